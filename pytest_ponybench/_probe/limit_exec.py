@@ -1,0 +1,36 @@
+"""Set resource limits, then exec the real command: limit_exec.py CPU AS FSIZE NOFILE NPROC -- argv.
+
+A tiny exec shim instead of subprocess's preexec_fn, which is unsafe in a threaded parent
+(the harness has xdist and server threads). Runs before any untrusted code, stdlib only.
+"""
+
+import os
+import resource
+import signal
+import sys
+
+
+def main() -> None:
+    sep = sys.argv.index("--")
+    cpu, mem, fsize, nofile, nproc = (int(v) for v in sys.argv[1:sep])
+    argv = sys.argv[sep + 1 :]
+    for res, value in (
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_AS, mem),
+        (resource.RLIMIT_FSIZE, fsize),
+        (resource.RLIMIT_NOFILE, nofile),
+        (resource.RLIMIT_NPROC, nproc),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        try:
+            resource.setrlimit(res, (value, value))
+        except (ValueError, OSError):
+            pass  # a hard limit already lower than ours stays in force
+    # Past the file-size limit a write then fails with EFBIG, which the checks report, instead
+    # of SIGXFSZ killing the process and losing the report. Ignored signals survive exec.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    os.execv(argv[0], argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""pytest plugin loaded into the sandboxed check run: one JSON line per test event, flushed.
+
+Written as each test starts and ends, so a run that agent code crashes or a timeout kills
+still tells the harness which checks passed and which one was running.
+"""
+
+import json
+import os
+import re
+
+_OUT = os.environ.get("PONYBENCH_PROBE_OUT", "")
+
+
+def _emit(event):
+    if not _OUT:
+        return
+    line = (json.dumps(event) + "\n").encode()
+    fd = os.open(_OUT, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+def _message(report):
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None and getattr(crash, "message", None):
+        text = crash.message
+    elif isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        text = str(report.longrepr[2])
+    else:
+        text = str(report.longrepr or "")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    # The first line carries the assertion's message; object addresses would make the reason
+    # differ between identical runs.
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", lines[0])[:300] if lines else ""
+
+
+def pytest_collection_finish(session):
+    _emit({"event": "collected", "nodeids": [item.nodeid for item in session.items]})
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _emit({"event": "start", "nodeid": nodeid})
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" or report.outcome != "passed":
+        _emit({"event": "report", "nodeid": report.nodeid, "when": report.when,
+               "outcome": report.outcome, "message": _message(report) if report.failed else ""})
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _emit({"event": "collect", "nodeid": report.nodeid, "outcome": "failed",
+               "message": _message(report)})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _emit({"event": "finish", "exitstatus": int(exitstatus)})

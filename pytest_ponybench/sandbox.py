@@ -1,0 +1,162 @@
+"""Run untrusted code (what an agent wrote, and the checks that import it) in a subprocess.
+
+The child gets resource limits, a scrubbed environment, its own process group and, where the
+kernel allows it, its own network and PID namespaces (no network; every descendant dies with it).
+Output goes to files, never pipes, so a child that prints without end cannot block the harness.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+# Variables a child may inherit; everything else is dropped. An allowlist, because a denylist
+# always misses the next credential name.
+ENV_ALLOW = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "SYSTEMROOT")
+SECRET_RE = re.compile(
+    r"(_API_KEY|_TOKEN|_SECRET|PASSWORD)$|^(ANTHROPIC_|AWS_|CLAUDE|GITHUB_|GH_|OPENAI_|GOOGLE_)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_s: int = 120
+    memory_bytes: int = 2 << 30
+    file_bytes: int = 64 << 20
+    open_files: int = 256
+    processes: int = 256  # only enforced for non-root users; the PID namespace covers root
+
+
+@dataclass(frozen=True)
+class SandboxResult:
+    returncode: int | None
+    timed_out: bool
+    wall_s: float
+    stdout: Path
+    stderr: Path
+    isolated: tuple[str, ...]  # namespaces actually used: "net", "pid"
+
+    @property
+    def network_cut(self) -> bool:
+        return "net" in self.isolated
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.returncode is None or self.returncode >= 0:
+            return None
+        try:
+            return signal.Signals(-self.returncode).name
+        except ValueError:
+            return f"signal {-self.returncode}"
+
+
+def scrub_env(
+    extra: Mapping[str, str] | None = None, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of an untrusted child: the allowlist, plus extra minus anything secret."""
+    src = os.environ if base is None else base
+    env = {k: src[k] for k in ENV_ALLOW if k in src}
+    for key, value in (extra or {}).items():
+        if not SECRET_RE.search(key):
+            env[key] = value
+    return env
+
+
+@functools.cache
+def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The unshare prefix this machine allows, probed once: (argv prefix, namespaces)."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return (), ()
+    candidates: list[tuple[list[str], tuple[str, ...]]] = [
+        ([unshare, "--net", "--pid", "--fork", "--kill-child"], ("net", "pid")),
+        ([unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"],
+         ("net", "pid")),
+        ([unshare, "--pid", "--fork", "--kill-child"], ("pid",)),
+        ([unshare, "--user", "--map-root-user", "--net"], ("net",)),
+    ]
+    for argv, spaces in candidates:
+        try:
+            ok = subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                timeout=10).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        if ok:
+            return tuple(argv), spaces
+    return (), ()
+
+
+LIMIT_EXEC = Path(__file__).parent / "_probe" / "limit_exec.py"
+
+
+def limited_argv(argv: Sequence[str], limits: Limits) -> list[str]:
+    """argv wrapped in the exec shim that applies limits to it and all it starts."""
+    values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files,
+              limits.processes)
+    return [sys.executable, "-I", "-S", str(LIMIT_EXEC), *map(str, values), "--", *argv]
+
+
+def kill_group(proc: subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
+    """End a child and its whole process group: TERM, a grace period, then KILL."""
+    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 10.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    # Members of the group that outlived the leader (or were reparented) get the KILL too.
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_sandboxed(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    out_dir: Path,
+    timeout_s: float,
+    env: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    isolate: bool = True,
+) -> SandboxResult:
+    """Run argv under limits; stdout/stderr land in out_dir; never raises on child misbehaviour."""
+    limits = limits or Limits()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    prefix, spaces = namespace_prefix() if isolate else ((), ())
+    stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
+    started = time.monotonic()
+    timed_out = False
+    with open(stdout, "wb") as so, open(stderr, "wb") as se:
+        proc = subprocess.Popen(
+            [*prefix, *limited_argv(argv, limits)], cwd=cwd,
+            env=dict(env) if env is not None else scrub_env(),
+            stdin=subprocess.DEVNULL, stdout=so, stderr=se, start_new_session=True,
+        )
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            # Also on success: a daemon the child left behind in its group must not survive it.
+            kill_group(proc, grace_s=0.5 if timed_out else 0.0)
+    return SandboxResult(
+        returncode=proc.returncode, timed_out=timed_out, wall_s=time.monotonic() - started,
+        stdout=stdout, stderr=stderr, isolated=spaces,
+    )
