@@ -126,6 +126,22 @@ def kill_group(proc: subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
         pass
 
 
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of a process group, read from /proc."""
+    found: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(entry.name))
+    return found
+
+
 def run_sandboxed(
     argv: Sequence[str],
     *,

@@ -1,0 +1,156 @@
+"""Aggregation of cell records into summary rows, and the summary table.
+
+Pure functions: records in, rows and text out. Invalid cells (infrastructure failures) are
+counted but kept out of every quality figure; any other record that lacks a score (a cell that
+crashed) counts as failed, so a crash can never make an arm look better.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+Record = Mapping[str, Any]
+
+
+def is_valid(rec: Record) -> bool:
+    return bool(rec.get("valid", True))
+
+
+def passed(rec: Record) -> bool:
+    return bool(rec.get("correct")) and bool(rec.get("safe"))
+
+
+def tokens(rec: Record) -> int | None:
+    parts = [rec.get(k) for k in ("input_tokens", "output_tokens", "cache_read_tokens",
+                                  "cache_write_tokens")]
+    if all(p is None for p in parts):
+        return None
+    return sum(int(p or 0) for p in parts)
+
+
+def latest(records: Iterable[Record]) -> list[Record]:
+    """One record per cell: its last valid attempt, else its last attempt (retries, resumes)."""
+    best: dict[tuple[Any, ...], Record] = {}
+    for rec in records:
+        key = (rec.get("task"), rec.get("arm"), rec.get("model"), rec.get("run"))
+        prev = best.get(key)
+        if prev is None or is_valid(rec) or not is_valid(prev):
+            best[key] = rec
+    return list(best.values())
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return statistics.fmean(xs) if xs else None
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def _rate(k: int, n: int) -> float | None:
+    return k / n if n else None
+
+
+def summarize(cells: Sequence[Record]) -> dict[str, Any]:
+    """The figures of one group of cells (one task x arm x model, or a whole model)."""
+    valid = [c for c in cells if is_valid(c)]
+    n = len(valid)
+    wrote = [c for c in valid if (c.get("total_loc") or 0) > 0]
+    costs = [float(c["cost_usd"]) for c in valid if c.get("cost_usd") is not None]
+    toks = [t for c in valid if (t := tokens(c)) is not None]
+    passes = sum(passed(c) for c in valid)
+    return {
+        "n": len(cells),
+        "valid": n,
+        "invalid": len(cells) - n,
+        "timed_out": sum(bool(c.get("timed_out")) for c in cells),
+        "wrote": _rate(len(wrote), n),
+        "correct": _rate(sum(bool(c.get("correct")) for c in valid), n),
+        "safe": _rate(sum(bool(c.get("safe")) for c in valid), n),
+        "passed": _rate(passes, n),
+        # LOC only where code was delivered: an arm that writes nothing is not "smaller".
+        "loc_median": _median([c["total_loc"] for c in wrote]),
+        "tests_written": _rate(sum((c.get("test_loc") or 0) > 0 for c in valid), n),
+        "tokens_mean": _mean(toks),
+        "cost_per_run": _mean(costs),
+        "cost_per_pass": sum(costs) / passes if costs and passes else None,
+        "reply_words_median": _median([c["reply_words"] for c in valid
+                                       if c.get("reply_words") is not None]),
+        "time_s_mean": _mean([c["duration_ms"] / 1000 for c in valid
+                              if c.get("duration_ms") is not None]),
+        "turns_mean": _mean([c["turns"] for c in valid if c.get("turns") is not None]),
+    }
+
+
+def aggregate(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """Rows per (task, model, arm), sorted, from the latest attempt of every cell."""
+    groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+    for rec in latest(records):
+        groups[(str(rec.get("task")), str(rec.get("model")), str(rec.get("arm")))].append(rec)
+    return [{"task": t, "model": m, "arm": a, **summarize(cells)}
+            for (t, m, a), cells in sorted(groups.items())]
+
+
+def model_totals(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """Rows per (model, arm) over all tasks."""
+    groups: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    for rec in latest(records):
+        groups[(str(rec.get("model")), str(rec.get("arm")))].append(rec)
+    return [{"task": "ALL", "model": m, "arm": a, **summarize(cells)}
+            for (m, a), cells in sorted(groups.items())]
+
+
+def arm_order(arms: Iterable[str]) -> list[str]:
+    """Baseline first, the rest in name order."""
+    names = sorted(set(arms))
+    return sorted(names, key=lambda a: (a != "baseline", a))
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def _num(x: float | None, fmt: str = "{:.0f}") -> str:
+    return "-" if x is None else fmt.format(x)
+
+
+COLUMNS = ("arm", "n", "valid", "wrote", "correct", "safe", "LOC", "tests", "tokens", "$/run",
+           "$/pass", "words", "time_s")
+
+
+def _cells(row: Mapping[str, Any]) -> list[str]:
+    return [
+        str(row["arm"]), str(row["n"]), str(row["valid"]), _pct(row["wrote"]), _pct(row["correct"]),
+        _pct(row["safe"]), _num(row["loc_median"], "{:g}"), _pct(row["tests_written"]),
+        _num(row["tokens_mean"]), _num(row["cost_per_run"], "${:.4f}"),
+        _num(row["cost_per_pass"], "${:.4f}"), _num(row["reply_words_median"], "{:g}"),
+        _num(row["time_s_mean"], "{:.1f}"),
+    ]
+
+
+def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    order = {a: i for i, a in enumerate(arm_order(r["arm"] for r in rows))}
+    body = [_cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(COLUMNS)]
+    fmt = "  " + "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
+    return [title, fmt.format(*COLUMNS), *(fmt.format(*b) for b in body)]
+
+
+def render_table(records: Sequence[Record]) -> str:
+    """The text summary: a block per (task, model), then one per model over all tasks."""
+    rows = aggregate(records)
+    lines: list[str] = []
+    by_task: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_task[(r["task"], r["model"])].append(r)
+    for (task, model), group in sorted(by_task.items()):
+        lines += _block(f"{task} ({model})", group) + [""]
+    by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in model_totals(records):
+        by_model[r["model"]].append(r)
+    for model, group in sorted(by_model.items()):
+        lines += _block(f"ALL TASKS ({model})", group) + [""]
+    return "\n".join(lines).rstrip()
