@@ -55,8 +55,8 @@ HELP = {
 }
 
 
-class ConfigError(pytest.UsageError):
-    """A bad option or [tool.ponybench] value, with the key or flag named."""
+# A bad option or [tool.ponybench] value, with the key or flag named: a usage error for pytest.
+ConfigError = pytest.UsageError
 
 
 def read_pyproject(rootdir: Path) -> tuple[dict[str, Any], Path | None]:

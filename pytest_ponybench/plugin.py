@@ -1,15 +1,18 @@
-"""pytest entry point of pytest-ponybench: options, configuration, and the session object.
+"""pytest entry point of pytest-ponybench: options, configuration, fixtures.
 
-The work lives in `session.PonybenchSession`, registered as a plugin only when this pytest run
-uses ponybench, so the plugin costs nothing in other projects' test runs.
+The work lives in `session.PonybenchSession`, registered as a plugin; its hooks do nothing in a
+pytest run that neither asks for the selftest nor points at the benchmark suite.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from . import config as cfg
-from .session import PonybenchSession
+from .cells import Cell
+from .session import RUN_DIR_KEY, CellInvalid, CellOutcome, PonybenchSession
 
 SESSION_KEY = pytest.StashKey[PonybenchSession]()
 
@@ -19,10 +22,42 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     cfg.add_options(parser)
 
 
-@pytest.hookimpl(trylast=True)
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """Resolve settings once and register the session object that does the work."""
+    """Resolve the run dir and register the session object before pytest-json-report reads
+    its options (tryfirst), so the report lands in the run dir."""
     session = PonybenchSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(session, "ponybench-session")
-    session.register_markers()
+    session.configure()
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(XdistHooks(session), "ponybench-xdist")
+
+
+class XdistHooks:
+    """Registered only when xdist is present: hand every worker the controller's run dir."""
+
+    def __init__(self, session: PonybenchSession) -> None:
+        self.session = session
+
+    def pytest_configure_node(self, node: Any) -> None:
+        if self.session.run_dir_path is not None:
+            node.workerinput[RUN_DIR_KEY] = str(self.session.run_dir_path)
+
+
+@pytest.fixture
+def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
+    """Run one cell in the fixture's setup: an invalid session is then a pytest error (the
+    instrument failed), while a wrong or unsafe result is a test failure (the arm failed)."""
+    cell = request.param
+    if not isinstance(cell, Cell):
+        raise pytest.UsageError("ponybench_cell is parametrized by the plugin only")
+    session = request.config.stash[SESSION_KEY]
+    record = session.run(cell)
+    request.node.user_properties.append(("ponybench", record))
+    json_meta = getattr(request.node, "_json_report_extra", None)
+    if isinstance(json_meta, dict):
+        json_meta.setdefault("metadata", {})["ponybench"] = record
+    if not record.get("valid"):
+        raise CellInvalid(f"invalid cell {cell.id}: {record.get('error')}")
+    return CellOutcome(record)

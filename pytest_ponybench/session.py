@@ -1,14 +1,45 @@
-"""The ponybench session: collection of selftest items and benchmark cells, and the summary."""
+"""The ponybench session: selftest items, the cell grid, run dir, records and the summary."""
 
 from __future__ import annotations
 
+import os
+import platform
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from . import __version__, agent, arms, report, results
 from . import config as cfg
+from .arms import Arm
+from .cells import Cell, CellContext, grid, run_cell
+from .offline import OfflineServer, is_offline
 from .selftest import selftest_items
 from .tasks import Task, TaskError, load_tasks, select
+
+CELL_FIXTURE = "ponybench_cell"
+RUN_DIR_KEY = "ponybench_run_dir"
+
+
+class CellInvalid(Exception):
+    """The session measured nothing about the arm (API error, no result, CLI did not start)."""
+
+
+class CellOutcome:
+    """What the test function of a cell sees: the record, and the assertion to make."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+
+    def assert_passed(self) -> None:
+        rec = self.record
+        if rec.get("correct") and rec.get("safe"):
+            return
+        reason = rec.get("reason") or "no reason recorded"
+        if not rec.get("safe"):
+            raise AssertionError(f"unsafe: {reason}")
+        raise AssertionError(f"incorrect: {reason}")
 
 
 class PonybenchSession:
@@ -18,7 +49,17 @@ class PonybenchSession:
         self.config = config
         self._settings: cfg.Settings | None = None
         self._tasks: list[Task] | None = None
+        self._arms: list[Arm] | None = None
+        self._server: OfflineServer | None = None
+        self._context: CellContext | None = None
+        self.records: list[dict[str, Any]] = []
+        self.expected_cells: list[str] = []
+        workerinput = getattr(config, "workerinput", None)
+        self.is_worker = workerinput is not None
+        self.run_dir_path: Path | None = (
+            Path(workerinput[RUN_DIR_KEY]) if workerinput and workerinput.get(RUN_DIR_KEY) else None)
 
+    # -- settings, tasks, arms ----------------------------------------------------------------
     @property
     def settings(self) -> cfg.Settings:
         if self._settings is None:
@@ -37,6 +78,13 @@ class PonybenchSession:
                     + "\n".join(f"  - {p}" for p in exc.problems)) from None
         return self._tasks
 
+    def arms(self) -> list[Arm]:
+        if self._arms is None:
+            s = self.settings
+            where = f"{s.pyproject} [tool.ponybench.arms]" if s.pyproject else "[tool.ponybench.arms]"
+            self._arms = arms.resolve(s.arms_table, s.arm_specs, s.arm_names, s.root, where)
+        return self._arms
+
     def register_markers(self) -> None:
         """Task tags become markers, so `-m quick` works under --strict-markers."""
         try:
@@ -50,9 +98,71 @@ class PonybenchSession:
     def selftest_only(self) -> bool:
         return bool(self.config.getoption(cfg.OPT_SELFTEST))
 
+    def is_benchmark_run(self) -> bool:
+        """Whether the command line points at the benchmark suite (it then gets a run dir)."""
+        if self.selftest_only:
+            return False
+        try:
+            bench = self.settings.tasks_dir.parent.resolve()
+        except pytest.UsageError:
+            return False
+        for arg in self.config.args:
+            path = (Path(self.config.invocation_params.dir) / arg.split("::")[0]).resolve()
+            if path == bench or bench in path.parents or path in bench.parents:
+                return True
+        return False
+
+    # -- configuration of the run dir ---------------------------------------------------------
+    def configure(self) -> None:
+        self.register_markers()
+        if self.is_worker or not self.is_benchmark_run():
+            return
+        out = self.settings.out_dir
+        path = out / results.new_stamp()
+        n = 1
+        while path.exists():
+            n += 1
+            path = out / f"{results.new_stamp()}-{n}"
+        self.run_dir_path = path
+        opt = self.config.option
+        if hasattr(opt, "json_report") and not getattr(opt, "json_report", False):
+            opt.json_report = True
+            opt.json_report_file = str(path / results.REPORT)
+            opt.json_report_indent = 1
+
+    # -- collection -----------------------------------------------------------------------------
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
         """Under --selftest-only no test file is collected: the selftest items replace them."""
-        return True if self.selftest_only else None
+        if self.selftest_only:
+            return True
+        # Hidden checks and fixture repositories are data, never the user's test suite.
+        try:
+            hidden = (self.settings.tasks_dir.resolve(), self.settings.fixtures_dir.resolve())
+        except pytest.UsageError:
+            return None
+        path = collection_path.resolve()
+        if any(path == h or h in path.parents for h in hidden):
+            return True
+        return None
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        """Parametrize the cell fixture over tasks x arms x models x runs."""
+        if CELL_FIXTURE not in metafunc.fixturenames:
+            return
+        if self.selftest_only:
+            metafunc.parametrize(CELL_FIXTURE, [], indirect=True)
+            return
+        s = self.settings
+        if any(not is_offline(m) for m in s.models) or s.models:
+            if s.resolve_claude() is None:
+                raise pytest.UsageError(
+                    f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {s.claude!r}). "
+                    "Install it with `npm install -g @anthropic-ai/claude-code` or pass "
+                    f"{cfg.OPT_CLAUDE} PATH.")
+        cells = grid(self.tasks(), self.arms(), s.models, s.runs)
+        params = [pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags])
+                  for c in cells]
+        metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
@@ -60,3 +170,119 @@ class PonybenchSession:
         """Put the selftest items in before -k/-m deselection runs, so both apply to them."""
         if self.selftest_only:
             items[:] = selftest_items(session, self.tasks())
+            return
+        timeout = self.settings.cell_timeout
+        for item in items:
+            cell = _cell_of(item)
+            if cell is not None:
+                # pytest-timeout is the last resort; the harness's own limit must fire first.
+                item.add_marker(pytest.mark.timeout(timeout + cell.task.timeout + 120))
+
+    # -- running a cell ---------------------------------------------------------------------------
+    def context(self) -> CellContext:
+        if self._context is None:
+            if self.run_dir_path is None:
+                raise pytest.UsageError(
+                    "ponybench: cells run only when pytest is pointed at the benchmark folder "
+                    f"({self.settings.tasks_dir.parent})")
+            s = self.settings
+            claude = s.resolve_claude()
+            if claude is None:
+                raise pytest.UsageError(f"ponybench: the claude CLI {s.claude!r} was not found")
+            run_dir = results.RunDir(self.run_dir_path)
+            version = agent.claude_version(claude)
+            run_dir.start(self.provenance(version))
+            self._context = CellContext(run_dir=run_dir, claude=claude,
+                                        cell_timeout=s.cell_timeout, max_turns=s.max_turns,
+                                        claude_version=version)
+        return self._context
+
+    def server(self) -> OfflineServer:
+        if self._server is None:
+            self._server = OfflineServer()
+            self._server.start()
+        return self._server
+
+    def run(self, cell: Cell) -> dict[str, Any]:
+        ctx = self.context()
+        if is_offline(cell.model):
+            ctx.server = self.server()
+        return run_cell(cell, ctx)
+
+    def provenance(self, claude_version: str | None) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "harness": {"version": __version__, **_git_info(Path(__file__).parent)},
+            "project": _git_info(s.root),
+            "claude_version": claude_version,
+            "python": platform.python_version(), "pytest": pytest.__version__,
+            "xdist": _version("xdist"), "platform": platform.platform(),
+            "argv": sys.argv, "cwd": os.getcwd(),
+            "options": {"models": s.models, "runs": s.runs, "cell_timeout": s.cell_timeout,
+                        "max_turns": s.max_turns, "tasks": s.task_filter,
+                        "arms": [a.name for a in self.arms()]},
+            "arms": [{**a.describe(), **(_git_info(a.plugin_dir) if a.plugin_dir else {})}
+                     for a in self.arms()],
+            "tasks": {t.id: t.content_hash() for t in self.tasks()},
+            "grid": [c.id for c in grid(self.tasks(), self.arms(), s.models, s.runs)],
+        }
+
+    # -- reports and the summary (controller side) ------------------------------------------------
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == "ponybench" and isinstance(value, dict):
+                self.records.append(value)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        if self.is_worker or self.run_dir_path is None or not self.run_dir_path.exists():
+            return
+        run_dir = results.RunDir(self.run_dir_path)
+        records = run_dir.records()
+        results.write_json(self.run_dir_path / results.SUMMARY, {
+            "rows": report.aggregate(records), "models": report.model_totals(records)})
+        run_dir.finish({"exitstatus": int(session.exitstatus)})
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker or self.run_dir_path is None or not self.run_dir_path.exists():
+            return
+        records = results.read_records(self.run_dir_path / results.RESULTS)
+        tr = terminalreporter
+        tr.write_sep("=", "ponybench summary")
+        tr.write_line(report.render_table(records) or "no cell finished")
+        tr.write_line(f"run dir: {self.run_dir_path}")
+
+
+def _cell_of(item: pytest.Item) -> Cell | None:
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    value = callspec.params.get(CELL_FIXTURE)
+    return value if isinstance(value, Cell) else None
+
+
+def _version(module: str) -> str | None:
+    try:
+        mod = __import__(module)
+    except ImportError:
+        return None
+    return str(getattr(mod, "__version__", None))
+
+
+def _git_info(path: Path) -> dict[str, Any]:
+    import subprocess
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
+                                  timeout=10, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    sha = git("rev-parse", "HEAD")
+    if sha is None:
+        return {"git_sha": None, "git_dirty": None}
+    return {"git_sha": sha, "git_dirty": bool(git("status", "--porcelain", "--", "."))}

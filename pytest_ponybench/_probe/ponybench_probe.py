@@ -4,14 +4,17 @@ Written as each test starts and ends, so a run that agent code crashes or a time
 still tells the harness which checks passed and which one was running.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import re
+from typing import Any
 
 _OUT = os.environ.get("PONYBENCH_PROBE_OUT", "")
 
 
-def _emit(event):
+def _emit(event: dict[str, Any]) -> None:
     if not _OUT:
         return
     line = (json.dumps(event) + "\n").encode()
@@ -22,10 +25,10 @@ def _emit(event):
         os.close(fd)
 
 
-def _message(report):
+def _message(report: Any) -> str:
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None and getattr(crash, "message", None):
-        text = crash.message
+        text = str(crash.message)
     elif isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
         text = str(report.longrepr[2])
     else:
@@ -36,25 +39,25 @@ def _message(report):
     return re.sub(r" at 0x[0-9a-fA-F]+", "", lines[0])[:300] if lines else ""
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish(session: Any) -> None:
     _emit({"event": "collected", "nodeids": [item.nodeid for item in session.items]})
 
 
-def pytest_runtest_logstart(nodeid, location):
+def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
     _emit({"event": "start", "nodeid": nodeid})
 
 
-def pytest_runtest_logreport(report):
+def pytest_runtest_logreport(report: Any) -> None:
     if report.when == "call" or report.outcome != "passed":
         _emit({"event": "report", "nodeid": report.nodeid, "when": report.when,
                "outcome": report.outcome, "message": _message(report) if report.failed else ""})
 
 
-def pytest_collectreport(report):
+def pytest_collectreport(report: Any) -> None:
     if report.failed:
         _emit({"event": "collect", "nodeid": report.nodeid, "outcome": "failed",
                "message": _message(report)})
 
 
-def pytest_sessionfinish(session, exitstatus):
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     _emit({"event": "finish", "exitstatus": int(exitstatus)})

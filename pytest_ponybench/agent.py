@@ -1,0 +1,244 @@
+"""The claude CLI: the command for an arm, an isolated environment, the run, the stream parse.
+
+Facts this module relies on (claude 2.1.x): stream-json needs --verbose; stdin must be
+/dev/null; a leftover CLAUDECODE makes it refuse to start; as root bypassPermissions needs
+IS_SANDBOX=1; API errors arrive as a result event with is_error and api_error_status while the
+exit code says little; grandchildren can outlive it; --max-turns can be overrun.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .arms import Arm
+from .sandbox import kill_group
+
+# Appended to every arm's system prompt, identically: the benchmark measures the code written,
+# not its execution, and an agent that starts servers or installs packages measures flailing.
+NO_RUN = ("Write the implementation (and tests if you normally would for a change like this). "
+          "Do not run servers, install dependencies or open a browser to verify: write the code "
+          "and stop. Only the files you write are measured.")
+
+# Variables that must not reach a cell from the harness's own environment: a parent Claude Code
+# session's markers, and settings that would change the CLI's behaviour between cells.
+DROP_ENV = re.compile(r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR|"
+                      r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL|MCP_.*)$")
+OFFLINE_API_KEY = "ponybench-offline-key"
+API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
+
+
+def build_command(claude: str, prompt: str, model: str, arm: Arm, max_turns: int,
+                  max_budget_usd: float | None = None) -> list[str]:
+    append = NO_RUN if not arm.prompt else f"{arm.prompt.rstrip()}\n\n{NO_RUN}"
+    cmd = [claude, "-p", prompt, "--model", model, "--output-format", "stream-json", "--verbose",
+           "--permission-mode", "bypassPermissions", "--setting-sources", "project,local",
+           "--strict-mcp-config", "--disallowedTools", "Bash", "--max-turns", str(max_turns),
+           *arm.cli_args(), "--append-system-prompt", append]
+    if max_budget_usd is not None:
+        cmd += ["--max-budget-usd", f"{max_budget_usd:g}"]
+    return cmd
+
+
+def cell_env(home: Path, *, base_url: str | None, offline: bool, api_timeout_ms: int,
+             base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of one claude session: its own home and config, no user settings."""
+    src = dict(os.environ if base is None else base)
+    env = {k: v for k, v in src.items() if not DROP_ENV.match(k)}
+    home.mkdir(parents=True, exist_ok=True)
+    env.update({
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1",
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "API_TIMEOUT_MS": str(api_timeout_ms),
+    })
+    if os.geteuid() == 0:
+        env["IS_SANDBOX"] = "1"  # else bypassPermissions is refused as root
+    if offline:
+        # The offline server is the only endpoint; no real credential may travel to it.
+        for key in [k for k in env if k.startswith("ANTHROPIC_") or k.startswith("CLAUDE_CODE_USE_")]:
+            del env[key]
+        env["ANTHROPIC_API_KEY"] = OFFLINE_API_KEY
+        env["CLAUDE_CODE_MAX_RETRIES"] = "0"  # the harness decides about retries
+        if base_url:
+            env["ANTHROPIC_BASE_URL"] = base_url
+    else:
+        env.setdefault("CLAUDE_CODE_MAX_RETRIES", "2")
+        # Keep authentication working: the user's credentials file, copied, never linked.
+        user_home = Path(src.get("HOME", str(Path.home())))
+        for rel in (".claude/.credentials.json",):
+            source = user_home / rel
+            if source.is_file():
+                (home / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, home / rel)
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    return env
+
+
+@functools.cache
+def pid_namespace_prefix() -> tuple[str, ...]:
+    """unshare --pid so every descendant of claude (MCP servers, setsid'd children) dies with it."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return ()
+    for argv in ([unshare, "--pid", "--fork", "--kill-child"],
+                 [unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"]):
+        try:
+            if subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0:
+                return tuple(argv)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return ()
+
+
+@dataclass
+class Run:
+    exit_code: int | None
+    timed_out: bool
+    wall_s: float
+    start_error: str | None = None
+
+
+def run_claude(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], stdout: Path,
+               stderr: Path, timeout_s: float) -> Run:
+    """Run in its own process group and PID namespace, output to files; kill all on timeout."""
+    started = time.monotonic()
+    try:
+        with open(stdout, "wb") as so, open(stderr, "wb") as se:
+            proc = subprocess.Popen([*pid_namespace_prefix(), *cmd], cwd=cwd, env=dict(env),
+                                    stdin=subprocess.DEVNULL, stdout=so, stderr=se,
+                                    start_new_session=True)
+            timed_out = False
+            try:
+                proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            except BaseException:
+                kill_group(proc, grace_s=0.5)  # Ctrl-C: no claude may outlive the harness
+                raise
+            kill_group(proc, grace_s=1.0 if timed_out else 0.0)
+    except OSError as exc:
+        return Run(None, False, time.monotonic() - started, start_error=f"could not start: {exc}")
+    return Run(proc.returncode, timed_out, time.monotonic() - started)
+
+
+@dataclass
+class Stream:
+    """What the stream-json output says about one session."""
+
+    result: dict[str, Any] | None = None
+    init: dict[str, Any] | None = None
+    hook_outputs: list[str] = field(default_factory=list)
+    peak_context_tokens: int = 0
+    assistant_turns: int = 0
+    subagents: int = 0
+    tool_uses: dict[str, int] = field(default_factory=dict)
+    bad_lines: int = 0
+    last_text: str = ""
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        return dict((self.result or {}).get("usage") or {})
+
+
+def parse_stream(path: Path) -> Stream:
+    """Read events by field, never by position: key order changes between CLI versions."""
+    out = Stream()
+    if not path.exists():
+        return out
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                ev = json.loads(line)
+            except json.JSONDecodeError:
+                out.bad_lines += 1
+                continue
+            if not isinstance(ev, dict):
+                continue
+            kind, sub = ev.get("type"), ev.get("subtype")
+            if kind == "result":
+                out.result = ev
+            elif kind == "system" and sub == "init":
+                out.init = ev
+            elif kind == "system" and sub == "hook_response":
+                text = ev.get("stdout") or ev.get("output") or ""
+                out.hook_outputs.append(str(text))
+            elif kind == "assistant":
+                _assistant(out, ev)
+    return out
+
+
+def _assistant(out: Stream, ev: dict[str, Any]) -> None:
+    msg = ev.get("message") or {}
+    usage = msg.get("usage") or {}
+    context = sum(int(usage.get(k) or 0) for k in
+                  ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
+    out.peak_context_tokens = max(out.peak_context_tokens, context)
+    if ev.get("parent_tool_use_id") is None:
+        out.assistant_turns += 1
+    for block in msg.get("content") or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "tool_use":
+            name = str(block.get("name"))
+            out.tool_uses[name] = out.tool_uses.get(name, 0) + 1
+            if name in ("Task", "Agent"):
+                out.subagents += 1
+        elif block.get("type") == "text" and block.get("text"):
+            out.last_text = str(block["text"])
+
+
+def invalid_reason(stream: Stream, run: Run, stderr_tail: str) -> str | None:
+    """Why a session measured nothing about the arm (infrastructure, not quality), or None."""
+    if run.start_error:
+        return f"claude {run.start_error}"
+    res = stream.result
+    if res is None:
+        if run.timed_out:
+            if stream.assistant_turns:
+                return None  # the agent was working: a timeout, scored on what it wrote
+            return "no reply from the model before the cell timeout (no result event)"
+        detail = f": {stderr_tail}" if stderr_tail else ""
+        return f"no result event (claude exited with code {run.exit_code}){detail}"
+    status = res.get("api_error_status")
+    text = str(res.get("result") or "")
+    if status is not None or res.get("terminal_reason") == "api_error":
+        return f"API error {status if status is not None else '(no status)'}: {text[:200]}".strip()
+    if API_ERROR_RE.match(text):
+        return text[:200]
+    if res.get("is_error") and res.get("subtype") == "success":
+        return f"session error: {text[:200]}"
+    return None
+
+
+def tail(path: Path, limit: int = 300) -> str:
+    try:
+        data = path.read_bytes()[-limit:]
+    except OSError:
+        return ""
+    lines = data.decode(errors="replace").strip().splitlines()
+    return lines[-1].strip() if lines else ""
+
+
+def claude_version(claude: str) -> str | None:
+    try:
+        done = subprocess.run([claude, "--version"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip().splitlines()[0] if done.returncode == 0 and done.stdout else None

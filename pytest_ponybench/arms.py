@@ -1,0 +1,169 @@
+"""Arms: what differs between runs (nothing, a plugin, an appended prompt, settings).
+
+Arms come from `[tool.ponybench.arms]` and from `--arm NAME=KIND:VALUE`. Every arm is validated
+before any cell runs and hashed by content, and the hash goes into every record, so a result
+always says exactly which plugin, prompt or settings produced it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+KINDS = ("baseline", "plugin", "prompt", "settings")
+NAME_RE = re.compile(r"^[A-Za-z0-9_.]+$")
+SPEC_KINDS = ("plugin", "prompt", "prompt-file", "settings")
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    kind: str  # baseline | plugin | prompt | settings
+    prompt: str | None = None
+    settings: str | None = None  # JSON text
+    plugin_dir: Path | None = None
+
+    def cli_args(self) -> list[str]:
+        """The claude flags that make this arm (the shared instruction is added by the caller)."""
+        if self.kind == "plugin" and self.plugin_dir is not None:
+            return ["--plugin-dir", str(self.plugin_dir)]
+        if self.kind == "settings" and self.settings is not None:
+            return ["--settings", self.settings]
+        return []
+
+    def content_hash(self) -> str:
+        h = hashlib.sha256(f"{self.kind}\0".encode())
+        if self.prompt is not None:
+            h.update(self.prompt.encode())
+        if self.settings is not None:
+            h.update(json.dumps(json.loads(self.settings), sort_keys=True).encode())
+        if self.plugin_dir is not None:
+            for p in sorted(self.plugin_dir.rglob("*")):
+                if ".git" in p.relative_to(self.plugin_dir).parts or not p.is_file():
+                    continue
+                h.update(p.relative_to(self.plugin_dir).as_posix().encode() + b"\0")
+                h.update(hashlib.sha256(p.read_bytes()).digest())
+        return h.hexdigest()[:16]
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "hash": self.content_hash(),
+                "plugin_dir": str(self.plugin_dir) if self.plugin_dir else None,
+                "prompt": self.prompt, "settings": self.settings}
+
+
+BASELINE = Arm("baseline", "baseline")
+
+
+def _fail(where: str, msg: str) -> pytest.UsageError:
+    return pytest.UsageError(f"arm {where}: {msg}")
+
+
+def validate_plugin(name: str, path: Path) -> Path:
+    """A plugin dir must exist and hold a .claude-plugin/plugin.json with a name."""
+    path = path.expanduser().resolve()
+    if not path.is_dir():
+        raise _fail(name, f"plugin dir {path} does not exist")
+    manifest = path / ".claude-plugin" / "plugin.json"
+    if not manifest.is_file():
+        raise _fail(name, f"{path} is not a plugin dir: {manifest} is missing")
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _fail(name, f"{manifest} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
+        raise _fail(name, f"{manifest} has no \"name\"")
+    return path
+
+
+def _settings_text(name: str, value: str, base: Path) -> str:
+    text = value.strip()
+    if not text.startswith("{"):
+        path = (base / text).expanduser()
+        if not path.is_file():
+            raise _fail(name, f"settings {value!r} is neither a JSON object nor an existing file")
+        text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(name, f"settings are not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise _fail(name, "settings must be a JSON object")
+    return json.dumps(data, sort_keys=True)
+
+
+def make_arm(name: str, kind: str, value: Any, base: Path, where: str) -> Arm:
+    label = f"{name!r} ({where})"
+    if not NAME_RE.match(name):
+        raise _fail(label, "names may use letters, digits, '_' and '.' (they appear in test ids)")
+    if kind == "baseline":
+        return Arm(name, "baseline")
+    if kind == "plugin":
+        return Arm(name, "plugin", plugin_dir=validate_plugin(label, base / str(value)))
+    if kind == "prompt":
+        if not str(value).strip():
+            raise _fail(label, "the prompt is empty")
+        return Arm(name, "prompt", prompt=str(value))
+    if kind == "prompt-file":
+        path = (base / str(value)).expanduser()
+        if not path.is_file():
+            raise _fail(label, f"prompt file {path} does not exist")
+        return Arm(name, "prompt", prompt=path.read_text(encoding="utf-8"))
+    if kind == "settings":
+        text = json.dumps(value, sort_keys=True) if isinstance(value, dict) else str(value)
+        return Arm(name, "settings", settings=_settings_text(label, text, base))
+    raise _fail(label, f"unknown kind {kind!r}; expected one of {', '.join(SPEC_KINDS)}")
+
+
+def parse_spec(spec: str, base: Path) -> Arm:
+    """--arm NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH"""
+    name, sep, rest = spec.partition("=")
+    kind, sep2, value = rest.partition(":")
+    if not sep or not sep2 or not name:
+        raise pytest.UsageError(
+            f"--arm {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
+            "or NAME=settings:JSON_OR_PATH")
+    return make_arm(name.strip(), kind.strip(), value, base, "--arm")
+
+
+def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
+    """[tool.ponybench.arms]: name = {} (baseline) or {plugin|prompt|prompt_file|settings = ...}."""
+    arms = []
+    for name, body in table.items():
+        if not isinstance(body, dict):
+            raise _fail(f"{name!r} ({where})", "must be a table, e.g. { plugin = \"path\" }")
+        keys = [k for k in body if k in ("plugin", "prompt", "prompt_file", "settings")]
+        unknown = sorted(set(body) - {"plugin", "prompt", "prompt_file", "settings"})
+        if unknown or len(keys) > 1:
+            raise _fail(f"{name!r} ({where})",
+                        "give at most one of plugin, prompt, prompt_file, settings"
+                        + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
+        if not keys:
+            arms.append(make_arm(name, "baseline", None, base, where))
+        else:
+            key = keys[0]
+            arms.append(make_arm(name, key.replace("_", "-"), body[key], base, where))
+    return arms
+
+
+def resolve(table: Mapping[str, Any], specs: Sequence[str], wanted: Sequence[str], base: Path,
+            where: str) -> list[Arm]:
+    """All arms, validated, baseline first; --arms selects by name (unknown names are an error)."""
+    arms: dict[str, Arm] = {"baseline": BASELINE}
+    for arm in [*from_table(table, base, where), *(parse_spec(s, base) for s in specs)]:
+        arms[arm.name] = arm
+    if wanted:
+        unknown = [w for w in wanted if w not in arms]
+        if unknown:
+            raise pytest.UsageError(f"--arms: unknown arm(s) {', '.join(unknown)} "
+                                    f"(known: {', '.join(arms)})")
+        chosen = [arms[w] for w in dict.fromkeys(wanted)]
+    else:
+        chosen = list(arms.values())
+    return sorted(chosen, key=lambda a: a.name != "baseline")

@@ -1,0 +1,162 @@
+"""Cells: the grid of (task, arm, model, run), and running one cell end to end."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import agent, metrics, workspace
+from .arms import Arm
+from .offline import CellScript, OfflineServer, is_offline
+from .results import RunDir, now_iso
+from .scoring import score
+from .tasks import Task
+
+
+@dataclass(frozen=True)
+class Cell:
+    task: Task
+    arm: Arm
+    model: str
+    run: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.task.id}-{self.arm.name}-{self.model}-r{self.run}"
+
+
+def grid(tasks: list[Task], arms: list[Arm], models: list[str], runs: int) -> list[Cell]:
+    """Run-major order with the arms adjacent inside each (task, model, run), so drift in the
+    model's behaviour over the hours of a run hits every arm alike."""
+    return [Cell(t, a, m, r) for r in range(runs) for t in tasks for m in models for a in arms]
+
+
+@dataclass
+class CellContext:
+    run_dir: RunDir
+    claude: str
+    cell_timeout: float
+    max_turns: int
+    server: OfflineServer | None = None
+    max_budget_usd: float | None = None
+    claude_version: str | None = None
+
+
+def _fresh_cell_dir(run_dir: RunDir, cell_id: str) -> tuple[Path, int]:
+    """cells/<id>/ for this attempt; an earlier attempt's folder is kept as <id>~N."""
+    path = run_dir.cell_dir(cell_id)
+    attempt = 1
+    if path.exists():
+        while path.with_name(f"{cell_id}~{attempt}").exists():
+            attempt += 1
+        path.rename(path.with_name(f"{cell_id}~{attempt}"))
+        attempt += 1
+    path.mkdir(parents=True)
+    return path, attempt
+
+
+def measure(task: Task, ws: Path, seeded: dict[str, str], reply: str) -> dict[str, Any]:
+    """Delivered-code metrics; fixture tasks by git diff against the seeded base."""
+    if task.kind == "fixture":
+        stats = metrics.diff_stats(ws)
+    else:
+        stats = metrics.delivered_stats(ws, seeded=seeded, selfcheck_as_test=task.kind == "surgical")
+    out: dict[str, Any] = stats.as_dict()
+    chat_total, _chat_code = metrics.chat_code_lines(reply)
+    out["chat_loc"] = chat_total
+    if task.kind == "open" and out["total_loc"] == 0 and chat_total:
+        # An answer given in the chat is the deliverable of an open task, not a zero.
+        out["total_loc"], out["src_loc"] = metrics.chat_code_lines(reply)
+    return out
+
+
+def score_cell(task: Task, ws: Path, seeded: dict[str, str], reply: str) -> dict[str, Any]:
+    """correct, safe, reason and the metrics of a finished workspace (also used by rescore)."""
+    rec = measure(task, ws, seeded, reply)
+    if task.kind == "open":
+        answered = bool(reply.strip()) or rec["total_loc"] > 0
+        rec.update(correct=answered, safe=True, reason="" if answered else "nothing answered")
+        return rec
+    result = score(task, ws)
+    rec.update(result.as_record())
+    if rec["files"] == 0:
+        rec.update(correct=False, reason="nothing written: the agent delivered no code file")
+    return rec
+
+
+def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
+    """Seed, run claude, score, keep the workspace, append the record; return the record."""
+    task = cell.task
+    cell_dir, attempt = _fresh_cell_dir(ctx.run_dir, cell.id)
+    started = now_iso()
+    # The workspace lives outside any git repository (the agent must not see the harness's
+    # history) and moves into the run dir when the cell ends.
+    scratch = Path(tempfile.mkdtemp(prefix=f"ponybench-{cell.id}-"))
+    ws, home = scratch / "workspace", scratch / "home"
+    rec: dict[str, Any] = {
+        "cell_id": cell.id, "task": task.id, "arm": cell.arm.name, "model": cell.model,
+        "run": cell.run, "attempt": attempt, "arm_hash": cell.arm.content_hash(),
+        "task_hash": task.content_hash(), "claude_version": ctx.claude_version,
+        "started": started,
+    }
+    try:
+        seeded = workspace.lay(task, ws)
+        workspace.snapshot(ws)
+        # Rescore needs to know which files were seeded, after the scratch folder is gone.
+        (cell_dir / "seeded.json").write_text(json.dumps(seeded, indent=1, sort_keys=True))
+        offline = is_offline(cell.model)
+        base_url = None
+        if offline:
+            if ctx.server is None:
+                raise RuntimeError("offline model requested but no offline server is running")
+            ctx.server.register(cell.id, CellScript(
+                workspace=ws, good=task.good, bad=task.bad,
+                log_path=cell_dir / "offline_requests.jsonl"))
+            base_url = ctx.server.cell_url(cell.id)
+        cmd = agent.build_command(ctx.claude, task.prompt, cell.model, cell.arm,
+                                  task.max_turns or ctx.max_turns, ctx.max_budget_usd)
+        api_timeout_ms = int(min(ctx.cell_timeout * 0.6, 120 if offline else 600) * 1000)
+        env = agent.cell_env(home, base_url=base_url, offline=offline, api_timeout_ms=api_timeout_ms)
+        t0 = time.monotonic()
+        run = agent.run_claude(cmd, cwd=ws, env=env, stdout=cell_dir / "claude.jsonl",
+                               stderr=cell_dir / "claude.stderr", timeout_s=ctx.cell_timeout)
+        stream = agent.parse_stream(cell_dir / "claude.jsonl")
+        invalid = agent.invalid_reason(stream, run, agent.tail(cell_dir / "claude.stderr"))
+        res = stream.result or {}
+        usage = stream.usage
+        reply = str(res.get("result") or stream.last_text or "")
+        rec.update({
+            "valid": invalid is None, "error": invalid, "timed_out": run.timed_out,
+            "exit_code": run.exit_code, "wall_s": round(time.monotonic() - t0, 3),
+            "cost_usd": res.get("total_cost_usd"),
+            "input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
+            "cache_read_tokens": usage.get("cache_read_input_tokens"),
+            "cache_write_tokens": usage.get("cache_creation_input_tokens"),
+            "turns": res.get("num_turns"), "duration_ms": res.get("duration_ms"),
+            "denials": len(res.get("permission_denials") or []),
+            "reply_words": len(reply.split()), "peak_context_tokens": stream.peak_context_tokens,
+            "subagents": stream.subagents, "tool_uses": stream.tool_uses,
+            "result_subtype": res.get("subtype"), "api_error_status": res.get("api_error_status"),
+            "plugins": [p.get("name") if isinstance(p, dict) else p
+                        for p in (stream.init or {}).get("plugins") or []],
+        })
+        rec.update(score_cell(task, ws, seeded, reply))
+        if run.timed_out:
+            rec["reason"] = (f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")
+                             ).rstrip("; ")
+    except Exception as exc:  # a harness fault in one cell must not lose the record
+        rec.update(valid=False, error=f"harness error: {type(exc).__name__}: {exc}")
+    finally:
+        if ctx.server is not None:
+            ctx.server.unregister(cell.id)
+        if ws.exists():
+            shutil.move(str(ws), str(cell_dir / "workspace"))
+        shutil.rmtree(scratch, ignore_errors=True)
+        rec["finished"] = now_iso()
+        ctx.run_dir.append(rec)
+    return rec
