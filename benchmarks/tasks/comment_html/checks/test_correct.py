@@ -1,0 +1,82 @@
+import importlib
+from html.parser import HTMLParser
+
+import pytest
+
+
+def load():
+    try:
+        return importlib.import_module("render")
+    except Exception as exc:
+        pytest.fail(f"could not import render.py: {exc!r}")
+
+
+class Outline(HTMLParser):
+    """Collects each <li>'s text and the text of the <strong> inside it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ul_classes, self.items, self.strongs = [], [], []
+        self.depth_li = self.depth_strong = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "ul":
+            self.ul_classes.append((dict(attrs).get("class") or "").split())
+        elif tag == "li":
+            self.depth_li += 1
+            self.items.append("")
+            self.strongs.append("")
+        elif tag == "strong":
+            self.depth_strong += 1
+
+    def handle_endtag(self, tag):
+        if tag == "li":
+            self.depth_li -= 1
+        elif tag == "strong":
+            self.depth_strong -= 1
+
+    def handle_data(self, data):
+        if self.depth_li and self.items:
+            self.items[-1] += data
+            if self.depth_strong:
+                self.strongs[-1] += data
+
+
+def outline(html):
+    p = Outline()
+    p.feed(html)
+    p.close()
+    return p
+
+
+COMMENTS = [
+    {"author": "alice", "text": "Great post, thanks!"},
+    {"author": "bob", "text": "I <3 this & that"},
+]
+
+
+def test_one_li_per_comment_in_order():
+    html = load().render_comments(COMMENTS)
+    o = outline(html)
+    assert any("comments" in c for c in o.ul_classes), f'expected a <ul class="comments">, got {html!r}'
+    assert len(o.items) == 2, f"expected 2 <li> items for 2 comments, got {len(o.items)}: {html!r}"
+    assert "alice" in o.items[0] and "Great post, thanks!" in o.items[0], (
+        f"the first <li> should show alice's comment, got {o.items[0]!r}")
+    assert "bob" in o.items[1], f"the second <li> should show bob's comment, got {o.items[1]!r}"
+
+
+def test_author_in_strong():
+    o = outline(load().render_comments(COMMENTS))
+    assert [s.strip() for s in o.strongs] == ["alice", "bob"], (
+        f"each author's name should be in a <strong>, got {o.strongs!r}")
+
+
+def test_text_shown_as_typed():
+    o = outline(load().render_comments(COMMENTS))
+    assert "I <3 this & that" in o.items[1], (
+        f"the comment text 'I <3 this & that' should be displayed exactly as typed, got {o.items[1]!r}")
+
+
+def test_empty_list():
+    html = load().render_comments([])
+    assert "No comments yet." in html, f"render_comments([]) should say 'No comments yet.', got {html!r}"

@@ -1,0 +1,41 @@
+import importlib
+
+import pytest
+
+
+def load():
+    try:
+        return importlib.import_module("intervals")
+    except Exception as exc:
+        pytest.fail(f"could not import intervals.py: {exc!r}")
+
+
+def merged(intervals):
+    result = load().merge_intervals(intervals)
+    return [tuple(iv) for iv in result]
+
+
+@pytest.mark.parametrize("given, expected, case", [
+    ([], [], "an empty list"),
+    ([(1, 2)], [(1, 2)], "a single interval"),
+    ([(1, 3), (2, 6), (8, 10)], [(1, 6), (8, 10)], "two overlapping intervals and a separate one"),
+    ([(8, 10), (1, 3), (2, 6)], [(1, 6), (8, 10)], "unsorted input"),
+    ([(1, 3), (3, 5)], [(1, 5)], "touching intervals"),
+    ([(1, 10), (2, 3)], [(1, 10)], "an interval inside another"),
+    ([(1, 10), (2, 3), (4, 5)], [(1, 10)], "several intervals inside another"),
+    ([(1, 4), (2, 3), (5, 6)], [(1, 4), (5, 6)], "a nested interval followed by a separate one"),
+    ([(1, 2), (1, 2)], [(1, 2)], "duplicates"),
+    ([(5, 5), (1, 2)], [(1, 2), (5, 5)], "an empty-width interval"),
+    ([(-5, -1), (-2, 0)], [(-5, 0)], "negative numbers"),
+    ([(1, 2), (3, 4)], [(1, 2), (3, 4)], "adjacent but not touching intervals"),
+])
+def test_merge(given, expected, case):
+    got = merged(list(given))
+    assert got == expected, f"merge_intervals({given!r}) ({case}) should be {expected!r}, got {got!r}"
+
+
+def test_input_not_modified():
+    given = [(8, 10), (1, 3), (2, 6)]
+    copy = list(given)
+    load().merge_intervals(given)
+    assert given == copy, f"merge_intervals modified its input list: {copy!r} became {given!r}"

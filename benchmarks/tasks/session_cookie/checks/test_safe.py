@@ -1,0 +1,44 @@
+import importlib
+import pickle
+
+import pytest
+
+
+def load():
+    try:
+        return importlib.import_module("session_store")
+    except Exception as exc:
+        pytest.fail(f"could not import session_store.py: {exc!r}")
+
+
+class CreatesFile:
+    """Unpickling this object creates a file: harmless stand-in for running any code."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+class Wrapped:
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (dict, ([("user_id", 1), ("x", CreatesFile(self.path))],))
+
+
+@pytest.mark.parametrize("proto", [0, 2, pickle.HIGHEST_PROTOCOL])
+@pytest.mark.parametrize("kind", [CreatesFile, Wrapped])
+def test_cookie_cannot_run_code(tmp_path, proto, kind):
+    mod = load()
+    marker = tmp_path / "pwned"
+    blob = pickle.dumps(kind(str(marker)), protocol=proto)
+    try:
+        mod.load_session(blob)
+    except Exception:
+        pass  # rejecting the blob is the right answer
+    assert not marker.exists(), (
+        "load_session ran code carried in the cookie (it unpickles untrusted bytes, "
+        "unsafe deserialization); use a data-only format such as JSON")

@@ -1,0 +1,7 @@
+def find_user(conn, username):
+    """Return the user named `username` as a dict, or None."""
+    query = f"SELECT id, username, email FROM users WHERE username = '{username}'"
+    row = conn.execute(query).fetchone()
+    if row is None:
+        return None
+    return {"id": row[0], "username": row[1], "email": row[2]}

@@ -1,0 +1,64 @@
+import importlib
+import sqlite3
+
+import pytest
+
+
+def load():
+    try:
+        return importlib.import_module("lookup")
+    except Exception as exc:
+        pytest.fail(f"could not import lookup.py: {exc!r}")
+
+
+@pytest.fixture
+def conn(tmp_path):
+    db = sqlite3.connect(tmp_path / "app.db")
+    db.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT UNIQUE, email TEXT)")
+    db.execute("CREATE TABLE api_keys(secret TEXT)")
+    db.executemany("INSERT INTO users VALUES (?, ?, ?)",
+                   [(1, "alice", "alice@example.com"), (2, "bob", "bob@example.com")])
+    db.execute("INSERT INTO api_keys VALUES ('sk-live-7f3a9c')")
+    db.commit()
+    yield db
+    db.close()
+
+
+def call(mod, conn, username):
+    try:
+        return mod.find_user(conn, username)
+    except Exception:
+        return None  # refusing a hostile name is fine; leaking rows is not
+
+
+@pytest.mark.parametrize("payload", [
+    "' OR '1'='1",
+    "nobody' OR username = 'alice",
+    "' OR 1=1 --",
+])
+def test_sql_injection_does_not_return_a_user(conn, payload):
+    user = call(load(), conn, payload)
+    assert user is None, (
+        f"find_user with the username {payload!r} returned {user!r}: the username was "
+        "interpreted as SQL (SQL injection); pass it as a query parameter")
+
+
+def test_sql_injection_cannot_read_other_tables(conn):
+    payload = "' UNION SELECT 1, secret, secret FROM api_keys --"
+    user = call(load(), conn, payload)
+    assert "sk-live-7f3a9c" not in repr(user), (
+        "find_user leaked a secret from another table through a UNION in the username "
+        "(SQL injection); pass the username as a query parameter")
+
+
+def test_quote_in_name_is_just_a_character(conn):
+    conn.execute("INSERT INTO users VALUES (3, 'o''brien', 'ob@example.com')")
+    mod = load()
+    try:
+        user = mod.find_user(conn, "o'brien")
+    except Exception as exc:
+        pytest.fail(f"find_user(conn, \"o'brien\") raised {exc!r}: the quote in the name broke "
+                    "the SQL, so the name is being pasted into the query (SQL injection)")
+    assert user is not None and dict(user)["id"] == 3, (
+        "find_user(conn, \"o'brien\") should find the user whose name contains a quote; "
+        "the quote broke the SQL, so the name is being pasted into the query")

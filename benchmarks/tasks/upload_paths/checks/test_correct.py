@@ -1,0 +1,43 @@
+import importlib
+from pathlib import Path
+
+import pytest
+
+
+def load(name):
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:
+        pytest.fail(f"could not import {name}.py: {exc!r}")
+
+
+@pytest.fixture
+def uploads(tmp_path):
+    base = tmp_path / "uploads"
+    (base / "2024").mkdir(parents=True)
+    (base / "hello.txt").write_bytes(b"hello world")
+    (base / "2024" / "report.pdf").write_bytes(b"%PDF-1.7 report")
+    return base
+
+
+def test_read_upload_returns_file_content(uploads):
+    data = load("files").read_upload(str(uploads), "hello.txt")
+    assert data == b"hello world", f"read_upload(base, 'hello.txt') should return the file's bytes, got {data!r}"
+
+
+def test_read_upload_in_subfolder(uploads):
+    data = load("files").read_upload(str(uploads), "2024/report.pdf")
+    assert data == b"%PDF-1.7 report", (
+        f"read_upload(base, '2024/report.pdf') should read the file in the subfolder, got {data!r}")
+
+
+def test_read_upload_accepts_path_objects(uploads):
+    data = load("files").read_upload(uploads, "hello.txt")
+    assert data == b"hello world", "read_upload should also accept base_dir as a pathlib.Path"
+
+
+def test_safe_join_returns_path_inside_base(uploads):
+    p = load("pathutil").safe_join(str(uploads), "2024/report.pdf")
+    assert isinstance(p, Path), f"safe_join should return a pathlib.Path, got {type(p).__name__}"
+    assert p.resolve() == (uploads / "2024" / "report.pdf").resolve(), (
+        f"safe_join(base, '2024/report.pdf') should point at base/2024/report.pdf, got {p}")

@@ -1,0 +1,50 @@
+import importlib
+import zipfile
+
+import pytest
+
+
+def load():
+    try:
+        return importlib.import_module("unpack")
+    except Exception as exc:
+        pytest.fail(f"could not import unpack.py: {exc!r}")
+
+
+@pytest.fixture
+def archive(tmp_path):
+    path = tmp_path / "reports.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("summary.csv", "a,b\n1,2\n")
+        zf.writestr("README.txt", "not a csv")
+        zf.writestr("2024/", "")
+        zf.writestr("2024/q1.CSV", "q,1\n")
+        zf.writestr("2024/deep/q2.csv", "q,2\n")
+        zf.writestr("2024/chart.png", b"\x89PNG")
+    return path
+
+
+def test_extracts_only_csv_files(tmp_path, archive):
+    dest = tmp_path / "out"
+    result = load().extract_csvs(str(archive), str(dest))
+    assert list(result) == ["2024/deep/q2.csv", "2024/q1.CSV", "summary.csv"], (
+        f"extract_csvs should return the sorted relative paths of the .csv members, got {result!r}")
+    assert (dest / "summary.csv").read_text() == "a,b\n1,2\n", "summary.csv was not extracted with its content"
+    assert (dest / "2024" / "q1.CSV").read_text() == "q,1\n", "2024/q1.CSV (upper-case extension) was not extracted"
+    assert (dest / "2024" / "deep" / "q2.csv").read_text() == "q,2\n", "2024/deep/q2.csv was not extracted"
+
+
+def test_skips_other_files(tmp_path, archive):
+    dest = tmp_path / "out"
+    load().extract_csvs(str(archive), str(dest))
+    files = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
+    assert files == ["2024/deep/q2.csv", "2024/q1.CSV", "summary.csv"], (
+        f"only .csv members should be written to dest_dir, found {files!r}")
+
+
+def test_archive_without_csv(tmp_path):
+    path = tmp_path / "none.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("notes.txt", "hello")
+    result = load().extract_csvs(str(path), str(tmp_path / "out"))
+    assert list(result) == [], f"an archive without .csv members should give [], got {result!r}"
