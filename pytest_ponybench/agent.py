@@ -147,6 +147,7 @@ class Stream:
     tool_uses: dict[str, int] = field(default_factory=dict)
     bad_lines: int = 0
     last_text: str = ""
+    seen_messages: set[str] = field(default_factory=set)
 
     @property
     def usage(self) -> dict[str, Any]:
@@ -185,12 +186,17 @@ def parse_stream(path: Path) -> Stream:
 
 def _assistant(out: Stream, ev: dict[str, Any]) -> None:
     msg = ev.get("message") or {}
-    usage = msg.get("usage") or {}
-    context = sum(int(usage.get(k) or 0) for k in
-                  ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
-    out.peak_context_tokens = max(out.peak_context_tokens, context)
-    if ev.get("parent_tool_use_id") is None:
-        out.assistant_turns += 1
+    # The CLI emits one assistant event per content block, each with the same message id and
+    # usage: count a message once.
+    msg_id = str(msg.get("id") or id(ev))
+    if msg_id not in out.seen_messages:
+        out.seen_messages.add(msg_id)
+        usage = msg.get("usage") or {}
+        context = sum(int(usage.get(k) or 0) for k in
+                      ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
+        out.peak_context_tokens = max(out.peak_context_tokens, context)
+        if ev.get("parent_tool_use_id") is None:
+            out.assistant_turns += 1
     for block in msg.get("content") or []:
         if not isinstance(block, dict):
             continue

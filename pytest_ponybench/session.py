@@ -115,7 +115,11 @@ class PonybenchSession:
     # -- configuration of the run dir ---------------------------------------------------------
     def configure(self) -> None:
         self.register_markers()
-        if self.is_worker or not self.is_benchmark_run():
+        if self.is_worker:
+            if self.run_dir_path is not None:
+                self._enable_json_report(self.run_dir_path)  # workers attach the metadata
+            return
+        if not self.is_benchmark_run():
             return
         out = self.settings.out_dir
         path = out / results.new_stamp()
@@ -124,11 +128,28 @@ class PonybenchSession:
             n += 1
             path = out / f"{results.new_stamp()}-{n}"
         self.run_dir_path = path
+        self.preflight()
+        self._enable_json_report(path)
+
+    def _enable_json_report(self, run_dir: Path) -> None:
+        """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
         opt = self.config.option
         if hasattr(opt, "json_report") and not getattr(opt, "json_report", False):
             opt.json_report = True
-            opt.json_report_file = str(path / results.REPORT)
+            opt.json_report_file = str(run_dir / results.REPORT)
             opt.json_report_indent = 1
+
+    def preflight(self) -> None:
+        """Before any cell: every task folder, every arm and the claude binary, each a clear
+        usage error naming the folder, arm or flag (not N failing cells)."""
+        self.tasks()
+        self.arms()
+        s = self.settings
+        if s.resolve_claude() is None:
+            raise pytest.UsageError(
+                f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {s.claude!r}). "
+                "Install it with `npm install -g @anthropic-ai/claude-code` or pass "
+                f"{cfg.OPT_CLAUDE} PATH.")
 
     # -- collection -----------------------------------------------------------------------------
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
@@ -153,12 +174,6 @@ class PonybenchSession:
             metafunc.parametrize(CELL_FIXTURE, [], indirect=True)
             return
         s = self.settings
-        if any(not is_offline(m) for m in s.models) or s.models:
-            if s.resolve_claude() is None:
-                raise pytest.UsageError(
-                    f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {s.claude!r}). "
-                    "Install it with `npm install -g @anthropic-ai/claude-code` or pass "
-                    f"{cfg.OPT_CLAUDE} PATH.")
         cells = grid(self.tasks(), self.arms(), s.models, s.runs)
         params = [pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags])
                   for c in cells]
