@@ -183,9 +183,12 @@ def score(task: Task, workspace: Path, *, limits: Limits | None = None,
         (checks_dir / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
         out.mkdir()
         events_path = out / "events.jsonl"
+        # The workspace is not on PYTHONPATH: there its sitecustomize.py, pytest.py or types.py
+        # would run or shadow before pytest starts. The probe puts it on sys.path once pytest
+        # and its dependencies are imported, as `python` run in the workspace would see it.
         env = scrub_env({
             "HOME": str(root), "TMPDIR": str(root), "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONPATH": os.pathsep.join([str(PROBE_DIR), str(ws)]),
+            "PYTHONPATH": str(PROBE_DIR), "PONYBENCH_WORKSPACE": str(ws),
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PONYBENCH_PROBE_OUT": str(events_path),
         })
         argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "ponybench_probe", "-p",

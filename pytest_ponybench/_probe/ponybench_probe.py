@@ -9,9 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from typing import Any
 
 _OUT = os.environ.get("PONYBENCH_PROBE_OUT", "")
+
+# The agent's modules become importable only now, after pytest, its dependencies and this
+# module's own imports are loaded, so a workspace file cannot replace any of them.
+if os.environ.get("PONYBENCH_WORKSPACE"):
+    sys.path.insert(0, os.environ["PONYBENCH_WORKSPACE"])
 
 
 def _emit(event: dict[str, Any]) -> None:
