@@ -1,0 +1,361 @@
+"""Task folder loading: every malformed folder gets an error naming the folder, file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_ponybench.tasks import DEFAULT_CHECK_TIMEOUT, Task, TaskError, load_task, load_tasks, select
+
+SUITE = Path(__file__).parents[1] / "benchmarks" / "tasks"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+GOOD_TOML = """\
+kind = "surgical"
+file = "mod.py"
+axis = "correct"
+tags = ["quick", "py"]
+timeout = 5
+description = "Add two numbers"
+max_turns = 4
+"""
+
+
+def write_task(folder: Path, toml: str = GOOD_TOML, *, prompt: str | None = "Write add(a, b).\n",
+               good: bool = True, bad: bool = True, checks: dict[str, str] | None = None) -> Path:
+    """A minimal valid surgical task, minus whatever the caller leaves out."""
+    folder.mkdir(parents=True)
+    (folder / "task.toml").write_text(toml, encoding="utf-8")
+    if prompt is not None:
+        (folder / "prompt.md").write_text(prompt, encoding="utf-8")
+    (folder / "seed").mkdir()
+    (folder / "seed" / "README.md").write_text("seed\n", encoding="utf-8")
+    if good:
+        (folder / "good").mkdir()
+        (folder / "good" / "mod.py").write_text("def add(a, b):\n    return a + b\n")
+    if bad:
+        (folder / "bad").mkdir()
+        (folder / "bad" / "mod.py").write_text("def add(a, b):\n    return a - b\n")
+    if checks is None:
+        checks = {"test_correct_add.py": "import mod\n\ndef test_add():\n    assert mod.add(1, 2) == 3\n",
+                  "test_safe_add.py": "def test_nothing():\n    pass\n"}
+    if checks:
+        (folder / "checks").mkdir()
+        for name, text in checks.items():
+            (folder / "checks" / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / "checks" / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def problems(folder: Path, fixtures_dir: Path | None = None) -> list[str]:
+    with pytest.raises(TaskError) as info:
+        load_task(folder, fixtures_dir)
+    assert str(info.value) == "\n".join(info.value.problems)
+    return info.value.problems
+
+
+def the_problem(folder: Path, file: str, *words: str, fixtures_dir: Path | None = None) -> str:
+    """The one problem that names folder and file and says every word; fail with all if none."""
+    found = problems(folder, fixtures_dir)
+    prefix = f"{folder}: {file}"
+    hits = [p for p in found
+            if p.startswith(prefix) and all(w in p.removeprefix(prefix) for w in words)]
+    assert len(hits) == 1, found
+    return hits[0]
+
+
+# --- one problem at a time --------------------------------------------------------------------
+
+
+def test_good_minimal_task_loads_with_its_fields(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "add_two", checks={
+        "test_correct_add.py": "def test_add():\n    pass\n",
+        "test_safe_add.py": "def test_safe():\n    pass\n",
+        "conftest.py": "",  # a helper, not a check: allowed
+        "data/cases.json": "[]",
+    })
+    (folder / "checks" / "__pycache__").mkdir()
+    (folder / "checks" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    task = load_task(folder)
+    assert task.id == "add_two"
+    assert task.path == folder.resolve()
+    assert (task.kind, task.file, task.axis, task.fixture, task.fixture_path) == (
+        "surgical", "mod.py", "correct", None, None)
+    assert task.prompt == "Write add(a, b)."
+    assert task.tags == ("quick", "py")
+    assert task.timeout == 5.0 and isinstance(task.timeout, float)
+    assert (task.description, task.max_turns) == ("Add two numbers", 4)
+    assert task.seed == {"README.md": b"seed\n"}
+    assert task.good == {"mod.py": b"def add(a, b):\n    return a + b\n"}
+    assert task.bad == {"mod.py": b"def add(a, b):\n    return a - b\n"}
+    assert sorted(task.checks) == ["conftest.py", "data/cases.json", "test_correct_add.py",
+                                   "test_safe_add.py"]
+    assert task.has_references
+    assert task.reference("good") is task.good and task.reference("bad") is task.bad
+    with pytest.raises(ValueError, match="'ugly'"):
+        task.reference("ugly")
+
+
+def test_defaults_when_keys_are_left_out(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "t", 'file = "mod.py"\n'))
+    assert (task.kind, task.axis, task.tags, task.timeout, task.description, task.max_turns) == (
+        "surgical", "safe", (), DEFAULT_CHECK_TIMEOUT, "", None)
+
+
+def test_content_hash_is_stable_and_follows_the_checks(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t")
+    first = load_task(folder).content_hash()
+    assert load_task(folder).content_hash() == first
+    assert len(first) == 16
+    (folder / "checks" / "test_correct_add.py").write_text("def test_add():\n    assert True\n")
+    second = load_task(folder).content_hash()
+    assert second != first
+    (folder / "prompt.md").write_text("Write add(a, b) please.\n")
+    assert load_task(folder).content_hash() != second
+
+
+def test_unreadable_toml(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", 'kind = "surgical\nfile = mod.py\n')
+    assert "not valid TOML" in the_problem(folder, "task.toml:", "not valid TOML")
+
+
+def test_toml_that_is_not_utf8(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t")
+    (folder / "task.toml").write_bytes(b'file = "mod\xff.py"\n')
+    the_problem(folder, "task.toml:", "not valid TOML")
+
+
+def test_missing_toml(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t")
+    (folder / "task.toml").unlink()
+    the_problem(folder, "task.toml:", "missing")
+
+
+def test_unknown_kind(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('"surgical"', '"refactor"'))
+    msg = the_problem(folder, "task.toml:", "key 'kind'")
+    assert "'refactor'" in msg and "surgical, fixture, open" in msg
+
+
+def test_axis_must_be_safe_or_correct(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('axis = "correct"', 'axis = "fast"'))
+    msg = the_problem(folder, "task.toml:", "key 'axis'")
+    assert "'fast'" in msg and "'safe' or 'correct'" in msg
+
+
+def test_missing_prompt(tmp_path: Path) -> None:
+    the_problem(write_task(tmp_path / "t", prompt=None), "prompt.md:", "missing")
+
+
+def test_empty_prompt(tmp_path: Path) -> None:
+    assert the_problem(write_task(tmp_path / "t", prompt="  \n\n"), "prompt.md:").endswith("empty")
+
+
+@pytest.mark.parametrize("part", ["good", "bad"])
+def test_surgical_task_needs_references(tmp_path: Path, part: str) -> None:
+    folder = write_task(tmp_path / "t", good=part != "good", bad=part != "bad")
+    the_problem(folder, f"{part}/:", "missing or empty")
+
+
+def test_surgical_task_needs_checks(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", checks={})
+    the_problem(folder, "checks/:", "missing or empty", "test_correct*.py")
+
+
+def test_empty_reference_folder_counts_as_missing(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", good=False)
+    (folder / "good").mkdir()
+    the_problem(folder, "good/:", "missing or empty")
+
+
+def test_good_reference_must_hold_the_deliverable(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('"mod.py"', '"main.py"'))
+    the_problem(folder, "good/:", "main.py", "'file'")
+
+
+def test_fixture_that_does_not_exist(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    toml = 'kind = "fixture"\nfixture = "nope"\naxis = "correct"\n'
+    folder = write_task(tmp_path / "t", toml)
+    msg = the_problem(folder, "task.toml:", "key 'fixture'", "'nope'", fixtures_dir=fixtures)
+    assert f"{fixtures}/nope does not exist" in msg
+
+
+def test_fixture_kind_needs_the_fixture_key(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", 'kind = "fixture"\naxis = "correct"\n')
+    the_problem(folder, "task.toml:", "key 'fixture'", fixtures_dir=tmp_path)
+
+
+def test_fixture_key_only_for_fixture_tasks(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML + 'fixture = "shop"\n')
+    the_problem(folder, "task.toml:", "key 'fixture'", "'surgical'")
+
+
+@pytest.mark.parametrize("name", ["test_other.py", "helpers.py", "check_correct.py"])
+def test_check_files_must_be_named_for_their_axis(tmp_path: Path, name: str) -> None:
+    folder = write_task(tmp_path / "t", checks={
+        "test_correct_add.py": "def test_add():\n    pass\n", name: "def test_x():\n    pass\n"})
+    the_problem(folder, f"checks/{name}:", "test_correct*.py or test_safe*.py")
+
+
+def test_the_axis_needs_a_check_that_decides_it(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('"correct"', '"safe"'),
+                        checks={"test_correct_add.py": "def test_add():\n    pass\n"})
+    the_problem(folder, "checks/:", "axis = 'safe'", "test_safe*.py")
+
+
+def test_surgical_without_file(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", 'kind = "surgical"\naxis = "correct"\n')
+    the_problem(folder, "task.toml:", "key 'file'", 'kind = "surgical"')
+
+
+@pytest.mark.parametrize("file", ["/etc/passwd", "../mod.py", ""])
+def test_file_must_stay_inside_the_workspace(tmp_path: Path, file: str) -> None:
+    folder = write_task(tmp_path / "t", f'file = "{file}"\naxis = "correct"\n')
+    the_problem(folder, "task.toml:", "key 'file' must be a relative path")
+
+
+def test_unknown_key(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML + 'colour = "blue"\nmodel = "x"\n')
+    msg = the_problem(folder, "task.toml:", "unknown key(s) colour, model")
+    assert "known: axis, description" in msg
+
+
+@pytest.mark.parametrize("tags", ['["no-dash"]', '["ok", "two words"]', '"quick"', "[1]"])
+def test_tags_must_be_identifiers(tmp_path: Path, tags: str) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('["quick", "py"]', tags))
+    the_problem(folder, "task.toml:", "key 'tags'", "identifiers")
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "-0.5", '"60"', "true"])
+def test_timeout_must_be_positive(tmp_path: Path, timeout: str) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace("timeout = 5", f"timeout = {timeout}"))
+    the_problem(folder, "task.toml:", "key 'timeout'", "positive number")
+
+
+@pytest.mark.parametrize("turns", ["0", "2.5", "true"])
+def test_max_turns_must_be_a_positive_integer(tmp_path: Path, turns: str) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace("max_turns = 4", f"max_turns = {turns}"))
+    the_problem(folder, "task.toml:", "key 'max_turns'")
+
+
+def test_every_problem_of_one_folder_is_listed(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", 'kind = "wat"\naxis = "fast"\ntimeout = 0\n',
+                        prompt="", good=False)
+    found = problems(folder)
+    for fragment in ("key 'kind'", "key 'axis'", "key 'timeout'", "prompt.md: empty", "good/:"):
+        assert any(fragment in p for p in found), (fragment, found)
+    assert all(p.startswith(f"{folder}: ") for p in found)
+
+
+# --- other kinds ----------------------------------------------------------------------------------
+
+
+def test_open_task_needs_no_references_or_checks(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "explain", 'kind = "open"\ntags = ["chat"]\n', good=False,
+                        bad=False, checks={})
+    task = load_task(folder)
+    assert (task.kind, task.file, task.has_references, task.checks) == ("open", None, False, {})
+
+
+def test_fixture_task_loads_and_hashes_its_fixture(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    (fixtures / "shop").mkdir(parents=True)
+    (fixtures / "shop" / "cart.py").write_text("X = 1\n")
+    toml = 'kind = "fixture"\nfixture = "shop"\nfile = "mod.py"\naxis = "correct"\n'
+    folder = write_task(tmp_path / "t", toml)
+    task = load_task(folder, fixtures)
+    assert (task.kind, task.fixture, task.fixture_path) == ("fixture", "shop",
+                                                            (fixtures / "shop").resolve())
+    before = task.content_hash()
+    (fixtures / "shop" / "cart.py").write_text("X = 2\n")
+    assert load_task(folder, fixtures).content_hash() != before
+
+
+# --- many folders ---------------------------------------------------------------------------------
+
+
+def test_one_broken_folder_does_not_hide_the_others(tmp_path: Path) -> None:
+    tasks_dir = tmp_path / "tasks"
+    write_task(tasks_dir / "fine")
+    write_task(tasks_dir / "no_prompt", prompt=None)
+    write_task(tasks_dir / "bad_kind", GOOD_TOML.replace('"surgical"', '"refactor"'))
+    with pytest.raises(TaskError) as info:
+        load_tasks(tasks_dir)
+    found = info.value.problems
+    assert len(found) == 2, found
+    assert any(p.startswith(f"{tasks_dir / 'no_prompt'}: prompt.md: missing") for p in found)
+    assert any(p.startswith(f"{tasks_dir / 'bad_kind'}: task.toml: key 'kind'") for p in found)
+    assert not any(str(tasks_dir / "fine") in p for p in found)
+
+
+def test_load_tasks_sorted_skipping_hidden_folders(tmp_path: Path) -> None:
+    tasks_dir = tmp_path / "tasks"
+    for name in ("zeta", "alpha", "mid-dash"):
+        write_task(tasks_dir / name)
+    (tasks_dir / ".hidden").mkdir()
+    (tasks_dir / "_drafts").mkdir()
+    (tasks_dir / "notes.txt").write_text("not a task")
+    assert [t.id for t in load_tasks(tasks_dir)] == ["alpha", "mid-dash", "zeta"]
+
+
+def test_task_id_must_be_usable_in_a_test_id(tmp_path: Path) -> None:
+    tasks_dir = tmp_path / "tasks"
+    write_task(tasks_dir / "two words")
+    with pytest.raises(TaskError, match=r"task id 'two words' must be letters, digits, _ or -"):
+        load_tasks(tasks_dir)
+
+
+def test_missing_tasks_dir(tmp_path: Path) -> None:
+    with pytest.raises(TaskError, match="tasks folder does not exist"):
+        load_tasks(tmp_path / "nowhere")
+
+
+# --- select ---------------------------------------------------------------------------------------
+
+
+def task(id: str, *tags: str) -> Task:
+    return Task(id=id, path=Path(id), kind="open", prompt="p", tags=tags)
+
+
+TASKS = [task("sql_lookup", "quick", "sql"), task("zip_extract", "path"),
+         task("parse_duration", "quick")]
+
+
+def test_select_by_id_and_by_tag() -> None:
+    assert [t.id for t in select(TASKS, ["zip_extract"])] == ["zip_extract"]
+    assert [t.id for t in select(TASKS, ["quick"])] == ["sql_lookup", "parse_duration"]
+    assert [t.id for t in select(TASKS, ["path", "sql"])] == ["sql_lookup", "zip_extract"]
+    assert [t.id for t in select(TASKS, ["quick", "sql_lookup"])] == ["sql_lookup", "parse_duration"]
+
+
+def test_select_nothing_means_everything() -> None:
+    assert select(TASKS, []) == TASKS
+    assert select(TASKS, [""]) == TASKS
+
+
+def test_select_unknown_name_is_an_error_naming_it() -> None:
+    with pytest.raises(TaskError) as info:
+        select(TASKS, ["quick", "nosuch", "ghost"])
+    msg = str(info.value)
+    assert "unknown task id or tag 'nosuch', 'ghost'" in msg
+    assert "known: parse_duration, path, quick, sql, sql_lookup, zip_extract" in msg
+
+
+# --- the shipped suite ---------------------------------------------------------------------------
+
+
+def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
+    tasks = load_tasks(SUITE, FIXTURES)
+    kinds = [t.kind for t in tasks]
+    axes = [t.axis for t in tasks if t.has_references]
+    assert len(tasks) >= 12
+    assert axes.count("safe") >= 7
+    assert axes.count("correct") >= 3
+    assert kinds.count("open") >= 1
+    assert kinds.count("fixture") >= 1
+    assert any("quick" in t.tags for t in tasks)
+    assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
+    assert len({t.content_hash() for t in tasks}) == len(tasks)
