@@ -62,8 +62,10 @@ def cell_env(home: Path, *, base_url: str | None, offline: bool, api_timeout_ms:
         "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_AUTOUPDATER": "1",
-        "API_TIMEOUT_MS": str(api_timeout_ms),
     })
+    # A user's own API_TIMEOUT_MS wins; else the CLI gives up on a silent API before the cell
+    # timeout, so a hang ends as an API error with a reason rather than as a kill.
+    env.setdefault("API_TIMEOUT_MS", str(api_timeout_ms))
     if os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # else bypassPermissions is refused as root
     if offline:

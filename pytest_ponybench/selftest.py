@@ -150,5 +150,6 @@ class SelftestCollector(pytest.Collector):
 
 
 def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.Item]:
-    collector = SelftestCollector.from_parent(session, name="selftest", tasks=tasks)
+    collector = SelftestCollector.from_parent(session, name="selftest", nodeid="selftest",
+                                             tasks=tasks)
     return list(collector.collect())

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,17 +53,31 @@ def records(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def claude_processes() -> list[str]:
-    """Command lines of live claude processes on this machine (zombies excluded)."""
+def tagged_processes(tag: str) -> list[str]:
+    """Command lines of live processes (zombies excluded) whose environment holds tag.
+
+    Tests set a unique tag in the environment of the pytest they start; every claude, unshare
+    and scorer process below it inherits it, so parallel tests never count each other's.
+    """
     found = []
+    needle = tag.encode()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if needle not in (entry / "environ").read_bytes():
+                continue
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except (OSError, IndexError):
             continue
-        if state != "Z" and "--output-format stream-json" in cmdline and "claude" in cmdline:
+        if state != "Z":
             found.append(cmdline)
     return found
+
+
+@pytest.fixture
+def process_tag(monkeypatch: pytest.MonkeyPatch) -> str:
+    tag = f"ponybench-test-{uuid.uuid4().hex}"
+    monkeypatch.setenv("PONYBENCH_TEST_TAG", tag)
+    return tag

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import records, run_dirs
 
 OFFLINE = "offline-reference,offline-flawed,offline-idle"
