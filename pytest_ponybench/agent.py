@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .arms import Arm
-from .sandbox import kill_group
+from .sandbox import death_signal_prefix, kill_group
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
@@ -119,7 +119,8 @@ def run_claude(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], stdout:
     started = time.monotonic()
     try:
         with open(stdout, "wb") as so, open(stderr, "wb") as se:
-            proc = subprocess.Popen([*pid_namespace_prefix(), *cmd], cwd=cwd, env=dict(env),
+            proc = subprocess.Popen([*death_signal_prefix(), *pid_namespace_prefix(), *cmd],
+                                    cwd=cwd, env=dict(env),
                                     stdin=subprocess.DEVNULL, stdout=so, stderr=se,
                                     start_new_session=True)
             timed_out = False

@@ -151,6 +151,9 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
                              ).rstrip("; ")
     except Exception as exc:  # a harness fault in one cell must not lose the record
         rec.update(valid=False, error=f"harness error: {type(exc).__name__}: {exc}")
+    except BaseException:  # Ctrl-C, SIGTERM: claude is already killed; record, then go on
+        rec.update(valid=False, error="interrupted before the cell finished")
+        raise
     finally:
         if ctx.server is not None:
             ctx.server.unregister(cell.id)
@@ -159,4 +162,32 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         shutil.rmtree(scratch, ignore_errors=True)
         rec["finished"] = now_iso()
         ctx.run_dir.append(rec)
+    return rec
+
+
+def rescore_cell(cell: Cell, source: RunDir, out: RunDir) -> dict[str, Any]:
+    """Score a kept workspace again with the task as it is now; no claude, nothing paid.
+
+    The new record starts from the old one (tokens, cost and time do not change) and is
+    appended to the rescore run dir; the source run dir is only read.
+    """
+    old: dict[str, Any] = next(
+        (r for r in reversed(source.records()) if r.get("cell_id") == cell.id), {})
+    cell_dir = source.cell_dir(cell.id)
+    ws = cell_dir / "workspace"
+    rec: dict[str, Any] = {**old, "task_hash": cell.task.content_hash(),
+                           "rescored_from": str(source.path), "started": now_iso()}
+    try:
+        if not ws.is_dir():
+            raise FileNotFoundError(f"no kept workspace at {ws}")
+        seeded_file = cell_dir / "seeded.json"
+        seeded = json.loads(seeded_file.read_text()) if seeded_file.exists() else {}
+        stream = agent.parse_stream(cell_dir / "claude.jsonl")
+        reply = str((stream.result or {}).get("result") or stream.last_text or "")
+        rec.update(score_cell(cell.task, ws, seeded, reply))
+    except Exception as exc:
+        rec.update(valid=False, error=f"rescore failed: {type(exc).__name__}: {exc}")
+    finally:
+        rec["finished"] = now_iso()
+        out.append(rec)
     return rec

@@ -25,6 +25,8 @@ OPT_MAX_TURNS = "--max-turns"
 OPT_CLAUDE = "--claude"
 OPT_OUT = "--ponybench-out"
 OPT_TASKS_DIR = "--ponybench-tasks"
+OPT_RESCORE = "--rescore"
+OPT_RESUME = "--resume"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -52,6 +54,10 @@ HELP = {
     OPT_CLAUDE: "the claude executable (name on PATH or path)",
     OPT_OUT: "folder that holds the run directories",
     OPT_TASKS_DIR: "folder of task folders (default from [tool.ponybench] tasks)",
+    OPT_RESCORE: "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
+                 "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
+    OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
+                "valid record, appending to the same run dir",
 }
 
 
@@ -170,3 +176,5 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_CLAUDE, default=None, help=HELP[OPT_CLAUDE])
     group.addoption(OPT_OUT, default=None, help=HELP[OPT_OUT])
     group.addoption(OPT_TASKS_DIR, default=None, help=HELP[OPT_TASKS_DIR])
+    group.addoption(OPT_RESCORE, default=None, metavar="RUN_DIR", help=HELP[OPT_RESCORE])
+    group.addoption(OPT_RESUME, default=None, metavar="RUN_DIR", help=HELP[OPT_RESUME])

@@ -44,6 +44,11 @@ class XdistHooks:
         if self.session.run_dir_path is not None:
             node.workerinput[RUN_DIR_KEY] = str(self.session.run_dir_path)
 
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """The controller collects nothing itself: learn the expected cells from a worker."""
+        if not self.session.expected_cells:
+            self.session.expect_from_nodeids(ids)
+
 
 @pytest.fixture
 def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:

@@ -73,6 +73,21 @@ def scrub_env(
 
 
 @functools.cache
+def death_signal_prefix() -> tuple[str, ...]:
+    """setpriv --pdeathsig KILL: the child dies with the process that started it, even when
+    that process is SIGKILLed (an xdist worker torn down) and no `finally` can run."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return ()
+    argv = (setpriv, "--pdeathsig", "KILL")
+    try:
+        ok = subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return argv if ok else ()
+
+
+@functools.cache
 def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The unshare prefix this machine allows, probed once: (argv prefix, namespaces)."""
     unshare = shutil.which("unshare")
@@ -161,7 +176,7 @@ def run_sandboxed(
     timed_out = False
     with open(stdout, "wb") as so, open(stderr, "wb") as se:
         proc = subprocess.Popen(
-            [*prefix, *limited_argv(argv, limits)], cwd=cwd,
+            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits)], cwd=cwd,
             env=dict(env) if env is not None else scrub_env(),
             stdin=subprocess.DEVNULL, stdout=so, stderr=se, start_new_session=True,
         )
@@ -169,7 +184,7 @@ def run_sandboxed(
             proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             timed_out = True
-        finally:
+        finally:  # also on Ctrl-C: no scorer process may outlive the harness
             # Also on success: a daemon the child left behind in its group must not survive it.
             kill_group(proc, grace_s=0.5 if timed_out else 0.0)
     return SandboxResult(

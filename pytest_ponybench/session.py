@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from . import __version__, agent, arms, report, results
+from . import __version__, agent, arms, interrupts, previous, report, results
 from . import config as cfg
 from .arms import Arm
-from .cells import Cell, CellContext, grid, run_cell
+from .cells import Cell, CellContext, grid, rescore_cell, run_cell
 from .offline import OfflineServer, is_offline
 from .selftest import selftest_items
 from .tasks import Task, TaskError, load_tasks, select
@@ -54,6 +54,9 @@ class PonybenchSession:
         self._context: CellContext | None = None
         self.records: list[dict[str, Any]] = []
         self.expected_cells: list[str] = []
+        self.reported_cells: set[str] = set()
+        self.previous: results.RunDir | None = None
+        self.previous_info: dict[str, Any] = {}
         workerinput = getattr(config, "workerinput", None)
         self.is_worker = workerinput is not None
         self.run_dir_path: Path | None = (
@@ -63,8 +66,26 @@ class PonybenchSession:
     @property
     def settings(self) -> cfg.Settings:
         if self._settings is None:
-            self._settings = cfg.load_settings(self.config)
+            settings = cfg.load_settings(self.config)
+            resume = self.config.getoption(cfg.OPT_RESUME)
+            rescore = self.config.getoption(cfg.OPT_RESCORE)
+            if resume and rescore:
+                raise pytest.UsageError(f"{cfg.OPT_RESUME} and {cfg.OPT_RESCORE} exclude each other")
+            for flag, value in ((cfg.OPT_RESUME, resume), (cfg.OPT_RESCORE, rescore)):
+                if value:
+                    self.previous, self.previous_info = previous.open_run(value, flag, settings.root)
+                    self._arms = previous.arms_of(self.previous_info, flag)
+            if resume:
+                settings = previous.resumed_settings(settings, self.previous_info)
+            self._settings = settings
         return self._settings
+
+    @property
+    def mode(self) -> str:
+        """run, resume or rescore."""
+        if self.config.getoption(cfg.OPT_RESCORE):
+            return "rescore"
+        return "resume" if self.config.getoption(cfg.OPT_RESUME) else "run"
 
     def tasks(self) -> list[Task]:
         """The selected tasks, loaded and validated once; every malformed folder is named."""
@@ -121,15 +142,21 @@ class PonybenchSession:
             return
         if not self.is_benchmark_run():
             return
-        out = self.settings.out_dir
-        path = out / results.new_stamp()
-        n = 1
-        while path.exists():
-            n += 1
-            path = out / f"{results.new_stamp()}-{n}"
+        if self.mode == "resume":
+            assert self.previous is not None  # set with the settings
+            path = self.previous.path  # appended to, attempt after attempt
+        else:
+            out = self.previous.path if self.previous is not None else self.settings.out_dir
+            prefix = "rescore-" if self.mode == "rescore" else ""
+            path = out / f"{prefix}{results.new_stamp()}"
+            n = 1
+            while path.exists():
+                n += 1
+                path = out / f"{prefix}{results.new_stamp()}-{n}"
         self.run_dir_path = path
         self.preflight()
         self._enable_json_report(path)
+        interrupts.install()
 
     def _enable_json_report(self, run_dir: Path) -> None:
         """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
@@ -145,7 +172,7 @@ class PonybenchSession:
         self.tasks()
         self.arms()
         s = self.settings
-        if s.resolve_claude() is None:
+        if self.mode != "rescore" and s.resolve_claude() is None:
             raise pytest.UsageError(
                 f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {s.claude!r}). "
                 "Install it with `npm install -g @anthropic-ai/claude-code` or pass "
@@ -174,7 +201,8 @@ class PonybenchSession:
             metafunc.parametrize(CELL_FIXTURE, [], indirect=True)
             return
         s = self.settings
-        cells = grid(self.tasks(), self.arms(), s.models, s.runs)
+        cells = self.rescore_cells() if self.mode == "rescore" else grid(
+            self.tasks(), self.arms(), s.models, s.runs)
         params = [pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags])
                   for c in cells]
         metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
@@ -186,6 +214,14 @@ class PonybenchSession:
         if self.selftest_only:
             items[:] = selftest_items(session, self.tasks())
             return
+        if self.mode == "resume" and self.previous is not None:
+            # Only what has no valid record yet; the rest is reported as deselected.
+            done = previous.finished_cells(self.previous.records())
+            keep = [i for i in items if (c := _cell_of(i)) is None or c.id not in done]
+            dropped = [i for i in items if i not in keep]
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+                items[:] = keep
         timeout = self.settings.cell_timeout
         for item in items:
             cell = _cell_of(item)
@@ -218,7 +254,26 @@ class PonybenchSession:
             self._server.start()
         return self._server
 
+    def rescore_cells(self) -> list[Cell]:
+        """The cells of the earlier run, as its latest attempts recorded them."""
+        assert self.previous is not None
+        tasks = {t.id: t for t in self.tasks()}
+        arms_by_name = {a.name: a for a in self.arms()}
+        cells = []
+        for rec in report.latest(self.previous.records()):
+            task, arm = tasks.get(str(rec.get("task"))), arms_by_name.get(str(rec.get("arm")))
+            if task is None or arm is None:
+                continue  # a task since removed, or filtered out with --tasks
+            cells.append(Cell(task, arm, str(rec["model"]), int(rec["run"])))
+        if not cells:
+            raise pytest.UsageError(f"{cfg.OPT_RESCORE} {self.previous.path}: no cell to rescore "
+                                    "(no record, or none of its tasks is selected)")
+        return cells
+
     def run(self, cell: Cell) -> dict[str, Any]:
+        if self.mode == "rescore":
+            assert self.previous is not None and self.run_dir_path is not None
+            return rescore_cell(cell, self.previous, results.RunDir(self.run_dir_path))
         ctx = self.context()
         if is_offline(cell.model):
             ctx.server = self.server()
@@ -248,19 +303,47 @@ class PonybenchSession:
             if name == "ponybench" and isinstance(value, dict):
                 self.records.append(value)
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The cells this session must record (after -k/-m deselection), without xdist."""
+        if session.items:
+            self.expected_cells = [c.id for i in session.items if (c := _cell_of(i)) is not None]
+
+    def expect_from_nodeids(self, nodeids: list[str]) -> None:
+        """Under xdist: the cell ids among a worker's collected node ids."""
+        for nodeid in nodeids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                param = nodeid[nodeid.index("[") + 1:-1]
+                if param.count("-r") and param.rsplit("-r", 1)[1].isdigit():
+                    self.expected_cells.append(param)
+
+    def missing_cells(self) -> list[str]:
+        """Cells that were to run but left no record: a worker crashed, restarts ran out, or
+        the run was interrupted. They are listed by id and the run is not green."""
+        if self.run_dir_path is None:
+            return []
+        recorded = {str(r.get("cell_id")) for r in results.read_records(
+            self.run_dir_path / results.RESULTS)}
+        return [c for c in self.expected_cells if c not in recorded]
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self._server is not None:
             self._server.stop()
             self._server = None
         if self.is_worker or self.run_dir_path is None or not self.run_dir_path.exists():
             return
+        missing = self.missing_cells()
+        if missing and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         run_dir = results.RunDir(self.run_dir_path)
         records = run_dir.records()
         results.write_json(self.run_dir_path / results.SUMMARY, {
-            "rows": report.aggregate(records), "models": report.model_totals(records)})
-        run_dir.finish({"exitstatus": int(session.exitstatus)})
+            "rows": report.aggregate(records), "models": report.model_totals(records),
+            "missing": missing})
+        run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing,
+                        "mode": self.mode})
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int) -> None:
         if self.is_worker or self.run_dir_path is None or not self.run_dir_path.exists():
             return
         records = results.read_records(self.run_dir_path / results.RESULTS)
@@ -268,6 +351,22 @@ class PonybenchSession:
         tr.write_sep("=", "ponybench summary")
         tr.write_line(report.render_table(records) or "no cell finished")
         tr.write_line(f"run dir: {self.run_dir_path}")
+        missing = self.missing_cells()
+        if missing:
+            tr.write_line(f"{len(missing)} cell(s) left no record:", red=True)
+            for cell_id in missing:
+                tr.write_line(f"  missing: {cell_id}")
+        if (missing or exitstatus == pytest.ExitCode.INTERRUPTED) and self.mode != "rescore":
+            tr.write_line(f"resume with: pytest {' '.join(self._resume_args())}", yellow=True)
+
+    def _resume_args(self) -> list[str]:
+        bench = self.settings.tasks_dir.parent
+        try:
+            bench = bench.relative_to(Path(self.config.invocation_params.dir))
+        except ValueError:
+            pass
+        return [str(bench), *(["-n", str(n)] if (n := self.config.getoption("numprocesses", None))
+                              else []), cfg.OPT_RESUME, str(self.run_dir_path)]
 
 
 def _cell_of(item: pytest.Item) -> Cell | None:

@@ -1,0 +1,228 @@
+"""The `ponybench` console script: read run dirs from disk, run nothing.
+
+  ponybench summary RUN_DIR [--baseline ARM] [--markdown]
+  ponybench compare RUN [--baseline ARM] [--fail-on RULES] [--markdown]
+  ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown]
+
+Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed, 2 a usage error (bad
+rule, unknown arm, a path that is not a run dir). A run dir is any folder with a results.jsonl:
+`runs/<stamp>/`, one continued with --resume, or a `rescore-<stamp>/` inside one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__, report, results, stats, verdict
+
+OK, GATE_FAILED, USAGE = 0, 1, 2
+BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
+
+
+class UsageError(Exception):
+    """A problem the user can fix on the command line; exit 2 with the message."""
+
+
+def load_records(path_text: str) -> list[dict[str, Any]]:
+    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped."""
+    path = Path(path_text)
+    if path.is_file() and path.name.endswith(".jsonl"):
+        file = path
+    elif not path.exists():
+        raise UsageError(f"{path}: no such run dir")
+    elif not path.is_dir():
+        raise UsageError(f"{path}: not a run dir (a folder with {results.RESULTS})")
+    else:
+        file = path / results.RESULTS
+        if not file.is_file():
+            hint = ""
+            rescores = sorted(p.name for p in path.glob("rescore-*") if (p / results.RESULTS).is_file())
+            if rescores:
+                hint = f"; its rescores are run dirs: {', '.join(str(path / r) for r in rescores)}"
+            raise UsageError(f"{path}: no {results.RESULTS} in it, so not a run dir{hint}")
+    try:
+        return results.read_records(file)
+    except OSError as exc:
+        raise UsageError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def _require_records(records: Sequence[Any], path_text: str) -> None:
+    if not records:
+        raise UsageError(f"{path_text}: {results.RESULTS} holds no finished cell")
+
+
+def _pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str | None:
+    """The baseline arm; an explicit unknown one is an error, a missing default is None."""
+    arms = verdict.arms_of(records)
+    name = explicit or "baseline"
+    if name in arms:
+        return name
+    if explicit is not None:
+        raise UsageError(f"no arm {explicit!r} with valid cells in {where}; "
+                         f"arms present: {', '.join(arms) or 'none'}")
+    return None
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
+
+
+def _emit(text: str) -> None:
+    if text:
+        print(text)
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    records = load_records(args.run_dir)
+    table = report.render_table(records) or "no cell finished"
+    if args.markdown:
+        # Folded: the per-task table is long, the verdict is what a reviewer reads first.
+        _emit(f"<details><summary>ponybench summary: {args.run_dir}</summary>\n\n```\n{table}\n```\n"
+              f"</details>")
+    else:
+        _emit(table)
+    baseline = _pick_baseline(records, args.baseline, args.run_dir)
+    arms = verdict.arms_of(records)
+    if baseline is None:
+        if arms:
+            _note(f"no arm named 'baseline', so no verdict; pick one with --baseline "
+                  f"(arms: {', '.join(arms)})")
+        return OK
+    if len(arms) < 2:
+        _note(f"only the arm {baseline!r}, so no verdict")
+        return OK
+    render = verdict.render_verdicts_markdown if args.markdown else verdict.render_verdicts
+    print()
+    _emit(render(records, baseline))
+    return OK
+
+
+def _label(path_text: str) -> str:
+    return path_text.rstrip("/") or path_text
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    if len(args.runs) > 2:
+        raise UsageError(f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), "
+                         f"got {len(args.runs)}")
+    rules = args.fail_on
+    if rules is not None:
+        try:
+            if not stats.parse_gate(rules):
+                raise UsageError(f"--fail-on {rules!r} holds no rule")
+        except ValueError as exc:
+            raise UsageError(f"--fail-on: {exc}") from exc
+
+    if len(args.runs) == 1:
+        run = args.runs[0]
+        records = load_records(run)
+        _require_records(records, run)
+        baseline = _pick_baseline(records, args.baseline, run)
+        arms = verdict.arms_of(records)
+        if baseline is None:
+            raise UsageError(f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
+                             f"(arms present: {', '.join(arms)})")
+        if len(arms) < 2:
+            raise UsageError(f"{run} has only the arm {baseline!r}: nothing to compare within it "
+                             f"(two runs: ponybench compare BASE_RUN CAND_RUN)")
+        rows = stats.verdicts(records, baseline)
+        heading = f"ponybench verdict: {run}, arms vs {baseline}"
+    else:
+        if args.baseline is not None:
+            raise UsageError("--baseline picks an arm within one run; with two runs BASE_RUN is "
+                             "the baseline, arm by arm")
+        base_run, cand_run = args.runs
+        base, cand = load_records(base_run), load_records(cand_run)
+        _require_records(base, base_run)
+        _require_records(cand, cand_run)
+        base_label, cand_label = _label(base_run), _label(cand_run)
+        if base_label == cand_label:
+            base_label, cand_label = "base", "candidate"
+        try:
+            rows, records = verdict.compare_verdicts(base, cand, base_label=base_label,
+                                                     cand_label=cand_label)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+        for note in verdict.grid_notes(base, cand, base_label=base_label, cand_label=cand_label):
+            _note(f"{note}; compared on the shared grid only")
+        heading = f"ponybench verdict: {cand_label} vs {base_label}"
+
+    if args.markdown:
+        _emit(verdict.render_rows_markdown(rows, records, heading=heading))
+    else:
+        _emit(verdict.render_rows(rows, records))
+    if rules is None:
+        return OK
+    failures = verdict.check_gate(rows, rules)
+    md = args.markdown
+    print()
+    if failures:
+        for f in failures:
+            print(f"- **FAIL** {f.describe()}" if md else f"FAIL {f.describe()}")
+        failed = ", ".join(sorted({f.rule for f in failures}, key=rules.index))
+        print(f"\n**Gate failed:** `{failed}`" if md else f"gate failed: {failed}")
+        return GATE_FAILED
+    passed = "nothing is worse beyond its margin with confidence"
+    print(f"**Gate passed:** `{rules}`: {passed}" if md else f"gate passed: {rules}: {passed}")
+    return OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ponybench",
+        description="Summaries and verdicts of pytest-ponybench run dirs (reads results.jsonl, "
+                    "runs nothing).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare}")
+
+    p = sub.add_parser("summary", help="the summary table and the verdict of one run dir",
+                       description="Print the summary table and the verdict block of a run dir.")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp> (any folder with results.jsonl)")
+    p.add_argument("--baseline", metavar="ARM", help="the arm the others are compared with "
+                   "(default: baseline)")
+    p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    p.set_defaults(func=cmd_summary)
+
+    c = sub.add_parser(
+        "compare", help="verdict: arms within one run, or one run against another",
+        description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
+                    "arm both runs have, the candidate run's cells against the base run's.",
+        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
+               "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
+               "when an interval lies wholly beyond a margin on the worse side.")
+    c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")
+    c.add_argument("--baseline", metavar="ARM", help="with one run: the baseline arm "
+                   "(default: baseline)")
+    c.add_argument("--fail-on", metavar="RULES", help="exit 1 when the candidate is worse than a "
+                   "margin with confidence")
+    c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    c.set_defaults(func=cmd_compare)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return USAGE
+    try:
+        code: int = args.func(args)
+    except UsageError as exc:
+        print(f"ponybench: error: {exc}", file=sys.stderr)
+        return USAGE
+    except BrokenPipeError:
+        # The reader left (`| head`): silence the flush at exit, end like a SIGPIPE'd process.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""The run dir: identical summaries with and without xdist, interrupt and resume, rescore,
+missing cells, torn records. Nothing is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import records, run_dirs, tagged_processes
+
+QUICK_MODELS = "offline-reference,offline-flawed"
+
+
+def _without_times(summary: dict[str, object]) -> dict[str, object]:
+    def clean(rows: object) -> object:
+        assert isinstance(rows, list)
+        return [{k: v for k, v in r.items() if not k.startswith("time_")} for r in rows]
+
+    return {k: clean(v) if k in ("rows", "models") else v for k, v in summary.items()}
+
+
+def test_summary_is_identical_at_n0_and_n2(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup", "merge_intervals", "cart_bogo",
+                                "explain_fixture_scopes"])
+    summaries = []
+    for workers in ("0", "2"):
+        result = pytester.runpytest_subprocess("benchmarks", "-n", workers, "--models", QUICK_MODELS)
+        result.assert_outcomes(passed=5, failed=3)
+        newest = run_dirs(root)[-1]
+        summaries.append(json.loads((newest / "summary.json").read_text()))
+        time.sleep(1.1)  # run dirs are named by the second
+    assert _without_times(summaries[0]) == _without_times(summaries[1])
+    assert summaries[0]["rows"] and summaries[0]["missing"] == []
+
+
+def _start(root: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "pytest", *args], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True, stdin=subprocess.DEVNULL)
+
+
+def _wait_for_records(root: Path, n: int, proc: subprocess.Popen[bytes]) -> Path:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        dirs = run_dirs(root) if (root / "runs").exists() else []
+        if dirs and (dirs[0] / "results.jsonl").exists() and len(records(dirs[0])) >= n:
+            return dirs[0]
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.1)
+    raise AssertionError("no records appeared")
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_interrupt_keeps_finished_cells_and_resume_completes_the_grid(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], process_tag: str, how: str
+) -> None:
+    root = bench_project()
+    proc = _start(root, "benchmarks", "-n", "2", "--models", QUICK_MODELS)
+    run_dir = _wait_for_records(root, 4, proc)
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
+    else:
+        proc.send_signal(signal.SIGTERM)  # a CI runner cancelling: the controller only
+    out, _ = proc.communicate(timeout=120)
+    text = out.decode(errors="replace")
+    assert proc.returncode != 0
+    deadline = time.monotonic() + 10
+    while tagged_processes(process_tag) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert tagged_processes(process_tag) == [], "a claude or scorer process survived"
+    assert f"--resume {run_dir}" in text, text[-2000:]
+    grid = json.loads((run_dir / "run.json").read_text())["grid"]
+    first = records(run_dir)
+    finished = {r["cell_id"] for r in first if r.get("valid")}
+    assert 4 <= len(finished) < len(grid)
+    for cell_id in finished:  # every finished cell kept its workspace
+        assert (run_dir / "cells" / cell_id / "workspace").is_dir()
+
+    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--resume", str(run_dir))
+    outcomes = result.parseoutcomes()
+    # Only the cells without a valid record ran (xdist workers deselect the rest silently).
+    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == len(grid) - len(finished)
+    recs = records(run_dir)
+    valid = Counter(r["cell_id"] for r in recs if r.get("valid"))
+    assert set(valid) == set(grid)
+    assert all(n == 1 for n in valid.values()), valid
+    assert len(run_dirs(root)) == 1  # appended to the same run dir
+
+
+def _path_without_claude(tmp: Path) -> str:
+    """A PATH holding the tools the checks and the diff need, and no claude."""
+    bin_dir = tmp / "bin-without-claude"
+    bin_dir.mkdir()
+    for tool in ("git", "wc", "unshare", "setpriv", "pgrep"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    return str(bin_dir)
+
+
+def test_rescore_after_editing_one_check_changes_only_that_task(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = bench_project(tasks=["sql_lookup", "merge_intervals", "cart_bogo"])
+    pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models", QUICK_MODELS)
+    run_dir = run_dirs(root)[0]
+    before = {r["cell_id"]: r for r in records(run_dir)}
+    check = root / "benchmarks" / "tasks" / "merge_intervals" / "checks" / "test_correct_extra.py"
+    check.write_text("def test_always_fails():\n    assert False, 'edited check'\n")
+    # Torn last line from a crash: must be skipped, not merged.
+    with open(run_dir / "results.jsonl", "a") as fh:
+        fh.write('{"cell_id": "half')
+    monkeypatch.setenv("PATH", _path_without_claude(pytester.path))
+    result = pytester.runpytest_subprocess("benchmarks", "--rescore", str(run_dir))
+    result.assert_outcomes(passed=2, failed=4)
+    rescored = [p for p in run_dir.iterdir() if p.name.startswith("rescore-")]
+    assert len(rescored) == 1
+    after = {r["cell_id"]: r for r in records(rescored[0])}
+    assert set(after) == set(before)
+    for cell_id, rec in after.items():
+        old = before[cell_id]
+        if rec["task"] == "merge_intervals":
+            assert rec["correct"] is False, cell_id
+            checks = {c["nodeid"].split("::")[-1]: c["outcome"] for c in rec["checks"]}
+            assert checks["test_always_fails"] == "failed", checks
+            if rec["model"] == "offline-reference":  # its only failing check is the new one
+                assert "edited check" in rec["reason"] and old["correct"] is True
+        else:
+            assert (rec["correct"], rec["safe"], rec["total_loc"]) == (
+                old["correct"], old["safe"], old["total_loc"]), cell_id
+        assert rec["cost_usd"] == old["cost_usd"] and rec["rescored_from"] == str(run_dir)
+    assert json.loads((rescored[0] / "summary.json").read_text())["rows"]
+    # The source run is untouched apart from the torn line we wrote.
+    assert {r["cell_id"]: r for r in records_tolerant(run_dir)} == before
+
+
+def records_tolerant(run_dir: Path) -> list[dict[str, object]]:
+    out = []
+    for line in (run_dir / "results.jsonl").read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def test_resume_tolerates_a_torn_last_line(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup", "merge_intervals"])
+    pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference", "-k", "sql")
+    run_dir = run_dirs(root)[0]
+    with open(run_dir / "results.jsonl", "a") as fh:
+        fh.write('{"cell_id": "merge_intervals-baseline-offline-reference-r0", "task": "mer')
+    result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir))
+    result.assert_outcomes(passed=1, deselected=1)
+    recs = records_tolerant(run_dir)
+    assert sorted(r["cell_id"] for r in recs) == [
+        "merge_intervals-baseline-offline-reference-r0", "sql_lookup-baseline-offline-reference-r0"]
+
+
+def test_a_crashed_worker_leaves_missing_cells_named(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup", "merge_intervals", "line_count"])
+    (root / "benchmarks" / "conftest.py").write_text(
+        "import os\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    if 'merge_intervals' in item.nodeid:\n"
+        "        os._exit(1)  # a worker dying mid-run\n")
+    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--max-worker-restart", "0",
+                                           "--models", "offline-reference")
+    assert result.ret != 0
+    run_dir = run_dirs(root)[0]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert "merge_intervals-baseline-offline-reference-r0" in summary["missing"]
+    result.stdout.fnmatch_lines(["*cell(s) left no record:*",
+                                 "  missing: merge_intervals-baseline-offline-reference-r0"])
+    result.stdout.fnmatch_lines([f"resume with: pytest benchmarks -n 2 --resume {run_dir}"])
