@@ -2,8 +2,8 @@
 
 Pure functions over records: the statistics come from `stats`, this module decides how they are
 read. A verdict block is one arm against the baseline for one model: per metric the estimate,
-its 95 % interval, one word (better / worse / undecided) and the Holm-adjusted p, then two
-sentences saying what is decided and, for the rest, how many tasks would settle it.
+its 95 % interval, one word (better / worse / undecided) and the Holm-adjusted p, then what is
+decided and, for the rest, why not: how many tasks would settle it, or what is ruled out.
 
 Comparing two runs reuses the same machinery: `compare_runs` relabels the records so that the
 first run's cells become the baseline arm and the second run's the candidate arm, separately for
@@ -91,17 +91,18 @@ def why_undecided(e: Effect) -> str:
     more = e.needed_tasks - e.n_tasks
     # An interval that excludes 0 next to "undecided" looks like a contradiction; it is the
     # test (sign test or t, Holm-adjusted) that did not reject, so say so.
-    lead = f"the test does not reject (p {fmt_p(e)}); " if e.low > 0.0 or e.high < 0.0 else ""
+    test = (f"the interval excludes 0 but the test does not reject (p {fmt_p(e)} after Holm)"
+            if e.low > 0.0 or e.high < 0.0 else "")
     if more > 0:
-        return (f"{lead}needs about {more} more tasks ({e.needed_tasks} in all) to resolve "
-                f"{_resolve_phrase(e)}")
-    if lead:
-        return lead.removesuffix("; ")
+        need = f"needs about {more} more tasks ({e.needed_tasks} in all) to resolve {_resolve_phrase(e)}"
+        return f"{need}; {test}" if test else need
     if e.kind == "rate_diff" and -10.0 < e.low and e.high < 10.0:
         return "the interval rules out a 10-point difference"
     if e.kind == "ratio" and -100.0 * stats.RATIO_RESOLVE / (1 + stats.RATIO_RESOLVE) < e.low \
             and e.high < 100.0 * stats.RATIO_RESOLVE:
         return "the interval rules out a 10% change"
+    if test:
+        return test
     return f"the interval still holds no change with {e.n_tasks} tasks"
 
 
@@ -109,27 +110,21 @@ def is_decided(e: Effect) -> bool:
     return e.n_tasks > 0 and e.verdict != stats.UNDECIDED
 
 
-def in_words(e: Effect) -> str:
-    """One metric in words: "pass: better (+58.3 pp)" or "time: undecided, needs about ..."."""
-    name = METRIC_NAMES.get(e.metric, e.metric)
-    if is_decided(e):
-        return f"{name}: {e.verdict} ({fmt_estimate(e)})"
-    return f"{name}: undecided, {why_undecided(e)}"
-
-
-def decided_sentences(effects: Sequence[Effect]) -> tuple[str, str]:
-    """("Decided: ...", "Undecided: ...") for one arm's effects; undecided metrics that share
-    a reason share a clause ("loc, cost: the interval rules out a 10% change")."""
+def decided_sentence(effects: Sequence[Effect]) -> str:
+    """"Decided: pass better (+25.0 pp), cost worse (+42.4%)." for one arm's effects."""
     decided = [f"{METRIC_NAMES.get(e.metric, e.metric)} {e.verdict} ({fmt_estimate(e)})"
                for e in effects if is_decided(e)]
+    return "Decided: " + (", ".join(decided) if decided else "nothing yet") + "."
+
+
+def undecided_clauses(effects: Sequence[Effect]) -> list[str]:
+    """One clause per reason, metrics that share it together: "loc, cost: the interval rules
+    out a 10% change"."""
     reasons: dict[str, list[str]] = {}
     for e in effects:
         if not is_decided(e):
             reasons.setdefault(why_undecided(e), []).append(METRIC_NAMES.get(e.metric, e.metric))
-    undecided = [f"{', '.join(names)}: {reason}" for reason, names in reasons.items()]
-    first = "Decided: " + (", ".join(decided) if decided else "nothing yet") + "."
-    second = "Undecided: " + ("; ".join(undecided) if undecided else "nothing") + "."
-    return first, second
+    return [f"{', '.join(names)}: {reason}" for reason, names in reasons.items()]
 
 
 # --- the rows behind a block -----------------------------------------------------------------
@@ -210,7 +205,10 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
         fmt = "  " + "  ".join(f"{{:{a}{w}}}" for a, w in zip(align, widths, strict=True))
         lines.append(fmt.format(*HEADER).rstrip())
         lines += [fmt.format(*b).rstrip() for b in body]
-        lines += ["  " + s for s in decided_sentences(row["effects"])]
+        lines.append("  " + decided_sentence(row["effects"]))
+        undecided = undecided_clauses(row["effects"])
+        lines.append("  Undecided:" + ("" if undecided else " nothing."))
+        lines += ["    " + c for c in undecided]
     return "\n".join(lines)
 
 
@@ -252,8 +250,11 @@ def render_rows_markdown(rows: Sequence[ArmVerdict], records: Sequence[Record],
             shown = f"**{w}**" if w in (stats.BETTER, stats.WORSE) else w
             lines.append(f"| {METRIC_NAMES.get(e.metric, e.metric)} | {fmt_estimate(e)} | "
                          f"{fmt_interval(e)} | {shown} | {e.n_tasks} | {fmt_p(e)} |")
-        decided, undecided = decided_sentences(row["effects"])
-        lines += ["", _md_bold_lead(decided), "", _md_bold_lead(undecided)]
+        undecided = undecided_clauses(row["effects"])
+        lines += ["", _md_bold_lead(decided_sentence(row["effects"])), "",
+                  "**Undecided:**" + ("" if undecided else " nothing.")]
+        if undecided:
+            lines += [""] + [f"- {_md_escape(c)}" for c in undecided]
     return "\n".join(lines)
 
 
