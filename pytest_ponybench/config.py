@@ -27,6 +27,12 @@ OPT_OUT = "--ponybench-out"
 OPT_TASKS_DIR = "--ponybench-tasks"
 OPT_RESCORE = "--rescore"
 OPT_RESUME = "--resume"
+OPT_PREFLIGHT = "--preflight"
+OPT_SKIP_PREFLIGHT = "--skip-preflight"
+OPT_BUDGET = "--budget-usd"
+OPT_CELL_BUDGET = "--max-budget-usd"
+OPT_RETRIES = "--retries"
+OPT_WARMUP = "--warmup"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -37,6 +43,10 @@ DEFAULTS: dict[str, Any] = {
     "cell_timeout": 300.0,
     "max_turns": 30,
     "claude": "claude",
+    "retries": 1,
+    "budget_usd": None,
+    "max_budget_usd": None,
+    "warmup": "auto",
 }
 
 HELP = {
@@ -56,6 +66,16 @@ HELP = {
     OPT_TASKS_DIR: "folder of task folders (default from [tool.ponybench] tasks)",
     OPT_RESCORE: "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
                  "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
+    OPT_PREFLIGHT: "run the pre-flight (selftest of the selected tasks, arm activation check) "
+                   "even when every model is offline (it always runs before a paid run)",
+    OPT_SKIP_PREFLIGHT: "skip the pre-flight before a paid run (not recommended)",
+    OPT_BUDGET: "dollar budget for the whole run, shared by all xdist workers: no cell starts "
+                "once spend plus the running cells' caps would pass it; the rest are skipped",
+    OPT_CELL_BUDGET: "dollar cap per cell, passed to claude --max-budget-usd",
+    OPT_RETRIES: "re-runs of a cell whose session was invalid (API error, no result), with "
+                 "backoff; a wrong or unsafe result is never retried",
+    OPT_WARMUP: "prompt-cache warm-up call per (model, arm) before the cells: auto (live models "
+                "only), on, off",
     OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
                 "valid record, appending to the same run dir",
 }
@@ -104,6 +124,10 @@ class Settings:
     arms_table: dict[str, Any] = field(default_factory=dict)
     pyproject: Path | None = None
     selftest_only: bool = False
+    retries: int = 1
+    budget_usd: float | None = None
+    max_budget_usd: float | None = None
+    warmup: str = "auto"
 
     def resolve_claude(self) -> str | None:
         """Absolute path of the claude binary, or None when it cannot be found."""
@@ -159,7 +183,26 @@ def load_settings(config: pytest.Config) -> Settings:
         arms_table=arms_table,
         pyproject=pyproject,
         selftest_only=bool(config.getoption(OPT_SELFTEST)),
+        retries=_number(OPT_RETRIES, pick(OPT_RETRIES, "retries"), int, 0),
+        budget_usd=_optional(OPT_BUDGET, pick(OPT_BUDGET, "budget_usd")),
+        max_budget_usd=_optional(OPT_CELL_BUDGET, pick(OPT_CELL_BUDGET, "max_budget_usd")),
+        warmup=_choice(OPT_WARMUP, pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
     )
+
+
+def _optional(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    number = _number(name, value, float, 0)
+    if number <= 0:
+        raise ConfigError(f"{name} must be more than 0, not {value!r}")
+    return float(number)
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -178,3 +221,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_TASKS_DIR, default=None, help=HELP[OPT_TASKS_DIR])
     group.addoption(OPT_RESCORE, default=None, metavar="RUN_DIR", help=HELP[OPT_RESCORE])
     group.addoption(OPT_RESUME, default=None, metavar="RUN_DIR", help=HELP[OPT_RESUME])
+    group.addoption(OPT_PREFLIGHT, action="store_true", default=False, help=HELP[OPT_PREFLIGHT])
+    group.addoption(OPT_SKIP_PREFLIGHT, action="store_true", default=False,
+                    help=HELP[OPT_SKIP_PREFLIGHT])
+    group.addoption(OPT_BUDGET, default=None, metavar="USD", help=HELP[OPT_BUDGET])
+    group.addoption(OPT_CELL_BUDGET, default=None, metavar="USD", help=HELP[OPT_CELL_BUDGET])
+    group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])
+    group.addoption(OPT_WARMUP, default=None, choices=("auto", "on", "off"), help=HELP[OPT_WARMUP])

@@ -103,7 +103,7 @@ class CellScript:
 @dataclass
 class _Cell:
     script: CellScript
-    overloaded_sent: bool = False
+    cell_id: str = ""
     log: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -538,6 +538,7 @@ class OfflineServer:
 
     def __init__(self) -> None:
         self._cells: dict[str, _Cell] = {}
+        self._overloaded_once: set[str] = set()
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -584,11 +585,12 @@ class OfflineServer:
         return f"{self.base_url}/cell/{quote(cell_id, safe='')}"
 
     def register(self, cell_id: str, script: CellScript) -> None:
-        """(Re)register a cell; a fresh registration starts with a fresh log and fault state."""
+        """(Re)register a cell; a fresh registration starts with a fresh log (the once-only
+        fault of offline-overloaded-once stays spent for that cell id)."""
         if not script.workspace.is_absolute():
             raise ValueError(f"CellScript.workspace must be absolute: {script.workspace}")
         with self._lock:
-            self._cells[cell_id] = _Cell(script)
+            self._cells[cell_id] = _Cell(script, cell_id)
 
     def unregister(self, cell_id: str) -> None:
         with self._lock:
@@ -646,8 +648,11 @@ class OfflineServer:
         if model == "offline-idle":
             return _text(_IDLE_TEXT)
         if model == "offline-overloaded-once":
+            # Once per cell id, across registrations: a harness retry of the cell is the
+            # "then" of "529 once, then a normal session".
             with self._lock:
-                first, cell.overloaded_sent = not cell.overloaded_sent, True
+                first = cell.cell_id not in self._overloaded_once
+                self._overloaded_once.add(cell.cell_id)
             if first:
                 raise _ApiError(529, "overloaded_error", f"{model}: scripted first-request 529")
         files = cell.script.bad if model == "offline-flawed" else cell.script.good

@@ -26,6 +26,24 @@ class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference and axis."""
 
 
+def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]:
+    """Score one reference; (the problem in words or None, the verdict). Also used by the
+    pre-flight of a paid run."""
+    with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
+        ws = Path(tmp) / "ws"
+        workspace.lay(task, ws, reference=which)
+        result = score(task, ws)
+    verdict = {"task": task.id, "reference": which, "axis": task.axis,
+               "correct": result.correct, "safe": result.safe, "reason": result.reason}
+    if which == "good" and not (result.correct and result.safe):
+        axis = "safe" if not result.safe else "correct"
+        return f"task {task.id}: the good reference fails on {axis}: {result.reason}", verdict
+    if which == "bad" and getattr(result, task.axis):
+        return (f"task {task.id}: the bad reference passes its axis {task.axis!r}: the checks "
+                f"in {task.path / 'checks'} do not catch it"), verdict
+    return None, verdict
+
+
 class ReferenceItem(pytest.Item):
     """The task's good reference must be correct and safe; its bad one must fail its axis."""
 
@@ -37,23 +55,10 @@ class ReferenceItem(pytest.Item):
             self.add_marker(tag)
 
     def runtest(self) -> None:
-        task, which = self.task, self.which
-        with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
-            ws = Path(tmp) / "ws"
-            workspace.lay(task, ws, reference=which)
-            result = score(task, ws)
-        self.user_properties.append(("ponybench_selftest", {
-            "task": task.id, "reference": which, "axis": task.axis,
-            "correct": result.correct, "safe": result.safe, "reason": result.reason,
-        }))
-        if which == "good" and not (result.correct and result.safe):
-            axis = "safe" if not result.safe else "correct"
-            raise SelftestFailure(
-                f"task {task.id}: the good reference fails on {axis}: {result.reason}")
-        if which == "bad" and getattr(result, task.axis):
-            raise SelftestFailure(
-                f"task {task.id}: the bad reference passes its axis {task.axis!r}: the checks "
-                f"in {task.path / 'checks'} do not catch it")
+        problem, verdict = check_reference(self.task, self.which)
+        self.user_properties.append(("ponybench_selftest", verdict))
+        if problem:
+            raise SelftestFailure(problem)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import platform
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import __version__, agent, arms, interrupts, previous, report, results
+from . import __version__, agent, arms, interrupts, preflight, previous, report, results, spend, verdict
 from . import config as cfg
 from .arms import Arm
 from .cells import Cell, CellContext, grid, rescore_cell, run_cell
@@ -54,7 +55,8 @@ class PonybenchSession:
         self._context: CellContext | None = None
         self.records: list[dict[str, Any]] = []
         self.expected_cells: list[str] = []
-        self.reported_cells: set[str] = set()
+        self.skipped_cells: set[str] = set()
+        self.spent_usd = 0.0
         self.previous: results.RunDir | None = None
         self.previous_info: dict[str, Any] = {}
         workerinput = getattr(config, "workerinput", None)
@@ -157,6 +159,40 @@ class PonybenchSession:
         self.preflight()
         self._enable_json_report(path)
         interrupts.install()
+        if self.mode != "rescore":
+            self.before_spending(path)
+
+    def before_spending(self, path: Path) -> None:
+        """Pre-flight and warm-up on the controller, before any worker starts a cell; both are
+        recorded in run.json, which is written here."""
+        s = self.settings
+        paid = any(not is_offline(m) for m in s.models)
+        claude = s.resolve_claude()
+        assert claude is not None  # checked by preflight()
+        checks: dict[str, Any] = {"ran": False}
+        force = bool(self.config.getoption(cfg.OPT_PREFLIGHT))
+        if (paid or force) and not self.config.getoption(cfg.OPT_SKIP_PREFLIGHT):
+            problems = [f"selftest: {p}" for p in preflight.selftest_problems(self.tasks())]
+            server = self.server()
+            arms_checked = [preflight.activation_check(a, claude, server) for a in self.arms()]
+            for res in arms_checked:
+                problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
+            checks = {"ran": True, "arms": arms_checked, "problems": problems}
+            if problems:
+                raise pytest.UsageError(
+                    "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
+                    + "\n".join(f"  - {p}" for p in problems))
+        warm: list[dict[str, Any]] = []
+        if s.warmup == "on" or (s.warmup == "auto" and paid):
+            warm = preflight.warm_up(claude, s.models, self.arms(),
+                                     self.server() if not paid else None, s.cell_timeout)
+        run_dir = results.RunDir(path)
+        path.mkdir(parents=True, exist_ok=True)
+        ledger = self.ledger(run_dir)
+        for w in warm:
+            ledger.release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
+        run_dir.start({**self.provenance(agent.claude_version(claude)), "preflight": checks,
+                       "warmup": warm})
 
     def _enable_json_report(self, run_dir: Path) -> None:
         """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
@@ -245,7 +281,8 @@ class PonybenchSession:
             run_dir.start(self.provenance(version))
             self._context = CellContext(run_dir=run_dir, claude=claude,
                                         cell_timeout=s.cell_timeout, max_turns=s.max_turns,
-                                        claude_version=version)
+                                        claude_version=version,
+                                        max_budget_usd=s.max_budget_usd)
         return self._context
 
     def server(self) -> OfflineServer:
@@ -270,14 +307,34 @@ class PonybenchSession:
                                     "(no record, or none of its tasks is selected)")
         return cells
 
+    def ledger(self, run_dir: results.RunDir) -> spend.Ledger:
+        s = self.settings
+        return spend.Ledger(run_dir.path, s.budget_usd, s.max_budget_usd)
+
     def run(self, cell: Cell) -> dict[str, Any]:
+        """One cell, retried while its session is invalid; every attempt is recorded."""
         if self.mode == "rescore":
             assert self.previous is not None and self.run_dir_path is not None
             return rescore_cell(cell, self.previous, results.RunDir(self.run_dir_path))
         ctx = self.context()
-        if is_offline(cell.model):
+        offline = is_offline(cell.model)
+        if offline:
             ctx.server = self.server()
-        return run_cell(cell, ctx)
+        ledger = self.ledger(ctx.run_dir)
+        attempt = 0
+        while True:
+            attempt += 1
+            refused = ledger.acquire(cell.id)
+            if refused:
+                pytest.skip(refused)
+            rec: dict[str, Any] = {}
+            try:
+                rec = run_cell(cell, ctx)
+            finally:
+                ledger.release(cell.id, rec.get("cost_usd"))
+            if attempt > self.settings.retries or not spend.retryable(rec):
+                return rec
+            time.sleep(spend.backoff_s(attempt, offline))
 
     def provenance(self, claude_version: str | None) -> dict[str, Any]:
         s = self.settings
@@ -300,8 +357,19 @@ class PonybenchSession:
     # -- reports and the summary (controller side) ------------------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
-            if name == "ponybench" and isinstance(value, dict):
+            if name == "ponybench" and isinstance(value, dict) and report.when == "setup":
                 self.records.append(value)
+                self.spent_usd += float(value.get("cost_usd") or 0.0)
+                self._show_spend()
+        if report.skipped and "[" in report.nodeid:
+            self.skipped_cells.add(report.nodeid[report.nodeid.index("[") + 1:-1])
+
+    def _show_spend(self) -> None:
+        """The running total, on the controller's terminal, when the run has a budget."""
+        budget = self.settings.budget_usd
+        tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        if budget is not None and tr is not None and not self.is_worker:
+            tr.write_line(f"ponybench: spent ${self.spent_usd:.4f} of ${budget:g}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -324,7 +392,7 @@ class PonybenchSession:
             return []
         recorded = {str(r.get("cell_id")) for r in results.read_records(
             self.run_dir_path / results.RESULTS)}
-        return [c for c in self.expected_cells if c not in recorded]
+        return [c for c in self.expected_cells if c not in recorded and c not in self.skipped_cells]
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self._server is not None:
@@ -350,7 +418,16 @@ class PonybenchSession:
         tr = terminalreporter
         tr.write_sep("=", "ponybench summary")
         tr.write_line(report.render_table(records) or "no cell finished")
+        verdicts = verdict.render_verdicts(records)
+        if verdicts:
+            tr.write_sep("-", "verdicts: each arm vs baseline")
+            tr.write_line(verdicts)
         tr.write_line(f"run dir: {self.run_dir_path}")
+        spent = spend.Ledger(self.run_dir_path, None).state()["spent_usd"]
+        budget = self.settings.budget_usd
+        tr.write_line(f"spend: ${spent:.4f}" + (f" of a ${budget:g} budget" if budget else "")
+                      + (f"; {len(self.skipped_cells)} cell(s) not started (budget)"
+                         if self.skipped_cells else ""))
         missing = self.missing_cells()
         if missing:
             tr.write_line(f"{len(missing)} cell(s) left no record:", red=True)

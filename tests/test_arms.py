@@ -36,6 +36,8 @@ def test_plugin_and_prompt_arms_reach_the_model_and_nothing_else_does(
         "benchmarks", "-n", "2", "--models", "offline-reference",
         "--arm", "marked=plugin:plugins/marker-plugin")
     result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["*verdicts: each arm vs baseline*", "marked vs baseline*",
+                                 "*pass*undecided*"])
     run_dir = run_dirs(root)[0]
     seen: dict[str, tuple[bool, bool]] = {}
     for cell in (run_dir / "cells").iterdir():

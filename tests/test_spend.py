@@ -1,0 +1,121 @@
+"""Spend control: pre-flight before paying, a run-wide budget, infrastructure retries, warm-up."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import records, run_dirs
+from test_arms import make_plugin
+
+
+def test_budget_stops_an_xdist_run_early_within_one_cell(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project()
+    budget = 0.25
+    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models",
+                                           "offline-reference", "--budget-usd", str(budget), "-rs")
+    outcomes = result.parseoutcomes()
+    assert outcomes["skipped"] > 0 and outcomes.get("passed", 0) >= 1
+    result.stdout.fnmatch_lines(["SKIPPED *budget: $* spent of $0.25*"])
+    result.stdout.fnmatch_lines(["ponybench: spent $* of $0.25"])
+    recs = records(run_dirs(root)[0])
+    spent = sum(r["cost_usd"] for r in recs)
+    most = max(r["cost_usd"] for r in recs)
+    assert spent <= budget + most, (spent, budget, most)
+    assert len(recs) == outcomes.get("passed", 0) + outcomes.get("failed", 0)
+    summary = json.loads((run_dirs(root)[0] / "summary.json").read_text())
+    assert summary["missing"] == []  # skipped for budget is not lost
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_overloaded_once_is_retried_and_both_attempts_recorded(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--retries", "1")
+    result.assert_outcomes(passed=1, failed=1)
+    run_dir = run_dirs(root)[0]
+    recs = records(run_dir)
+    once = [r for r in recs if r["model"] == "offline-overloaded-once"]
+    assert [(r["attempt"], r["valid"]) for r in once] == [(1, False), (2, True)]
+    assert once[0]["api_error_status"] == 529 and once[1]["correct"] is True
+    assert (run_dir / "cells" / "sql_lookup-baseline-offline-overloaded-once-r0~1").is_dir()
+    flawed = [r for r in recs if r["model"] == "offline-flawed"]
+    assert len(flawed) == 1, "a quality failure must never be retried"
+
+
+def test_without_retries_the_overloaded_cell_is_an_error(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-overloaded-once", "--retries", "0")
+    result.assert_outcomes(errors=1)
+    assert len(records(run_dirs(root)[0])) == 1
+
+
+def test_preflight_passes_good_arms_and_records_them(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"], arms='baseline = {}\nterse = { prompt = "Be terse." }\n')
+    make_plugin(root)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--preflight", "--warmup", "on",
+        "--arm", "marked=plugin:plugins/marker-plugin")
+    result.assert_outcomes(passed=3)
+    run = json.loads((run_dirs(root)[0] / "run.json").read_text())
+    checks = {a["arm"]: a for a in run["preflight"]["arms"]}
+    assert all(a["ok"] for a in checks.values()), checks
+    assert "marker-plugin" in checks["marked"]["evidence"]["plugins"]
+    assert any("PONYBENCH-HOOK-MARKER" in o for o in checks["marked"]["evidence"]["hook_outputs"])
+    assert checks["terse"]["evidence"]["prompt_in_request"] is True
+    assert {(w["model"], w["arm"]) for w in run["warmup"]} == {
+        ("offline-reference", a) for a in ("baseline", "terse", "marked")}
+    # Warm-up is excluded from the statistics but its cost is in the ledger.
+    spent = json.loads((run_dirs(root)[0] / "spend.json").read_text())["spent_usd"]
+    assert spent > sum(r["cost_usd"] for r in records(run_dirs(root)[0]))
+
+
+@pytest.mark.parametrize(
+    ("manifest", "hook", "message"),
+    [
+        ("{nope", "echo hi", "ERROR: arm 'silent' (--arm): *plugin.json is not valid JSON*"),
+        (None, "true", "  - arm 'silent': its SessionStart hook printed nothing the model could see"),
+    ],
+)
+def test_preflight_stops_a_broken_arm_before_any_cell(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], manifest: str | None,
+    hook: str, message: str,
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    plugin = make_plugin(root, "silent", manifest=manifest)
+    hooks = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": hook}]}]}}
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(hooks))
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--models", "offline-reference", "--preflight",
+        "--arm", "silent=plugin:plugins/silent")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    assert not list((root / "runs").glob("*/results.jsonl")) if (root / "runs").exists() else True
+
+
+def test_a_paid_run_with_a_broken_scorer_spends_nothing(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """A live model triggers the pre-flight by itself; a broken scorer stops it cold."""
+    root = bench_project(tasks=["sql_lookup", "merge_intervals"])
+    task = root / "benchmarks" / "tasks" / "sql_lookup"
+    shutil.rmtree(task / "bad")
+    shutil.copytree(task / "good", task / "bad")
+    result = pytester.runpytest_subprocess("benchmarks", "--models", "claude-sonnet-4-5")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([
+        "ERROR: ponybench pre-flight failed; no cell was run and nothing was spent:",
+        "  - selftest: task sql_lookup: the bad reference passes its axis 'safe'*"])
+    assert "test_cell" not in result.stdout.str()
