@@ -31,7 +31,7 @@ def test_every_fault_model_is_an_invalid_cell(
     started = time.monotonic()
     result = pytester.runpytest_subprocess(
         "benchmarks", "-n", "2", "--models", ",".join(FAULTS),
-        "--cell-timeout", str(CELL_TIMEOUT), "-rE")
+        "--cell-timeout", str(CELL_TIMEOUT), "--retries", "0", "-rE")
     elapsed = time.monotonic() - started
     result.assert_outcomes(errors=len(FAULTS))
     recs = {r["model"]: r for r in records(run_dirs(root)[0])}
@@ -57,7 +57,7 @@ def test_cell_timeout_kills_the_session(
     monkeypatch.setenv("API_TIMEOUT_MS", "60000")
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3")
+        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3", "--retries", "0")
     result.assert_outcomes(errors=1)
     rec = records(run_dirs(root)[0])[0]
     assert rec["timed_out"] is True and rec["valid"] is False
