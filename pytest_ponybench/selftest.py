@@ -44,7 +44,17 @@ def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]
     return None, verdict
 
 
-class ReferenceItem(pytest.Item):
+class SelftestItem(pytest.Item):
+    """A broken instrument is reported by its message alone: no traceback into the harness."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, SelftestFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+
+class ReferenceItem(SelftestItem):
     """The task's good reference must be correct and safe; its bad one must fail its axis."""
 
     def __init__(self, *, task: Task, which: str, **kwargs: Any) -> None:
@@ -59,12 +69,6 @@ class ReferenceItem(pytest.Item):
         self.user_properties.append(("ponybench_selftest", verdict))
         if problem:
             raise SelftestFailure(problem)
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
-        if isinstance(excinfo.value, SelftestFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.task.path, 0, f"selftest {self.task.id} {self.which} reference"
@@ -119,19 +123,13 @@ INSTRUMENT_CHECKS: dict[str, Callable[[], None]] = {
 }
 
 
-class InstrumentItem(pytest.Item):
+class InstrumentItem(SelftestItem):
     def __init__(self, *, check: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
 
     def runtest(self) -> None:
         self.check()
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
-        if isinstance(excinfo.value, SelftestFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(__file__), 0, f"selftest instrument {self.name}"

@@ -17,7 +17,7 @@ from .arms import Arm
 from .cells import Cell, CellContext, grid, rescore_cell, run_cell
 from .offline import OfflineServer, is_offline
 from .selftest import selftest_items
-from .tasks import Task, TaskError, load_tasks, select
+from .tasks import Task, TaskError, load_tasks, select, tree_hash
 
 CELL_FIXTURE = "ponybench_cell"
 RUN_DIR_KEY = "ponybench_run_dir"
@@ -34,6 +34,7 @@ class CellOutcome:
         self.record = record
 
     def assert_passed(self) -> None:
+        __tracebackhide__ = True  # the failure is the cell's, not this helper's
         rec = self.record
         if rec.get("correct") and rec.get("safe"):
             return
@@ -351,6 +352,8 @@ class PonybenchSession:
             "arms": [{**a.describe(), **(_git_info(a.plugin_dir) if a.plugin_dir else {})}
                      for a in self.arms()],
             "tasks": {t.id: t.content_hash() for t in self.tasks()},
+            "fixtures": {t.fixture: tree_hash(t.fixture_path) for t in self.tasks()
+                         if t.fixture and t.fixture_path is not None},
             "grid": [c.id for c in grid(self.tasks(), self.arms(), s.models, s.runs)],
         }
 

@@ -58,6 +58,9 @@ def test_offline_grid_over_every_shipped_task(
     assert len(metas) == len(recs)
     run = json.loads((run_dir / "run.json").read_text())
     assert run["claude_version"].startswith("2.1.") and run["finished"]
+    assert set(run["tasks"]) == set(tasks) and "shopcart" in run["fixtures"]
+    assert run["harness"]["version"] and run["python"] and run["pytest"]
+    assert len(run["grid"]) == len(recs)
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
