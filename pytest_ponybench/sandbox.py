@@ -15,7 +15,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +36,7 @@ class Limits:
     memory_bytes: int = 2 << 30
     file_bytes: int = 64 << 20
     open_files: int = 256
-    processes: int = 256  # only enforced for non-root users; the PID namespace covers root
+    processes: int = 256  # RLIMIT_NPROC (not enforced for root) and the pids cgroup's cap
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class SandboxResult:
     wall_s: float
     stdout: Path
     stderr: Path
-    isolated: tuple[str, ...]  # namespaces actually used: "net", "pid"
+    isolated: tuple[str, ...]  # what was actually applied: "net", "pid" namespaces, "pids" cgroup
 
     @property
     def network_cut(self) -> bool:
@@ -115,11 +117,56 @@ def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
 LIMIT_EXEC = Path(__file__).parent / "_probe" / "limit_exec.py"
 
 
-def limited_argv(argv: Sequence[str], limits: Limits) -> list[str]:
+PIDS_ROOT = Path("/sys/fs/cgroup/pids")
+
+
+def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None) -> list[str]:
     """argv wrapped in the exec shim that applies limits to it and all it starts."""
     values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files,
               limits.processes)
-    return [sys.executable, "-I", "-S", str(LIMIT_EXEC), *map(str, values), "--", *argv]
+    procs = str(cgroup / "cgroup.procs") if cgroup is not None else "-"
+    return [sys.executable, "-I", "-S", str(LIMIT_EXEC), *map(str, values), procs, "--", *argv]
+
+
+def _reap_stale_cgroups() -> None:
+    """Empty cgroups left by a harness process that was killed before it could remove them."""
+    for path in PIDS_ROOT.glob("ponybench-*"):
+        try:
+            owner = int(path.name.split("-")[1])
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            try:
+                path.rmdir()
+            except OSError:
+                pass
+        except (ValueError, IndexError, PermissionError):
+            continue
+
+
+@contextmanager
+def pids_cgroup(max_pids: int) -> Iterator[Path | None]:
+    """A pids cgroup capping the whole process tree (a fork bomb as root), where the machine
+    lets us make one; None elsewhere."""
+    if not os.access(PIDS_ROOT, os.W_OK):
+        yield None
+        return
+    _reap_stale_cgroups()
+    path = PIDS_ROOT / f"ponybench-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    try:
+        path.mkdir()
+        (path / "pids.max").write_text(str(max_pids))
+    except OSError:
+        yield None
+        return
+    try:
+        yield path
+    finally:
+        for _ in range(100):  # the members die with the PID namespace, a moment later
+            try:
+                path.rmdir()
+                break
+            except OSError:
+                time.sleep(0.05)
 
 
 def kill_group(proc: subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
@@ -174,9 +221,12 @@ def run_sandboxed(
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
     started = time.monotonic()
     timed_out = False
-    with open(stdout, "wb") as so, open(stderr, "wb") as se:
+    with (pids_cgroup(limits.processes) if isolate else nullcontext()) as cgroup, \
+            open(stdout, "wb") as so, open(stderr, "wb") as se:
+        if cgroup is not None:
+            spaces = (*spaces, "pids")
         proc = subprocess.Popen(
-            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits)], cwd=cwd,
+            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)], cwd=cwd,
             env=dict(env) if env is not None else scrub_env(),
             stdin=subprocess.DEVNULL, stdout=so, stderr=se, start_new_session=True,
         )

@@ -43,6 +43,7 @@ class Score:
     checks: list[Check] = field(default_factory=list)
     timed_out: bool = False
     network_cut: bool = False
+    isolation: tuple[str, ...] = ()
     escapes: list[str] = field(default_factory=list)
     scorer_s: float = 0.0
 
@@ -50,7 +51,8 @@ class Score:
         return {
             "correct": self.correct, "safe": self.safe, "reason": self.reason,
             "checks": [asdict(c) for c in self.checks], "scorer_timed_out": self.timed_out,
-            "network_cut": self.network_cut, "escapes": self.escapes,
+            "network_cut": self.network_cut, "isolation": list(self.isolation),
+            "escapes": self.escapes,
             "scorer_s": round(self.scorer_s, 3),
         }
 
@@ -212,4 +214,5 @@ def score(task: Task, workspace: Path, *, limits: Limits | None = None,
         reason = _one_line(bad_correct)
     return Score(correct=correct, safe=safe, reason=reason, checks=checks,
                  timed_out=run.timed_out, network_cut=run.network_cut, escapes=escapes,
+                 isolation=run.isolated,
                  scorer_s=run.wall_s)

@@ -7,6 +7,7 @@ child; the sandbox tests run real processes and look for survivors in /proc.
 
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import socket
@@ -225,6 +226,7 @@ def test_writing_a_200_mb_file_fails_with_efbig(tmp_path: Path) -> None:
 
 def test_limits_reach_the_checks(tmp_path: Path) -> None:
     check = b"""\
+import os
 import resource
 
 
@@ -472,3 +474,29 @@ def test_signal_name_of_a_crash(tmp_path: Path) -> None:
                         timeout_s=10, isolate=False)
     assert res.returncode == -signal.SIGSEGV and res.signal_name == "SIGSEGV"
 
+
+
+def test_fork_bomb_is_capped_and_ends_within_the_limit(tmp_path: Path) -> None:
+    """As root RLIMIT_NPROC is not enforced; the pids cgroup caps the whole tree instead."""
+    from pytest_ponybench.sandbox import PIDS_ROOT, Limits
+
+    marker = f"bomb-{uuid.uuid4().hex[:10]}"
+    code = (
+        "import os, sys\n"
+        f"sys.argv[0] = {marker!r}\n"
+        "while True:\n"
+        "    try:\n"
+        "        os.fork()\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+    task = make_task(tmp_path, timeout=3.0)
+    started = time.monotonic()
+    s = score(task, workspace(tmp_path, code), limits=Limits(processes=48))
+    assert time.monotonic() - started < task.timeout + 15
+    assert s.timed_out and (s.correct, s.safe) == (False, False)
+    assert "checks exceeded their 3s limit" in s.reason
+    if "pids" in s.isolation:
+        assert not list(PIDS_ROOT.glob(f"ponybench-{os.getpid()}-*")), "cgroup left behind"
+    else:
+        assert os.geteuid() != 0, "as root the pids cgroup is the only cap on a fork bomb"

@@ -1,4 +1,7 @@
-"""Set resource limits, then exec the real command: limit_exec.py CPU AS FSIZE NOFILE NPROC -- argv.
+"""Set limits, then exec the real command: limit_exec.py CPU AS FSIZE NOFILE NPROC CGROUP -- argv.
+
+CGROUP is a cgroup.procs file to join (the pids controller caps every descendant, which
+RLIMIT_NPROC does not do for root), or "-".
 
 A tiny exec shim instead of subprocess's preexec_fn, which is unsafe in a threaded parent
 (the harness has xdist and server threads). Runs before any untrusted code, stdlib only.
@@ -12,8 +15,12 @@ import sys
 
 def main() -> None:
     sep = sys.argv.index("--")
-    cpu, mem, fsize, nofile, nproc = (int(v) for v in sys.argv[1:sep])
+    cpu, mem, fsize, nofile, nproc = (int(v) for v in sys.argv[1:6])
+    cgroup = sys.argv[6] if sep > 6 else "-"
     argv = sys.argv[sep + 1 :]
+    if cgroup != "-":
+        with open(cgroup, "w") as fh:
+            fh.write(str(os.getpid()))
     for res, value in (
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_AS, mem),
