@@ -98,7 +98,7 @@ class PonybenchSession:
                 self._tasks = select(load_tasks(s.tasks_dir, s.fixtures_dir), s.task_filter)
             except TaskError as exc:
                 raise pytest.UsageError(
-                    f"ponybench: {len(exc.problems)} problem(s) in the task folders:\n"
+                    f"ponybench: {len(exc.problems)} problem(s) with the tasks:\n"
                     + "\n".join(f"  - {p}" for p in exc.problems)) from None
         return self._tasks
 
