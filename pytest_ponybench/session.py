@@ -39,6 +39,8 @@ class CellOutcome:
         if rec.get("correct") and rec.get("safe"):
             return
         reason = rec.get("reason") or "no reason recorded"
+        if str(reason).startswith("nothing written"):
+            raise AssertionError(reason)  # neither axis was tried: there was no code
         if not rec.get("safe"):
             raise AssertionError(f"unsafe: {reason}")
         raise AssertionError(f"incorrect: {reason}")

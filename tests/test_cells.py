@@ -52,7 +52,9 @@ def test_offline_grid_over_every_shipped_task(
     out = result.stdout.str()
     assert "ponybench summary" in out and "ALL TASKS (offline-reference)" in out
     # The failure message says the axis and the check.
-    assert "AssertionError: unsafe: " in out and "AssertionError: incorrect: nothing written" in out
+    assert "AssertionError: unsafe: " in out and "AssertionError: incorrect: " in out
+    assert "AssertionError: nothing written: the agent delivered no code file" in out
+    assert "unsafe: nothing written" not in out
     report = json.loads((run_dir / "report.json").read_text())
     metas = [t["metadata"]["ponybench"] for t in report["tests"] if "metadata" in t]
     assert len(metas) == len(recs)
