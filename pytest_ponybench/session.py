@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-import os
-import platform
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import __version__, agent, arms, interrupts, preflight, previous, report, results, spend, verdict
+from . import (
+    agent,
+    arms,
+    interrupts,
+    preflight,
+    previous,
+    provenance,
+    report,
+    results,
+    spend,
+    verdict,
+)
 from . import config as cfg
 from .arms import Arm
 from .cells import Cell, CellContext, grid, rescore_cell, run_cell
 from .offline import OfflineServer, is_offline
 from .selftest import selftest_items
-from .tasks import Task, TaskError, load_tasks, select, tree_hash
+from .tasks import Task, TaskError, load_tasks, select
 
 CELL_FIXTURE = "ponybench_cell"
 RUN_DIR_KEY = "ponybench_run_dir"
@@ -147,6 +155,9 @@ class PonybenchSession:
             return
         if not self.is_benchmark_run():
             return
+        if self.config.option.collectonly:
+            self.preflight()  # the task, arm and binary errors, but no run dir, nothing run
+            return
         if self.mode == "resume":
             assert self.previous is not None  # set with the settings
             path = self.previous.path  # appended to, attempt after attempt
@@ -162,7 +173,10 @@ class PonybenchSession:
         self.preflight()
         self._enable_json_report(path)
         interrupts.install()
-        if self.mode != "rescore":
+        if self.mode == "rescore":
+            path.mkdir(parents=True)
+            results.RunDir(path).start(self.provenance(None))
+        else:
             self.before_spending(path)
 
     def before_spending(self, path: Path) -> None:
@@ -341,23 +355,13 @@ class PonybenchSession:
 
     def provenance(self, claude_version: str | None) -> dict[str, Any]:
         s = self.settings
-        return {
-            "harness": {"version": __version__, **_git_info(Path(__file__).parent)},
-            "project": _git_info(s.root),
-            "claude_version": claude_version,
-            "python": platform.python_version(), "pytest": pytest.__version__,
-            "xdist": _version("xdist"), "platform": platform.platform(),
-            "argv": sys.argv, "cwd": os.getcwd(),
-            "options": {"models": s.models, "runs": s.runs, "cell_timeout": s.cell_timeout,
-                        "max_turns": s.max_turns, "tasks": s.task_filter,
-                        "arms": [a.name for a in self.arms()]},
-            "arms": [{**a.describe(), **(_git_info(a.plugin_dir) if a.plugin_dir else {})}
-                     for a in self.arms()],
-            "tasks": {t.id: t.content_hash() for t in self.tasks()},
-            "fixtures": {t.fixture: tree_hash(t.fixture_path) for t in self.tasks()
-                         if t.fixture and t.fixture_path is not None},
-            "grid": [c.id for c in grid(self.tasks(), self.arms(), s.models, s.runs)],
-        }
+        cells = self.rescore_cells() if self.mode == "rescore" else grid(
+            self.tasks(), self.arms(), s.models, s.runs)
+        info = provenance.provenance(s, self.arms(), self.tasks(), [c.id for c in cells],
+                                     claude_version)
+        if self.previous is not None:
+            info[f"{self.mode}_of"] = str(self.previous.path)
+        return info
 
     # -- reports and the summary (controller side) ------------------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -457,28 +461,3 @@ def _cell_of(item: pytest.Item) -> Cell | None:
         return None
     value = callspec.params.get(CELL_FIXTURE)
     return value if isinstance(value, Cell) else None
-
-
-def _version(module: str) -> str | None:
-    try:
-        mod = __import__(module)
-    except ImportError:
-        return None
-    return str(getattr(mod, "__version__", None))
-
-
-def _git_info(path: Path) -> dict[str, Any]:
-    import subprocess
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
-                                  timeout=10, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        return done.stdout.strip() if done.returncode == 0 else None
-
-    sha = git("rev-parse", "HEAD")
-    if sha is None:
-        return {"git_sha": None, "git_dirty": None}
-    return {"git_sha": sha, "git_dirty": bool(git("status", "--porcelain", "--", "."))}

@@ -97,3 +97,4 @@ def test_cell_ids_order_and_markers(
                        f"{quick[0]}-brief-offline-idle-r0"], ids
     assert len(ids) == 2 * 2 * 2 * 2
     assert ids[-1] == f"{quick[1]}-brief-offline-idle-r1"
+    assert result.ret == pytest.ExitCode.OK and not (pytester.path / "runs").exists()

@@ -141,6 +141,8 @@ def test_rescore_after_editing_one_check_changes_only_that_task(
                 old["correct"], old["safe"], old["total_loc"]), cell_id
         assert rec["cost_usd"] == old["cost_usd"] and rec["rescored_from"] == str(run_dir)
     assert json.loads((rescored[0] / "summary.json").read_text())["rows"]
+    rescore_run = json.loads((rescored[0] / "run.json").read_text())
+    assert rescore_run["rescore_of"] == str(run_dir) and sorted(rescore_run["grid"]) == sorted(after)
     # The source run is untouched apart from the torn line we wrote.
     assert {r["cell_id"]: r for r in records_tolerant(run_dir)} == before
 
