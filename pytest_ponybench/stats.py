@@ -279,10 +279,21 @@ def needed_tasks(sd: float, delta: float) -> int:
 # --- verdicts ----------------------------------------------------------------------------------
 
 
+# A change whose whole interval lies within this many points (rates) or percent (ratios) of
+# no change is too small to matter: one extra token per task is "significant" with no spread,
+# and calling that "worse" would mislead.
+NEGLIGIBLE = 1.0
+
+
+def is_negligible(low: float, high: float) -> bool:
+    return -NEGLIGIBLE < low and high < NEGLIGIBLE
+
+
 def decide(low: float, high: float, p: float, lower_is_better: bool, alpha: float = ALPHA) -> str:
-    """Decided only when the test rejects AND the interval excludes no-change (0); either
-    alone can be fooled (a sign test by tiny differences, a t-interval by a skewed sample)."""
-    if not p < alpha:
+    """Decided only when the test rejects AND the interval excludes no-change (0) AND the
+    change is not negligible; the first two alone can be fooled (a sign test by tiny
+    differences, a t-interval by a skewed sample)."""
+    if not p < alpha or is_negligible(low, high):
         return UNDECIDED
     if low > 0.0:
         return WORSE if lower_is_better else BETTER

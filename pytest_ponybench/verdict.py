@@ -85,6 +85,9 @@ def why_undecided(e: Effect) -> str:
     """What it would take to decide an undecided effect, in words."""
     if e.n_tasks == 0:
         return "no paired task measured it"
+    if stats.is_negligible(e.low, e.high) and e.n_tasks > 1:
+        unit = " point" if e.kind == "rate_diff" else "%"
+        return f"negligible: the whole interval is within ±{stats.NEGLIGIBLE:g}{unit} of no change"
     if e.needed_tasks is None:
         return (f"only {e.n_tasks} paired task; needs at least {stats.MIN_DECIDABLE_TASKS} "
                 f"to decide anything")

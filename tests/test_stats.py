@@ -452,3 +452,16 @@ def test_gate_on_real_verdicts() -> None:
         "correct:-5pp",
         "cost:+20%",
     ]
+
+
+def test_a_negligible_change_is_never_decided() -> None:
+    """One extra token per task with no spread is 'significant' but not worth a verdict."""
+    from pytest_ponybench.stats import UNDECIDED, decide, is_negligible
+
+    assert is_negligible(0.01, 0.02) and not is_negligible(0.5, 1.5)
+    assert decide(0.01, 0.02, 1e-9, lower_is_better=True) == UNDECIDED
+    assert decide(0.5, 1.5, 1e-9, lower_is_better=True) == "worse"
+    base = {f"t{i}": [1000.0] for i in range(12)}
+    arm = {f"t{i}": [1000.0 + 1 + (i % 2)] for i in range(12)}
+    effect = paired_log_ratio(base, arm, "tokens")
+    assert effect.low > 0 and effect.verdict == UNDECIDED
