@@ -434,9 +434,12 @@ class PonybenchSession:
         tr.write_line(f"run dir: {self.run_dir_path}")
         spent = spend.Ledger(self.run_dir_path, None).state()["spent_usd"]
         budget = self.settings.budget_usd
+        offline = all(is_offline(m) for m in self.settings.models)
         tr.write_line(f"spend: ${spent:.4f}" + (f" of a ${budget:g} budget" if budget else "")
                       + (f"; {len(self.skipped_cells)} cell(s) not started (budget)"
-                         if self.skipped_cells else ""))
+                         if self.skipped_cells else "")
+                      + (" (offline models: the CLI's price for the offline server's token "
+                         "counts; nothing was paid)" if offline else ""))
         missing = self.missing_cells()
         if missing:
             tr.write_line(f"{len(missing)} cell(s) left no record:", red=True)
