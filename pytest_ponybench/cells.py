@@ -105,6 +105,9 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         "started": started,
     }
     try:
+        if workspace.inside_git_repo(scratch):
+            raise RuntimeError(f"the scratch folder {scratch} lies inside a git repository whose "
+                               "history the agent would see; point TMPDIR elsewhere")
         seeded = workspace.lay(task, ws)
         workspace.snapshot(ws)
         # Rescore needs to know which files were seeded, after the scratch folder is gone.

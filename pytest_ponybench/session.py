@@ -64,7 +64,6 @@ class PonybenchSession:
         self._arms: list[Arm] | None = None
         self._server: OfflineServer | None = None
         self._context: CellContext | None = None
-        self.records: list[dict[str, Any]] = []
         self.expected_cells: list[str] = []
         self.skipped_cells: set[str] = set()
         self.spent_usd = 0.0
@@ -367,7 +366,6 @@ class PonybenchSession:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
             if name == "ponybench" and isinstance(value, dict) and report.when == "setup":
-                self.records.append(value)
                 self.spent_usd += float(value.get("cost_usd") or 0.0)
                 self._show_spend()
         if report.skipped and "[" in report.nodeid:

@@ -98,3 +98,21 @@ def test_cell_ids_order_and_markers(
     assert len(ids) == 2 * 2 * 2 * 2
     assert ids[-1] == f"{quick[1]}-brief-offline-idle-r1"
     assert result.ret == pytest.ExitCode.OK and not (pytester.path / "runs").exists()
+
+
+def test_a_workspace_inside_a_git_repo_is_refused(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent must never see the history of a repository around its workspace."""
+    import subprocess
+
+    root = bench_project(tasks=["sql_lookup"])
+    repo = root / "scratch-repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    monkeypatch.setenv("TMPDIR", str(repo))
+    result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference",
+                                           "--retries", "0")
+    result.assert_outcomes(errors=1)
+    rec = records(run_dirs(root)[0])[0]
+    assert rec["valid"] is False and "inside a git repository" in rec["error"], rec["error"]
