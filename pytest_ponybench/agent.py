@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .arms import Arm
-from .sandbox import death_signal_prefix, kill_group
+from .sandbox import death_signal_prefix, kill_group, prefix_works
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
@@ -95,14 +95,9 @@ def pid_namespace_prefix() -> tuple[str, ...]:
     unshare = shutil.which("unshare")
     if unshare is None:
         return ()
-    for argv in ([unshare, "--pid", "--fork", "--kill-child"],
-                 [unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"]):
-        try:
-            if subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0:
-                return tuple(argv)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-    return ()
+    candidates = ((unshare, "--pid", "--fork", "--kill-child"),
+                  (unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"))
+    return next((argv for argv in candidates if prefix_works(argv)), ())
 
 
 @dataclass

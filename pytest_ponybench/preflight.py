@@ -47,22 +47,29 @@ def _declares_session_start(plugin_dir: Path) -> bool:
     return False
 
 
-def _session(arm: Arm, claude: str, server: OfflineServer, model: str, tmp: Path,
-             timeout_s: float, cell_id: str) -> tuple[agent.Stream, agent.Run, str, str | None]:
-    """One short session of arm against the offline server: (stream, run, request log, invalid)."""
+def _session(arm: Arm, claude: str, server: OfflineServer | None, model: str, tmp: Path,
+             timeout_s: float, cell_id: str,
+             max_turns: int = 3) -> tuple[agent.Stream, agent.Run, str, str | None]:
+    """One short session of arm: (stream, run, request log, invalid). An offline model goes to
+    the server, which logs the requests; any other model to the real API (no log)."""
     ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
     for d in (ws, out):
         d.mkdir(parents=True, exist_ok=True)
     log = out / "offline_requests.jsonl"
-    server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
+    offline = is_offline(model)
+    if offline and server is None:
+        raise ValueError(f"{model} needs the offline server")
+    if offline and server is not None:
+        server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
     try:
-        cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=3)
-        env = agent.cell_env(home, base_url=server.cell_url(cell_id), offline=True,
-                             api_timeout_ms=int(timeout_s * 600))
+        cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=max_turns)
+        env = agent.cell_env(home, base_url=server.cell_url(cell_id) if offline and server else None,
+                             offline=offline, api_timeout_ms=int(timeout_s * 600))
         run = agent.run_claude(cmd, cwd=ws, env=env, stdout=out / "claude.jsonl",
                                stderr=out / "claude.stderr", timeout_s=timeout_s)
     finally:
-        server.unregister(cell_id)
+        if offline and server is not None:
+            server.unregister(cell_id)
     stream = agent.parse_stream(out / "claude.jsonl")
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     return stream, run, text, agent.invalid_reason(stream, run, agent.tail(out / "claude.stderr"))
@@ -124,22 +131,9 @@ def warm_up(claude: str, models: list[str], arms: list[Arm], server: OfflineServ
     for model in models:
         for arm in arms:
             with tempfile.TemporaryDirectory(prefix="ponybench-warmup-") as tmp:
-                tmp_path = Path(tmp)
-                cell_id = f"warmup-{arm.name}-{model}"
-                if is_offline(model) and server is not None:
-                    stream, run, _log, invalid = _session(arm, claude, server, model, tmp_path,
-                                                          timeout_s, cell_id)
-                else:
-                    ws, out = tmp_path / "workspace", tmp_path / "out"
-                    ws.mkdir()
-                    out.mkdir()
-                    cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=1)
-                    env = agent.cell_env(tmp_path / "home", base_url=None, offline=False,
-                                         api_timeout_ms=int(timeout_s * 600))
-                    run = agent.run_claude(cmd, cwd=ws, env=env, stdout=out / "claude.jsonl",
-                                           stderr=out / "claude.stderr", timeout_s=timeout_s)
-                    stream = agent.parse_stream(out / "claude.jsonl")
-                    invalid = agent.invalid_reason(stream, run, agent.tail(out / "claude.stderr"))
+                stream, run, _log, invalid = _session(arm, claude, server, model, Path(tmp),
+                                                      timeout_s, f"warmup-{arm.name}-{model}",
+                                                      max_turns=1)
             res = stream.result or {}
             done.append({"model": model, "arm": arm.name, "ok": invalid is None,
                          "error": invalid, "cost_usd": res.get("total_cost_usd"),

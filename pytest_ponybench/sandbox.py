@@ -74,19 +74,23 @@ def scrub_env(
     return env
 
 
+def prefix_works(argv: Sequence[str]) -> bool:
+    """Whether this machine runs `argv true`: probes a wrapper (unshare, setpriv) before use."""
+    try:
+        return subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 @functools.cache
 def death_signal_prefix() -> tuple[str, ...]:
     """setpriv --pdeathsig KILL: the child dies with the process that started it, even when
     that process is SIGKILLed (an xdist worker torn down) and no `finally` can run."""
     setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        return ()
-    argv = (setpriv, "--pdeathsig", "KILL")
-    try:
-        ok = subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        ok = False
-    return argv if ok else ()
+    argv = (setpriv, "--pdeathsig", "KILL") if setpriv else ()
+    return argv if argv and prefix_works(argv) else ()
 
 
 @functools.cache
@@ -95,23 +99,14 @@ def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
     unshare = shutil.which("unshare")
     if unshare is None:
         return (), ()
-    candidates: list[tuple[list[str], tuple[str, ...]]] = [
-        ([unshare, "--net", "--pid", "--fork", "--kill-child"], ("net", "pid")),
-        ([unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"],
+    candidates: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+        ((unshare, "--net", "--pid", "--fork", "--kill-child"), ("net", "pid")),
+        ((unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"),
          ("net", "pid")),
-        ([unshare, "--pid", "--fork", "--kill-child"], ("pid",)),
-        ([unshare, "--user", "--map-root-user", "--net"], ("net",)),
+        ((unshare, "--pid", "--fork", "--kill-child"), ("pid",)),
+        ((unshare, "--user", "--map-root-user", "--net"), ("net",)),
     ]
-    for argv, spaces in candidates:
-        try:
-            ok = subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                timeout=10).returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            ok = False
-        if ok:
-            return tuple(argv), spaces
-    return (), ()
+    return next(((argv, spaces) for argv, spaces in candidates if prefix_works(argv)), ((), ()))
 
 
 LIMIT_EXEC = Path(__file__).parent / "_probe" / "limit_exec.py"

@@ -200,8 +200,9 @@ class PonybenchSession:
                     + "\n".join(f"  - {p}" for p in problems))
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and paid):
+            any_offline = any(is_offline(m) for m in s.models)
             warm = preflight.warm_up(claude, s.models, self.arms(),
-                                     self.server() if not paid else None, s.cell_timeout)
+                                     self.server() if any_offline else None, s.cell_timeout)
         run_dir = results.RunDir(path)
         path.mkdir(parents=True, exist_ok=True)
         ledger = self.ledger(run_dir)
