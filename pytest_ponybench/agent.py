@@ -25,44 +25,75 @@ from .sandbox import death_signal_prefix, kill_group, prefix_works
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
-NO_RUN = ("Write the implementation (and tests if you normally would for a change like this). "
-          "Do not run servers, install dependencies or open a browser to verify: write the code "
-          "and stop. Only the files you write are measured.")
+NO_RUN = (
+    "Write the implementation (and tests if you normally would for a change like this). "
+    "Do not run servers, install dependencies or open a browser to verify: write the code "
+    "and stop. Only the files you write are measured."
+)
 
 # Variables that must not reach a cell from the harness's own environment: a parent Claude Code
 # session's markers, and settings that would change the CLI's behaviour between cells.
-DROP_ENV = re.compile(r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR|"
-                      r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL|MCP_.*)$")
+DROP_ENV = re.compile(
+    r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR|"
+    r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL|MCP_.*)$"
+)
 OFFLINE_API_KEY = "ponybench-offline-key"
 API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
 
 
-def build_command(claude: str, prompt: str, model: str, arm: Arm, max_turns: int,
-                  max_budget_usd: float | None = None) -> list[str]:
+def build_command(
+    claude: str, prompt: str, model: str, arm: Arm, max_turns: int, max_budget_usd: float | None = None
+) -> list[str]:
     append = NO_RUN if not arm.prompt else f"{arm.prompt.rstrip()}\n\n{NO_RUN}"
-    cmd = [claude, "-p", prompt, "--model", model, "--output-format", "stream-json", "--verbose",
-           "--permission-mode", "bypassPermissions", "--setting-sources", "project,local",
-           "--strict-mcp-config", "--disallowedTools", "Bash", "--max-turns", str(max_turns),
-           *arm.cli_args(), "--append-system-prompt", append]
+    cmd = [
+        claude,
+        "-p",
+        prompt,
+        "--model",
+        model,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--permission-mode",
+        "bypassPermissions",
+        "--setting-sources",
+        "project,local",
+        "--strict-mcp-config",
+        "--disallowedTools",
+        "Bash",
+        "--max-turns",
+        str(max_turns),
+        *arm.cli_args(),
+        "--append-system-prompt",
+        append,
+    ]
     if max_budget_usd is not None:
         cmd += ["--max-budget-usd", f"{max_budget_usd:g}"]
     return cmd
 
 
-def cell_env(home: Path, *, base_url: str | None, offline: bool, api_timeout_ms: int,
-             base: Mapping[str, str] | None = None) -> dict[str, str]:
+def cell_env(
+    home: Path,
+    *,
+    base_url: str | None,
+    offline: bool,
+    api_timeout_ms: int,
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """The environment of one claude session: its own home and config, no user settings."""
     src = dict(os.environ if base is None else base)
     env = {k: v for k, v in src.items() if not DROP_ENV.match(k)}
     home.mkdir(parents=True, exist_ok=True)
-    env.update({
-        "HOME": str(home),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-        "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1",
-        "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_AUTOUPDATER": "1",
-    })
+    env.update(
+        {
+            "HOME": str(home),
+            "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+            "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1",
+            "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+        }
+    )
     # A user's own API_TIMEOUT_MS wins; else the CLI gives up on a silent API before the cell
     # timeout, so a hang ends as an API error with a reason rather than as a kill.
     env.setdefault("API_TIMEOUT_MS", str(api_timeout_ms))
@@ -95,8 +126,10 @@ def pid_namespace_prefix() -> tuple[str, ...]:
     unshare = shutil.which("unshare")
     if unshare is None:
         return ()
-    candidates = ((unshare, "--pid", "--fork", "--kill-child"),
-                  (unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"))
+    candidates = (
+        (unshare, "--pid", "--fork", "--kill-child"),
+        (unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"),
+    )
     return next((argv for argv in candidates if prefix_works(argv)), ())
 
 
@@ -108,16 +141,22 @@ class Run:
     start_error: str | None = None
 
 
-def run_claude(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], stdout: Path,
-               stderr: Path, timeout_s: float) -> Run:
+def run_claude(
+    cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], stdout: Path, stderr: Path, timeout_s: float
+) -> Run:
     """Run in its own process group and PID namespace, output to files; kill all on timeout."""
     started = time.monotonic()
     try:
         with open(stdout, "wb") as so, open(stderr, "wb") as se:
-            proc = subprocess.Popen([*death_signal_prefix(), *pid_namespace_prefix(), *cmd],
-                                    cwd=cwd, env=dict(env),
-                                    stdin=subprocess.DEVNULL, stdout=so, stderr=se,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                [*death_signal_prefix(), *pid_namespace_prefix(), *cmd],
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=so,
+                stderr=se,
+                start_new_session=True,
+            )
             timed_out = False
             try:
                 proc.wait(timeout=timeout_s)
@@ -190,8 +229,10 @@ def _assistant(out: Stream, ev: dict[str, Any]) -> None:
     if msg_id not in out.seen_messages:
         out.seen_messages.add(msg_id)
         usage = msg.get("usage") or {}
-        context = sum(int(usage.get(k) or 0) for k in
-                      ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
+        context = sum(
+            int(usage.get(k) or 0)
+            for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+        )
         out.peak_context_tokens = max(out.peak_context_tokens, context)
         if ev.get("parent_tool_use_id") is None:
             out.assistant_turns += 1
@@ -241,8 +282,9 @@ def tail(path: Path, limit: int = 300) -> str:
 
 def claude_version(claude: str) -> str | None:
     try:
-        done = subprocess.run([claude, "--version"], capture_output=True, text=True, timeout=30,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [claude, "--version"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout.strip().splitlines()[0] if done.returncode == 0 and done.stdout else None

@@ -53,9 +53,14 @@ class Arm:
         return h.hexdigest()[:16]
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "hash": self.content_hash(),
-                "plugin_dir": str(self.plugin_dir) if self.plugin_dir else None,
-                "prompt": self.prompt, "settings": self.settings}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "hash": self.content_hash(),
+            "plugin_dir": str(self.plugin_dir) if self.plugin_dir else None,
+            "prompt": self.prompt,
+            "settings": self.settings,
+        }
 
 
 BASELINE = Arm("baseline", "baseline")
@@ -78,7 +83,7 @@ def validate_plugin(name: str, path: Path) -> Path:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise _fail(name, f"{manifest} is not valid JSON: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
-        raise _fail(name, f"{manifest} has no \"name\"")
+        raise _fail(name, f'{manifest} has no "name"')
     return path
 
 
@@ -128,7 +133,8 @@ def parse_spec(spec: str, base: Path) -> Arm:
     if not sep or not sep2 or not name:
         raise pytest.UsageError(
             f"--arm {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
-            "or NAME=settings:JSON_OR_PATH")
+            "or NAME=settings:JSON_OR_PATH"
+        )
     return make_arm(name.strip(), kind.strip(), value, base, "--arm")
 
 
@@ -137,13 +143,15 @@ def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
     arms = []
     for name, body in table.items():
         if not isinstance(body, dict):
-            raise _fail(f"{name!r} ({where})", "must be a table, e.g. { plugin = \"path\" }")
+            raise _fail(f"{name!r} ({where})", 'must be a table, e.g. { plugin = "path" }')
         keys = [k for k in body if k in ("plugin", "prompt", "prompt_file", "settings")]
         unknown = sorted(set(body) - {"plugin", "prompt", "prompt_file", "settings"})
         if unknown or len(keys) > 1:
-            raise _fail(f"{name!r} ({where})",
-                        "give at most one of plugin, prompt, prompt_file, settings"
-                        + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
+            raise _fail(
+                f"{name!r} ({where})",
+                "give at most one of plugin, prompt, prompt_file, settings"
+                + (f" (unknown: {', '.join(unknown)})" if unknown else ""),
+            )
         if not keys:
             arms.append(make_arm(name, "baseline", None, base, where))
         else:
@@ -152,8 +160,9 @@ def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
     return arms
 
 
-def resolve(table: Mapping[str, Any], specs: Sequence[str], wanted: Sequence[str], base: Path,
-            where: str) -> list[Arm]:
+def resolve(
+    table: Mapping[str, Any], specs: Sequence[str], wanted: Sequence[str], base: Path, where: str
+) -> list[Arm]:
     """All arms, validated, baseline first; --arms selects by name (unknown names are an error)."""
     arms: dict[str, Arm] = {"baseline": BASELINE}
     for arm in [*from_table(table, base, where), *(parse_spec(s, base) for s in specs)]:
@@ -161,8 +170,7 @@ def resolve(table: Mapping[str, Any], specs: Sequence[str], wanted: Sequence[str
     if wanted:
         unknown = [w for w in wanted if w not in arms]
         if unknown:
-            raise pytest.UsageError(f"--arms: unknown arm(s) {', '.join(unknown)} "
-                                    f"(known: {', '.join(arms)})")
+            raise pytest.UsageError(f"--arms: unknown arm(s) {', '.join(unknown)} (known: {', '.join(arms)})")
         chosen = [arms[w] for w in dict.fromkeys(wanted)]
     else:
         chosen = list(arms.values())

@@ -99,15 +99,23 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix=f"ponybench-{cell.id}-"))
     ws, home = scratch / "workspace", scratch / "home"
     rec: dict[str, Any] = {
-        "cell_id": cell.id, "task": task.id, "arm": cell.arm.name, "model": cell.model,
-        "run": cell.run, "attempt": attempt, "arm_hash": cell.arm.content_hash(),
-        "task_hash": task.content_hash(), "claude_version": ctx.claude_version,
+        "cell_id": cell.id,
+        "task": task.id,
+        "arm": cell.arm.name,
+        "model": cell.model,
+        "run": cell.run,
+        "attempt": attempt,
+        "arm_hash": cell.arm.content_hash(),
+        "task_hash": task.content_hash(),
+        "claude_version": ctx.claude_version,
         "started": started,
     }
     try:
         if workspace.inside_git_repo(scratch):
-            raise RuntimeError(f"the scratch folder {scratch} lies inside a git repository whose "
-                               "history the agent would see; point TMPDIR elsewhere")
+            raise RuntimeError(
+                f"the scratch folder {scratch} lies inside a git repository whose "
+                "history the agent would see; point TMPDIR elsewhere"
+            )
         seeded = workspace.lay(task, ws)
         workspace.snapshot(ws)
         # Rescore needs to know which files were seeded, after the scratch folder is gone.
@@ -117,41 +125,64 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         if offline:
             if ctx.server is None:
                 raise RuntimeError("offline model requested but no offline server is running")
-            ctx.server.register(cell.id, CellScript(
-                workspace=ws, good=task.good, bad=task.bad,
-                log_path=cell_dir / "offline_requests.jsonl"))
+            ctx.server.register(
+                cell.id,
+                CellScript(
+                    workspace=ws, good=task.good, bad=task.bad, log_path=cell_dir / "offline_requests.jsonl"
+                ),
+            )
             base_url = ctx.server.cell_url(cell.id)
-        cmd = agent.build_command(ctx.claude, task.prompt, cell.model, cell.arm,
-                                  task.max_turns or ctx.max_turns, ctx.max_budget_usd)
+        cmd = agent.build_command(
+            ctx.claude, task.prompt, cell.model, cell.arm, task.max_turns or ctx.max_turns, ctx.max_budget_usd
+        )
         api_timeout_ms = int(min(ctx.cell_timeout * 0.6, 120 if offline else 600) * 1000)
         env = agent.cell_env(home, base_url=base_url, offline=offline, api_timeout_ms=api_timeout_ms)
         t0 = time.monotonic()
-        run = agent.run_claude(cmd, cwd=ws, env=env, stdout=cell_dir / "claude.jsonl",
-                               stderr=cell_dir / "claude.stderr", timeout_s=ctx.cell_timeout)
+        run = agent.run_claude(
+            cmd,
+            cwd=ws,
+            env=env,
+            stdout=cell_dir / "claude.jsonl",
+            stderr=cell_dir / "claude.stderr",
+            timeout_s=ctx.cell_timeout,
+        )
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         invalid = agent.invalid_reason(stream, run, agent.tail(cell_dir / "claude.stderr"))
         res = stream.result or {}
         usage = stream.usage
         reply = str(res.get("result") or stream.last_text or "")
-        rec.update({
-            "valid": invalid is None, "error": invalid, "timed_out": run.timed_out,
-            "exit_code": run.exit_code, "wall_s": round(time.monotonic() - t0, 3),
-            "cost_usd": res.get("total_cost_usd"),
-            "input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
-            "cache_read_tokens": usage.get("cache_read_input_tokens"),
-            "cache_write_tokens": usage.get("cache_creation_input_tokens"),
-            "turns": res.get("num_turns"), "duration_ms": res.get("duration_ms"),
-            "denials": len(res.get("permission_denials") or []),
-            "reply_words": len(reply.split()), "peak_context_tokens": stream.peak_context_tokens,
-            "subagents": stream.subagents, "tool_uses": stream.tool_uses,
-            "result_subtype": res.get("subtype"), "api_error_status": res.get("api_error_status"),
-            "plugins": [p.get("name") if isinstance(p, dict) else p
-                        for p in (stream.init or {}).get("plugins") or []],
-        })
+        rec.update(
+            {
+                "valid": invalid is None,
+                "error": invalid,
+                "timed_out": run.timed_out,
+                "exit_code": run.exit_code,
+                "wall_s": round(time.monotonic() - t0, 3),
+                "cost_usd": res.get("total_cost_usd"),
+                "input_tokens": usage.get("input_tokens"),
+                "output_tokens": usage.get("output_tokens"),
+                "cache_read_tokens": usage.get("cache_read_input_tokens"),
+                "cache_write_tokens": usage.get("cache_creation_input_tokens"),
+                "turns": res.get("num_turns"),
+                "duration_ms": res.get("duration_ms"),
+                "denials": len(res.get("permission_denials") or []),
+                "reply_words": len(reply.split()),
+                "peak_context_tokens": stream.peak_context_tokens,
+                "subagents": stream.subagents,
+                "tool_uses": stream.tool_uses,
+                "result_subtype": res.get("subtype"),
+                "api_error_status": res.get("api_error_status"),
+                "plugins": [
+                    p.get("name") if isinstance(p, dict) else p
+                    for p in (stream.init or {}).get("plugins") or []
+                ],
+            }
+        )
         rec.update(score_cell(task, ws, seeded, reply))
         if run.timed_out:
-            rec["reason"] = (f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")
-                             ).rstrip("; ")
+            rec["reason"] = (
+                f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")
+            ).rstrip("; ")
     except Exception as exc:  # a harness fault in one cell must not lose the record
         rec.update(valid=False, error=f"harness error: {type(exc).__name__}: {exc}")
     except BaseException:  # Ctrl-C, SIGTERM: claude is already killed; record, then go on
@@ -174,12 +205,15 @@ def rescore_cell(cell: Cell, source: RunDir, out: RunDir) -> dict[str, Any]:
     The new record starts from the old one (tokens, cost and time do not change) and is
     appended to the rescore run dir; the source run dir is only read.
     """
-    old: dict[str, Any] = next(
-        (r for r in reversed(source.records()) if r.get("cell_id") == cell.id), {})
+    old: dict[str, Any] = next((r for r in reversed(source.records()) if r.get("cell_id") == cell.id), {})
     cell_dir = source.cell_dir(cell.id)
     ws = cell_dir / "workspace"
-    rec: dict[str, Any] = {**old, "task_hash": cell.task.content_hash(),
-                           "rescored_from": str(source.path), "started": now_iso()}
+    rec: dict[str, Any] = {
+        **old,
+        "task_hash": cell.task.content_hash(),
+        "rescored_from": str(source.path),
+        "started": now_iso(),
+    }
     try:
         if not ws.is_dir():
             raise FileNotFoundError(f"no kept workspace at {ws}")

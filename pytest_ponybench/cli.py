@@ -63,8 +63,9 @@ def _pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> 
     if name in arms:
         return name
     if explicit is not None:
-        raise UsageError(f"no arm {explicit!r} with valid cells in {where}; "
-                         f"arms present: {', '.join(arms) or 'none'}")
+        raise UsageError(
+            f"no arm {explicit!r} with valid cells in {where}; arms present: {', '.join(arms) or 'none'}"
+        )
     return None
 
 
@@ -82,16 +83,18 @@ def cmd_summary(args: argparse.Namespace) -> int:
     table = report.render_table(records) or "no cell finished"
     if args.markdown:
         # Folded: the per-task table is long, the verdict is what a reviewer reads first.
-        _emit(f"<details><summary>ponybench summary: {args.run_dir}</summary>\n\n```\n{table}\n```\n"
-              f"</details>")
+        _emit(
+            f"<details><summary>ponybench summary: {args.run_dir}</summary>\n\n```\n{table}\n```\n</details>"
+        )
     else:
         _emit(table)
     baseline = _pick_baseline(records, args.baseline, args.run_dir)
     arms = verdict.arms_of(records)
     if baseline is None:
         if arms:
-            _note(f"no arm named 'baseline', so no verdict; pick one with --baseline "
-                  f"(arms: {', '.join(arms)})")
+            _note(
+                f"no arm named 'baseline', so no verdict; pick one with --baseline (arms: {', '.join(arms)})"
+            )
         return OK
     if len(arms) < 2:
         _note(f"only the arm {baseline!r}, so no verdict")
@@ -108,8 +111,9 @@ def _label(path_text: str) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
-        raise UsageError(f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), "
-                         f"got {len(args.runs)}")
+        raise UsageError(
+            f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), got {len(args.runs)}"
+        )
     rules = args.fail_on
     if rules is not None:
         try:
@@ -125,17 +129,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
         baseline = _pick_baseline(records, args.baseline, run)
         arms = verdict.arms_of(records)
         if baseline is None:
-            raise UsageError(f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
-                             f"(arms present: {', '.join(arms)})")
+            raise UsageError(
+                f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
+                f"(arms present: {', '.join(arms)})"
+            )
         if len(arms) < 2:
-            raise UsageError(f"{run} has only the arm {baseline!r}: nothing to compare within it "
-                             f"(two runs: ponybench compare BASE_RUN CAND_RUN)")
+            raise UsageError(
+                f"{run} has only the arm {baseline!r}: nothing to compare within it "
+                f"(two runs: ponybench compare BASE_RUN CAND_RUN)"
+            )
         rows = stats.verdicts(records, baseline)
         heading = f"ponybench verdict: {run}, arms vs {baseline}"
     else:
         if args.baseline is not None:
-            raise UsageError("--baseline picks an arm within one run; with two runs BASE_RUN is "
-                             "the baseline, arm by arm")
+            raise UsageError(
+                "--baseline picks an arm within one run; with two runs BASE_RUN is the baseline, arm by arm"
+            )
         base_run, cand_run = args.runs
         base, cand = load_records(base_run), load_records(cand_run)
         _require_records(base, base_run)
@@ -144,8 +153,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if base_label == cand_label:
             base_label, cand_label = "base", "candidate"
         try:
-            rows, records = verdict.compare_verdicts(base, cand, base_label=base_label,
-                                                     cand_label=cand_label)
+            rows, records = verdict.compare_verdicts(base, cand, base_label=base_label, cand_label=cand_label)
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         for note in verdict.grid_notes(base, cand, base_label=base_label, cand_label=cand_label):
@@ -176,30 +184,37 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
         description="Summaries and verdicts of pytest-ponybench run dirs (reads results.jsonl, "
-                    "runs nothing).")
+        "runs nothing).",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{summary,compare}")
 
-    p = sub.add_parser("summary", help="the summary table and the verdict of one run dir",
-                       description="Print the summary table and the verdict block of a run dir.")
+    p = sub.add_parser(
+        "summary",
+        help="the summary table and the verdict of one run dir",
+        description="Print the summary table and the verdict block of a run dir.",
+    )
     p.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp> (any folder with results.jsonl)")
-    p.add_argument("--baseline", metavar="ARM", help="the arm the others are compared with "
-                   "(default: baseline)")
+    p.add_argument(
+        "--baseline", metavar="ARM", help="the arm the others are compared with (default: baseline)"
+    )
     p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
     p.set_defaults(func=cmd_summary)
 
     c = sub.add_parser(
-        "compare", help="verdict: arms within one run, or one run against another",
+        "compare",
+        help="verdict: arms within one run, or one run against another",
         description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
-                    "arm both runs have, the candidate run's cells against the base run's.",
+        "arm both runs have, the candidate run's cells against the base run's.",
         epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
-               "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
-               "when an interval lies wholly beyond a margin on the worse side.")
+        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
+        "when an interval lies wholly beyond a margin on the worse side.",
+    )
     c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")
-    c.add_argument("--baseline", metavar="ARM", help="with one run: the baseline arm "
-                   "(default: baseline)")
-    c.add_argument("--fail-on", metavar="RULES", help="exit 1 when the candidate is worse than a "
-                   "margin with confidence")
+    c.add_argument("--baseline", metavar="ARM", help="with one run: the baseline arm (default: baseline)")
+    c.add_argument(
+        "--fail-on", metavar="RULES", help="exit 1 when the candidate is worse than a margin with confidence"
+    )
     c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
     c.set_defaults(func=cmd_compare)
     return parser

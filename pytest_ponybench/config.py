@@ -51,12 +51,12 @@ DEFAULTS: dict[str, Any] = {
 
 HELP = {
     OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
-                  "references, no claude, no API",
+    "references, no claude, no API",
     OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
-                "offline-* models served locally (default from [tool.ponybench] models)",
+    "offline-* models served locally (default from [tool.ponybench] models)",
     OPT_ARMS: "comma-separated arm names to run (default: every configured arm, baseline first)",
     OPT_ARM: "add an arm: NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH "
-             "(repeatable)",
+    "(repeatable)",
     OPT_RUNS: "runs per (task, arm, model) cell",
     OPT_TASKS: "comma-separated task ids or tags to run (default: all)",
     OPT_CELL_TIMEOUT: "seconds one claude session may take before its process group is killed",
@@ -65,19 +65,19 @@ HELP = {
     OPT_OUT: "folder that holds the run directories",
     OPT_TASKS_DIR: "folder of task folders (default from [tool.ponybench] tasks)",
     OPT_RESCORE: "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
-                 "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
+    "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
     OPT_PREFLIGHT: "run the pre-flight (selftest of the selected tasks, arm activation check) "
-                   "even when every model is offline (it always runs before a paid run)",
+    "even when every model is offline (it always runs before a paid run)",
     OPT_SKIP_PREFLIGHT: "skip the pre-flight before a paid run (not recommended)",
     OPT_BUDGET: "dollar budget for the whole run, shared by all xdist workers: no cell starts "
-                "once spend plus the running cells' caps would pass it; the rest are skipped",
+    "once spend plus the running cells' caps would pass it; the rest are skipped",
     OPT_CELL_BUDGET: "dollar cap per cell, passed to claude --max-budget-usd",
     OPT_RETRIES: "re-runs of a cell whose session was invalid (API error, no result), with "
-                 "backoff; a wrong or unsafe result is never retried",
+    "backoff; a wrong or unsafe result is never retried",
     OPT_WARMUP: "prompt-cache warm-up call per (model, arm) before the cells: auto (live models "
-                "only), on, off",
+    "only), on, off",
     OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
-                "valid record, appending to the same run dir",
+    "valid record, appending to the same run dir",
 }
 
 
@@ -153,8 +153,9 @@ def load_settings(config: pytest.Config) -> Settings:
     where = f"{pyproject} [tool.ponybench]" if pyproject else "[tool.ponybench]"
     unknown = sorted(set(table) - set(DEFAULTS) - {"arms"})
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} "
-                          f"(known: {', '.join(sorted([*DEFAULTS, 'arms']))})")
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted([*DEFAULTS, 'arms']))})"
+        )
 
     def pick(opt: str, key: str) -> Any:
         cli = config.getoption(opt)
@@ -210,8 +211,7 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_SELFTEST, action="store_true", default=False, help=HELP[OPT_SELFTEST])
     group.addoption(OPT_MODELS, default=None, help=HELP[OPT_MODELS])
     group.addoption(OPT_ARMS, default=None, help=HELP[OPT_ARMS])
-    group.addoption(OPT_ARM, action="append", default=None, metavar="NAME=KIND:VALUE",
-                    help=HELP[OPT_ARM])
+    group.addoption(OPT_ARM, action="append", default=None, metavar="NAME=KIND:VALUE", help=HELP[OPT_ARM])
     group.addoption(OPT_RUNS, default=None, help=HELP[OPT_RUNS])
     group.addoption(OPT_TASKS, default=None, help=HELP[OPT_TASKS])
     group.addoption(OPT_CELL_TIMEOUT, default=None, help=HELP[OPT_CELL_TIMEOUT])
@@ -222,8 +222,7 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_RESCORE, default=None, metavar="RUN_DIR", help=HELP[OPT_RESCORE])
     group.addoption(OPT_RESUME, default=None, metavar="RUN_DIR", help=HELP[OPT_RESUME])
     group.addoption(OPT_PREFLIGHT, action="store_true", default=False, help=HELP[OPT_PREFLIGHT])
-    group.addoption(OPT_SKIP_PREFLIGHT, action="store_true", default=False,
-                    help=HELP[OPT_SKIP_PREFLIGHT])
+    group.addoption(OPT_SKIP_PREFLIGHT, action="store_true", default=False, help=HELP[OPT_SKIP_PREFLIGHT])
     group.addoption(OPT_BUDGET, default=None, metavar="USD", help=HELP[OPT_BUDGET])
     group.addoption(OPT_CELL_BUDGET, default=None, metavar="USD", help=HELP[OPT_CELL_BUDGET])
     group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])

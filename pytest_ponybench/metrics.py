@@ -29,12 +29,49 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 # Only code counts: data, media and prose the agent writes must not move the size numbers.
-CODE_SUFFIXES: frozenset[str] = frozenset({
-    ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue",
-    ".svelte", ".html", ".htm", ".css", ".scss", ".sass", ".less", ".go", ".rs", ".java", ".kt",
-    ".kts", ".scala", ".rb", ".php", ".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".sh",
-    ".bash", ".zsh", ".sql", ".lua", ".pl",
-})
+CODE_SUFFIXES: frozenset[str] = frozenset(
+    {
+        ".py",
+        ".pyi",
+        ".js",
+        ".jsx",
+        ".ts",
+        ".tsx",
+        ".mjs",
+        ".cjs",
+        ".mts",
+        ".cts",
+        ".vue",
+        ".svelte",
+        ".html",
+        ".htm",
+        ".css",
+        ".scss",
+        ".sass",
+        ".less",
+        ".go",
+        ".rs",
+        ".java",
+        ".kt",
+        ".kts",
+        ".scala",
+        ".rb",
+        ".php",
+        ".swift",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".sql",
+        ".lua",
+        ".pl",
+    }
+)
 
 _COMMENT = re.compile(r"#(?:[\s#!:]|$)|//|/\*|\*/|\*(?:\s|$)|<!--|-->|--(?:\s|$)")
 
@@ -65,19 +102,30 @@ def is_test_path(rel: str) -> bool:
     path = PurePosixPath(rel)
     name = path.name.lower()
     parts = name.split(".")
-    if (name.startswith("test_") or parts[0].endswith("_test") or name == "conftest.py"
-            or (len(parts) >= 3 and parts[-2] in ("test", "spec"))):
+    if (
+        name.startswith("test_")
+        or parts[0].endswith("_test")
+        or name == "conftest.py"
+        or (len(parts) >= 3 and parts[-2] in ("test", "spec"))
+    ):
         return True
     return any(part.lower() in _TEST_DIRS for part in path.parts[:-1])
 
 
 # Column 0 only: an indented `if __name__` or a method named demo is part of the source.
 # `main` and `_check` are left out on purpose: both are common names for real code.
-_SELFCHECK_NAMES = ("demo", "_demo", "selfcheck", "_selfcheck", "self_check", "_self_check",
-                    "smoke", "_smoke", "main_check")
-_SELFCHECK = re.compile(
-    r"if\s+__name__\s*==|(?:async\s+)?def\s+(?:" + "|".join(_SELFCHECK_NAMES) + r")\s*\("
+_SELFCHECK_NAMES = (
+    "demo",
+    "_demo",
+    "selfcheck",
+    "_selfcheck",
+    "self_check",
+    "_self_check",
+    "smoke",
+    "_smoke",
+    "main_check",
 )
+_SELFCHECK = re.compile(r"if\s+__name__\s*==|(?:async\s+)?def\s+(?:" + "|".join(_SELFCHECK_NAMES) + r")\s*\(")
 
 
 def split_selfcheck(text: str) -> tuple[str, str]:
@@ -111,8 +159,7 @@ def gz_size(text: str) -> int:
 
 
 # Blocks that show program output rather than code the user would have to read and keep.
-_NON_CODE_TAGS = frozenset({"text", "txt", "plain", "plaintext", "output", "console", "log",
-                            "stdout"})
+_NON_CODE_TAGS = frozenset({"text", "txt", "plain", "plaintext", "output", "console", "log", "stdout"})
 _FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 
 
@@ -144,16 +191,48 @@ def chat_code_lines(text: str) -> tuple[int, int]:
     return count_lines(block, comments=True), count_lines(block, comments=False)
 
 
-_LOCK_NAMES = frozenset({
-    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb",
-    "bun.lock", "deno.lock", "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock",
-    "gemfile.lock", "composer.lock", "go.sum", "flake.lock", "mix.lock", "podfile.lock",
-    "packages.lock.json",
-})
+_LOCK_NAMES = frozenset(
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lockb",
+        "bun.lock",
+        "deno.lock",
+        "poetry.lock",
+        "pipfile.lock",
+        "pdm.lock",
+        "uv.lock",
+        "cargo.lock",
+        "gemfile.lock",
+        "composer.lock",
+        "go.sum",
+        "flake.lock",
+        "mix.lock",
+        "podfile.lock",
+        "packages.lock.json",
+    }
+)
 _GENERATED_ENDINGS = (
-    ".lock", "-lock.json", "-lock.yaml", ".min.js", ".min.mjs", ".min.css", ".map", ".gen.ts",
-    ".gen.tsx", ".gen.js", ".gen.go", ".pb.go", ".pb.h", ".pb.cc", "_pb2.py", "_pb2.pyi",
-    "_pb2_grpc.py", ".pyc",
+    ".lock",
+    "-lock.json",
+    "-lock.yaml",
+    ".min.js",
+    ".min.mjs",
+    ".min.css",
+    ".map",
+    ".gen.ts",
+    ".gen.tsx",
+    ".gen.js",
+    ".gen.go",
+    ".pb.go",
+    ".pb.h",
+    ".pb.cc",
+    "_pb2.py",
+    "_pb2.pyi",
+    "_pb2_grpc.py",
+    ".pyc",
 )
 _GENERATED_DIRS = frozenset({"__pycache__", "node_modules"})
 
@@ -162,8 +241,12 @@ def is_generated_or_lock(rel: str) -> bool:
     """Lockfiles and generated files: written by tools, not authored, so never delivered code."""
     path = PurePosixPath(rel)
     name = path.name.lower()
-    return (name in _LOCK_NAMES or name.endswith(_GENERATED_ENDINGS) or ".generated." in name
-            or any(part in _GENERATED_DIRS for part in path.parts[:-1]))
+    return (
+        name in _LOCK_NAMES
+        or name.endswith(_GENERATED_ENDINGS)
+        or ".generated." in name
+        or any(part in _GENERATED_DIRS for part in path.parts[:-1])
+    )
 
 
 @dataclass(frozen=True)
@@ -178,8 +261,12 @@ class CodeStats:
 
     def as_dict(self) -> dict[str, int]:
         return {
-            "files": self.files, "src_files": self.src_files, "test_files": self.test_files,
-            "total_loc": self.total_loc, "src_loc": self.src_loc, "test_loc": self.test_loc,
+            "files": self.files,
+            "src_files": self.src_files,
+            "test_files": self.test_files,
+            "total_loc": self.total_loc,
+            "src_loc": self.src_loc,
+            "test_loc": self.test_loc,
             "gz_code": self.gz_code,
         }
 
@@ -195,8 +282,11 @@ def _countable(rel: str) -> bool:
     if any(p.startswith(".") or p in _SKIP_DIRS for p in path.parts[:-1]):
         return False
     name = path.name
-    return (not name.startswith((".", _HARNESS_PREFIX)) and path.suffix.lower() in CODE_SUFFIXES
-            and not is_generated_or_lock(rel))
+    return (
+        not name.startswith((".", _HARNESS_PREFIX))
+        and path.suffix.lower() in CODE_SUFFIXES
+        and not is_generated_or_lock(rel)
+    )
 
 
 def workspace_files(workspace: Path, exclude: Iterable[str] = ()) -> list[str]:
@@ -209,10 +299,14 @@ def workspace_files(workspace: Path, exclude: Iterable[str] = ()) -> list[str]:
     found: list[str] = []
     for root, dirs, names in os.walk(workspace, followlinks=False):
         base = Path(root)
-        dirs[:] = [d for d in dirs
-                   if not d.startswith(".") and d not in _SKIP_DIRS
-                   and not os.path.islink(base / d)
-                   and not (base / d / "pyvenv.cfg").exists()]  # a virtualenv by any name
+        dirs[:] = [
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and d not in _SKIP_DIRS
+            and not os.path.islink(base / d)
+            and not (base / d / "pyvenv.cfg").exists()
+        ]  # a virtualenv by any name
         for name in names:
             rel = (base / name).relative_to(workspace).as_posix()
             if rel in excluded or not _countable(rel):
@@ -240,9 +334,13 @@ def code_stats(files: Mapping[str, str], *, selfcheck_as_test: bool) -> CodeStat
         sources.append(text)
     source = "\n".join(sources)
     return CodeStats(
-        files=src_files + test_files, src_files=src_files, test_files=test_files,
-        total_loc=count_lines(source, comments=True), src_loc=count_lines(source, comments=False),
-        test_loc=test_loc, gz_code=gz_size(source),
+        files=src_files + test_files,
+        src_files=src_files,
+        test_files=test_files,
+        total_loc=count_lines(source, comments=True),
+        src_loc=count_lines(source, comments=False),
+        test_loc=test_loc,
+        gz_code=gz_size(source),
     )
 
 
@@ -254,8 +352,7 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def delivered_stats(workspace: Path, *, seeded: Mapping[str, str],
-                    selfcheck_as_test: bool) -> CodeStats:
+def delivered_stats(workspace: Path, *, seeded: Mapping[str, str], selfcheck_as_test: bool) -> CodeStats:
     """File-based stats of what the agent delivered; seeded maps relpath -> sha256 of the seed.
 
     A seeded file counts (whole) only when its bytes changed: an untouched starter file or
@@ -276,8 +373,10 @@ class WorkspaceGitError(RuntimeError):
 
 _GIT_TIMEOUT = 120.0
 _GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "ponybench", "GIT_AUTHOR_EMAIL": "ponybench@localhost",
-    "GIT_COMMITTER_NAME": "ponybench", "GIT_COMMITTER_EMAIL": "ponybench@localhost",
+    "GIT_AUTHOR_NAME": "ponybench",
+    "GIT_AUTHOR_EMAIL": "ponybench@localhost",
+    "GIT_COMMITTER_NAME": "ponybench",
+    "GIT_COMMITTER_EMAIL": "ponybench@localhost",
 }
 
 
@@ -286,15 +385,38 @@ def _git(workspace: Path, *args: str, stdin: bytes = b"") -> bytes:
     # Any inherited GIT_* (GIT_DIR, GIT_INDEX_FILE from a hook, GIT_CONFIG_*) would point git
     # elsewhere; pinning GIT_DIR also stops git from climbing into an enclosing repository.
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(_GIT_IDENTITY, GIT_DIR=str(git_dir), GIT_WORK_TREE=str(workspace),
-               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, GIT_TERMINAL_PROMPT="0")
-    cmd = ["git", "--no-pager", "--literal-pathspecs",
-           "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.quotepath=false",
-           "-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
-           "-c", f"safe.directory={workspace}", *args]
+    env.update(
+        _GIT_IDENTITY,
+        GIT_DIR=str(git_dir),
+        GIT_WORK_TREE=str(workspace),
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_TERMINAL_PROMPT="0",
+    )
+    cmd = [
+        "git",
+        "--no-pager",
+        "--literal-pathspecs",
+        "-c",
+        "core.autocrlf=false",
+        "-c",
+        "core.safecrlf=false",
+        "-c",
+        "core.quotepath=false",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "gc.auto=0",
+        "-c",
+        "maintenance.auto=false",
+        "-c",
+        f"safe.directory={workspace}",
+        *args,
+    ]
     try:
-        done = subprocess.run(cmd, cwd=workspace, env=env, input=stdin, capture_output=True,
-                              timeout=_GIT_TIMEOUT, check=False)
+        done = subprocess.run(
+            cmd, cwd=workspace, env=env, input=stdin, capture_output=True, timeout=_GIT_TIMEOUT, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise WorkspaceGitError(f"git {args[0]} in {workspace}: {exc}") from exc
     if done.returncode != 0:
@@ -374,13 +496,15 @@ def diff_stats(workspace: Path) -> CodeStats:
     def added(paths: list[str]) -> str:
         if not paths:
             return ""
-        return "\n".join(_added_lines(_git(workspace, "diff", *_DIFF_FLAGS, "-U0", base,
-                                           "--", *paths)))
+        return "\n".join(_added_lines(_git(workspace, "diff", *_DIFF_FLAGS, "-U0", base, "--", *paths)))
 
     source = added(src_paths)
     return CodeStats(
-        files=len(src_paths) + len(test_paths), src_files=len(src_paths),
-        test_files=len(test_paths), total_loc=count_lines(source, comments=True),
+        files=len(src_paths) + len(test_paths),
+        src_files=len(src_paths),
+        test_files=len(test_paths),
+        total_loc=count_lines(source, comments=True),
         src_loc=count_lines(source, comments=False),
-        test_loc=count_lines(added(test_paths), comments=True), gz_code=gz_size(source),
+        test_loc=count_lines(added(test_paths), comments=True),
+        gz_code=gz_size(source),
     )

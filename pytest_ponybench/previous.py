@@ -39,12 +39,18 @@ def arms_of(info: dict[str, Any], flag: str) -> list[Arm]:
     for desc in info.get("arms") or []:
         name, kind = str(desc.get("name")), str(desc.get("kind"))
         plugin = desc.get("plugin_dir")
-        arm = Arm(name, kind, prompt=desc.get("prompt"), settings=desc.get("settings"),
-                  plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None)
+        arm = Arm(
+            name,
+            kind,
+            prompt=desc.get("prompt"),
+            settings=desc.get("settings"),
+            plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
+        )
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
             raise pytest.UsageError(
                 f"{flag}: arm {name!r} changed since that run (hash {desc['hash']} then, "
-                f"{arm.content_hash()} now); start a new run to measure the new version")
+                f"{arm.content_hash()} now); start a new run to measure the new version"
+            )
         arms.append(arm)
     if not arms:
         raise pytest.UsageError(f"{flag}: {RUN_JSON} lists no arms")

@@ -30,8 +30,13 @@ def git_info(path: Path) -> dict[str, Any]:
 
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
-                                  timeout=10, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                ["git", "-C", str(path), *args],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         return done.stdout.strip() if done.returncode == 0 else None
@@ -42,24 +47,34 @@ def git_info(path: Path) -> dict[str, Any]:
     return {"git_sha": sha, "git_dirty": bool(git("status", "--porcelain", "--", "."))}
 
 
-def provenance(settings: Settings, arms: list[Arm], tasks: list[Task], grid: list[str],
-               claude_version: str | None) -> dict[str, Any]:
+def provenance(
+    settings: Settings, arms: list[Arm], tasks: list[Task], grid: list[str], claude_version: str | None
+) -> dict[str, Any]:
     return {
         "harness": {"version": __version__, **git_info(Path(__file__).parent)},
         "project": git_info(settings.root),
         "claude_version": claude_version,
-        "python": platform.python_version(), "pytest": pytest.__version__,
-        "xdist": module_version("xdist"), "platform": platform.platform(),
-        "argv": sys.argv, "cwd": os.getcwd(),
-        "options": {"models": settings.models, "runs": settings.runs,
-                    "cell_timeout": settings.cell_timeout, "max_turns": settings.max_turns,
-                    "tasks": settings.task_filter, "arms": [a.name for a in arms],
-                    "retries": settings.retries, "budget_usd": settings.budget_usd,
-                    "max_budget_usd": settings.max_budget_usd},
-        "arms": [{**a.describe(), **(git_info(a.plugin_dir) if a.plugin_dir else {})}
-                 for a in arms],
+        "python": platform.python_version(),
+        "pytest": pytest.__version__,
+        "xdist": module_version("xdist"),
+        "platform": platform.platform(),
+        "argv": sys.argv,
+        "cwd": os.getcwd(),
+        "options": {
+            "models": settings.models,
+            "runs": settings.runs,
+            "cell_timeout": settings.cell_timeout,
+            "max_turns": settings.max_turns,
+            "tasks": settings.task_filter,
+            "arms": [a.name for a in arms],
+            "retries": settings.retries,
+            "budget_usd": settings.budget_usd,
+            "max_budget_usd": settings.max_budget_usd,
+        },
+        "arms": [{**a.describe(), **(git_info(a.plugin_dir) if a.plugin_dir else {})} for a in arms],
         "tasks": {t.id: t.content_hash() for t in tasks},
-        "fixtures": {t.fixture: tree_hash(t.fixture_path) for t in tasks
-                     if t.fixture and t.fixture_path is not None},
+        "fixtures": {
+            t.fixture: tree_hash(t.fixture_path) for t in tasks if t.fixture and t.fixture_path is not None
+        },
         "grid": grid,
     }

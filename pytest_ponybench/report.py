@@ -24,8 +24,7 @@ def passed(rec: Record) -> bool:
 
 
 def tokens(rec: Record) -> int | None:
-    parts = [rec.get(k) for k in ("input_tokens", "output_tokens", "cache_read_tokens",
-                                  "cache_write_tokens")]
+    parts = [rec.get(k) for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")]
     if all(p is None for p in parts):
         return None
     return sum(int(p or 0) for p in parts)
@@ -77,10 +76,8 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
         "tokens_mean": _mean(toks),
         "cost_per_run": _mean(costs),
         "cost_per_pass": sum(costs) / passes if costs and passes else None,
-        "reply_words_median": _median([c["reply_words"] for c in valid
-                                       if c.get("reply_words") is not None]),
-        "time_s_mean": _mean([c["duration_ms"] / 1000 for c in valid
-                              if c.get("duration_ms") is not None]),
+        "reply_words_median": _median([c["reply_words"] for c in valid if c.get("reply_words") is not None]),
+        "time_s_mean": _mean([c["duration_ms"] / 1000 for c in valid if c.get("duration_ms") is not None]),
         "turns_mean": _mean([c["turns"] for c in valid if c.get("turns") is not None]),
     }
 
@@ -90,8 +87,9 @@ def aggregate(records: Iterable[Record]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
     for rec in latest(records):
         groups[(str(rec.get("task")), str(rec.get("model")), str(rec.get("arm")))].append(rec)
-    return [{"task": t, "model": m, "arm": a, **summarize(cells)}
-            for (t, m, a), cells in sorted(groups.items())]
+    return [
+        {"task": t, "model": m, "arm": a, **summarize(cells)} for (t, m, a), cells in sorted(groups.items())
+    ]
 
 
 def model_totals(records: Iterable[Record]) -> list[dict[str, Any]]:
@@ -99,8 +97,9 @@ def model_totals(records: Iterable[Record]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], list[Record]] = defaultdict(list)
     for rec in latest(records):
         groups[(str(rec.get("model")), str(rec.get("arm")))].append(rec)
-    return [{"task": "ALL", "model": m, "arm": a, **summarize(cells)}
-            for (m, a), cells in sorted(groups.items())]
+    return [
+        {"task": "ALL", "model": m, "arm": a, **summarize(cells)} for (m, a), cells in sorted(groups.items())
+    ]
 
 
 def arm_order(arms: Iterable[str]) -> list[str]:
@@ -117,16 +116,37 @@ def _num(x: float | None, fmt: str = "{:.0f}") -> str:
     return "-" if x is None else fmt.format(x)
 
 
-COLUMNS = ("arm", "n", "valid", "wrote", "correct", "safe", "LOC", "tests", "tokens", "$/run",
-           "$/pass", "words", "time_s")
+COLUMNS = (
+    "arm",
+    "n",
+    "valid",
+    "wrote",
+    "correct",
+    "safe",
+    "LOC",
+    "tests",
+    "tokens",
+    "$/run",
+    "$/pass",
+    "words",
+    "time_s",
+)
 
 
 def _cells(row: Mapping[str, Any]) -> list[str]:
     return [
-        str(row["arm"]), str(row["n"]), str(row["valid"]), _pct(row["wrote"]), _pct(row["correct"]),
-        _pct(row["safe"]), _num(row["loc_median"], "{:g}"), _pct(row["tests_written"]),
-        _num(row["tokens_mean"]), _num(row["cost_per_run"], "${:.4f}"),
-        _num(row["cost_per_pass"], "${:.4f}"), _num(row["reply_words_median"], "{:g}"),
+        str(row["arm"]),
+        str(row["n"]),
+        str(row["valid"]),
+        _pct(row["wrote"]),
+        _pct(row["correct"]),
+        _pct(row["safe"]),
+        _num(row["loc_median"], "{:g}"),
+        _pct(row["tests_written"]),
+        _num(row["tokens_mean"]),
+        _num(row["cost_per_run"], "${:.4f}"),
+        _num(row["cost_per_pass"], "${:.4f}"),
+        _num(row["reply_words_median"], "{:g}"),
         _num(row["time_s_mean"], "{:.1f}"),
     ]
 

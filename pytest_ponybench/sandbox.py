@@ -77,9 +77,16 @@ def scrub_env(
 def prefix_works(argv: Sequence[str]) -> bool:
     """Whether this machine runs `argv true`: probes a wrapper (unshare, setpriv) before use."""
     try:
-        return subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=10).returncode == 0
+        return (
+            subprocess.run(
+                [*argv, "true"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=10,
+            ).returncode
+            == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
 
@@ -101,8 +108,7 @@ def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (), ()
     candidates: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
         ((unshare, "--net", "--pid", "--fork", "--kill-child"), ("net", "pid")),
-        ((unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"),
-         ("net", "pid")),
+        ((unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"), ("net", "pid")),
         ((unshare, "--pid", "--fork", "--kill-child"), ("pid",)),
         ((unshare, "--user", "--map-root-user", "--net"), ("net",)),
     ]
@@ -117,8 +123,7 @@ PIDS_ROOT = Path("/sys/fs/cgroup/pids")
 
 def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None) -> list[str]:
     """argv wrapped in the exec shim that applies limits to it and all it starts."""
-    values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files,
-              limits.processes)
+    values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files, limits.processes)
     procs = str(cgroup / "cgroup.procs") if cgroup is not None else "-"
     return [sys.executable, "-I", "-S", str(LIMIT_EXEC), *map(str, values), procs, "--", *argv]
 
@@ -193,7 +198,7 @@ def group_members(pgid: int) -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         if fields[0] != "Z" and int(fields[2]) == pgid:
             found.append(int(entry.name))
     return found
@@ -216,14 +221,21 @@ def run_sandboxed(
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
     started = time.monotonic()
     timed_out = False
-    with (pids_cgroup(limits.processes) if isolate else nullcontext()) as cgroup, \
-            open(stdout, "wb") as so, open(stderr, "wb") as se:
+    with (
+        pids_cgroup(limits.processes) if isolate else nullcontext() as cgroup,
+        open(stdout, "wb") as so,
+        open(stderr, "wb") as se,
+    ):
         if cgroup is not None:
             spaces = (*spaces, "pids")
         proc = subprocess.Popen(
-            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)], cwd=cwd,
+            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
+            cwd=cwd,
             env=dict(env) if env is not None else scrub_env(),
-            stdin=subprocess.DEVNULL, stdout=so, stderr=se, start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=so,
+            stderr=se,
+            start_new_session=True,
         )
         try:
             proc.wait(timeout=timeout_s)
@@ -233,6 +245,10 @@ def run_sandboxed(
             # Also on success: a daemon the child left behind in its group must not survive it.
             kill_group(proc, grace_s=0.5 if timed_out else 0.0)
     return SandboxResult(
-        returncode=proc.returncode, timed_out=timed_out, wall_s=time.monotonic() - started,
-        stdout=stdout, stderr=stderr, isolated=spaces,
+        returncode=proc.returncode,
+        timed_out=timed_out,
+        wall_s=time.monotonic() - started,
+        stdout=stdout,
+        stderr=stderr,
+        isolated=spaces,
     )

@@ -49,9 +49,13 @@ class Score:
 
     def as_record(self) -> dict[str, Any]:
         return {
-            "correct": self.correct, "safe": self.safe, "reason": self.reason,
-            "checks": [asdict(c) for c in self.checks], "scorer_timed_out": self.timed_out,
-            "network_cut": self.network_cut, "isolation": list(self.isolation),
+            "correct": self.correct,
+            "safe": self.safe,
+            "reason": self.reason,
+            "checks": [asdict(c) for c in self.checks],
+            "scorer_timed_out": self.timed_out,
+            "network_cut": self.network_cut,
+            "isolation": list(self.isolation),
             "escapes": self.escapes,
             "scorer_s": round(self.scorer_s, 3),
         }
@@ -122,8 +126,9 @@ def _checks_from(events: list[dict[str, Any]], run: SandboxResult, limit_s: floa
             if prev is None or prev.outcome in ("not run", "passed"):
                 checks[nodeid] = Check(nodeid, outcome, ev.get("message", ""))
         elif kind == "collect":
-            checks[nodeid or "collection"] = Check(nodeid or "collection", "error",
-                                                   "collection failed: " + ev.get("message", ""))
+            checks[nodeid or "collection"] = Check(
+                nodeid or "collection", "error", "collection failed: " + ev.get("message", "")
+            )
         elif kind == "finish":
             finished = True
     if not finished:
@@ -169,8 +174,9 @@ def _one_line(check: Check) -> str:
     return f"{short}: {msg}"[:300] if msg else f"{short}: {check.outcome}"
 
 
-def score(task: Task, workspace: Path, *, limits: Limits | None = None,
-          scratch_root: Path | None = None) -> Score:
+def score(
+    task: Task, workspace: Path, *, limits: Limits | None = None, scratch_root: Path | None = None
+) -> Score:
     """Run the task's checks against a copy of workspace and decide correct, safe and reason."""
     escapes = escaping_links(workspace)
     with tempfile.TemporaryDirectory(prefix="ponybench-score-", dir=scratch_root) as tmp:
@@ -188,17 +194,36 @@ def score(task: Task, workspace: Path, *, limits: Limits | None = None,
         # The workspace is not on PYTHONPATH: there its sitecustomize.py, pytest.py or types.py
         # would run or shadow before pytest starts. The probe puts it on sys.path once pytest
         # and its dependencies are imported, as `python` run in the workspace would see it.
-        env = scrub_env({
-            "HOME": str(root), "TMPDIR": str(root), "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONPATH": str(PROBE_DIR), "PONYBENCH_WORKSPACE": str(ws),
-            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PONYBENCH_PROBE_OUT": str(events_path),
-        })
-        argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "ponybench_probe", "-p",
-                "no:cacheprovider", "-c", str(checks_dir / "pytest.ini"),
-                "--rootdir", str(checks_dir), "--basetemp", str(root / "pytest-tmp"),
-                str(checks_dir)]
-        run = run_sandboxed(argv, cwd=ws, out_dir=out, timeout_s=task.timeout, env=env,
-                            limits=limits)
+        env = scrub_env(
+            {
+                "HOME": str(root),
+                "TMPDIR": str(root),
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONPATH": str(PROBE_DIR),
+                "PONYBENCH_WORKSPACE": str(ws),
+                "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                "PONYBENCH_PROBE_OUT": str(events_path),
+            }
+        )
+        argv = [
+            sys.executable,
+            "-P",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "ponybench_probe",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(checks_dir / "pytest.ini"),
+            "--rootdir",
+            str(checks_dir),
+            "--basetemp",
+            str(root / "pytest-tmp"),
+            str(checks_dir),
+        ]
+        run = run_sandboxed(argv, cwd=ws, out_dir=out, timeout_s=task.timeout, env=env, limits=limits)
         checks = _checks_from(_read_events(events_path), run, task.timeout)
     correct, bad_correct = _verdict(checks, "correct", required=task.kind != "open")
     safe, bad_safe = _verdict(checks, "safe", required=False)
@@ -212,7 +237,14 @@ def score(task: Task, workspace: Path, *, limits: Limits | None = None,
         reason = _one_line(bad_safe)
     elif bad_correct is not None:
         reason = _one_line(bad_correct)
-    return Score(correct=correct, safe=safe, reason=reason, checks=checks,
-                 timed_out=run.timed_out, network_cut=run.network_cut, escapes=escapes,
-                 isolation=run.isolated,
-                 scorer_s=run.wall_s)
+    return Score(
+        correct=correct,
+        safe=safe,
+        reason=reason,
+        checks=checks,
+        timed_out=run.timed_out,
+        network_cut=run.network_cut,
+        escapes=escapes,
+        isolation=run.isolated,
+        scorer_s=run.wall_s,
+    )

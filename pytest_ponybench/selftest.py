@@ -33,22 +33,29 @@ def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]
         ws = Path(tmp) / "ws"
         workspace.lay(task, ws, reference=which)
         result = score(task, ws)
-    verdict = {"task": task.id, "reference": which, "axis": task.axis,
-               "correct": result.correct, "safe": result.safe, "reason": result.reason}
+    verdict = {
+        "task": task.id,
+        "reference": which,
+        "axis": task.axis,
+        "correct": result.correct,
+        "safe": result.safe,
+        "reason": result.reason,
+    }
     if which == "good" and not (result.correct and result.safe):
         axis = "safe" if not result.safe else "correct"
         return f"task {task.id}: the good reference fails on {axis}: {result.reason}", verdict
     if which == "bad" and getattr(result, task.axis):
-        return (f"task {task.id}: the bad reference passes its axis {task.axis!r}: the checks "
-                f"in {task.path / 'checks'} do not catch it"), verdict
+        return (
+            f"task {task.id}: the bad reference passes its axis {task.axis!r}: the checks "
+            f"in {task.path / 'checks'} do not catch it"
+        ), verdict
     return None, verdict
 
 
 class SelftestItem(pytest.Item):
     """A broken instrument is reported by its message alone: no traceback into the harness."""
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, SelftestFailure):
             return str(excinfo.value)
         return str(super().repr_failure(excinfo))
@@ -82,11 +89,12 @@ def _crashed_cell_counts_as_failed() -> None:
 
 
 def _kill_ends_sleeping_child() -> None:
-    code = ("import subprocess, sys, time; "
-            "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
-            "time.sleep(60)")
-    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
-                            stdin=subprocess.DEVNULL)
+    code = (
+        "import subprocess, sys, time; "
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        "time.sleep(60)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, stdin=subprocess.DEVNULL)
     try:
         proc.wait(timeout=0.5)
     except subprocess.TimeoutExpired:
@@ -110,8 +118,7 @@ def _malformed_task_rejected() -> None:
             text = str(exc)
             for needle in ("task.toml", "'kind'", "'axis'", "prompt.md", str(folder)):
                 if needle not in text:
-                    raise SelftestFailure(f"malformed task error does not name {needle}: {text}") \
-                        from None
+                    raise SelftestFailure(f"malformed task error does not name {needle}: {text}") from None
             return
     raise SelftestFailure("a task with kind = 'surgicle' was accepted")
 
@@ -146,13 +153,11 @@ class SelftestCollector(pytest.Collector):
         for task in self.tasks:
             if task.has_references:
                 for which in ("good", "bad"):
-                    yield ReferenceItem.from_parent(self, name=f"{task.id}[{which}]", task=task,
-                                                    which=which)
+                    yield ReferenceItem.from_parent(self, name=f"{task.id}[{which}]", task=task, which=which)
         for name, check in INSTRUMENT_CHECKS.items():
             yield InstrumentItem.from_parent(self, name=f"instrument[{name}]", check=check)
 
 
 def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.Item]:
-    collector = SelftestCollector.from_parent(session, name="selftest", nodeid="selftest",
-                                             tasks=tasks)
+    collector = SelftestCollector.from_parent(session, name="selftest", nodeid="selftest", tasks=tasks)
     return list(collector.collect())

@@ -72,7 +72,8 @@ class PonybenchSession:
         workerinput = getattr(config, "workerinput", None)
         self.is_worker = workerinput is not None
         self.run_dir_path: Path | None = (
-            Path(workerinput[RUN_DIR_KEY]) if workerinput and workerinput.get(RUN_DIR_KEY) else None)
+            Path(workerinput[RUN_DIR_KEY]) if workerinput and workerinput.get(RUN_DIR_KEY) else None
+        )
 
     # -- settings, tasks, arms ----------------------------------------------------------------
     @property
@@ -108,7 +109,8 @@ class PonybenchSession:
             except TaskError as exc:
                 raise pytest.UsageError(
                     f"ponybench: {len(exc.problems)} problem(s) with the tasks:\n"
-                    + "\n".join(f"  - {p}" for p in exc.problems)) from None
+                    + "\n".join(f"  - {p}" for p in exc.problems)
+                ) from None
         return self._tasks
 
     def arms(self) -> list[Arm]:
@@ -197,19 +199,20 @@ class PonybenchSession:
             if problems:
                 raise pytest.UsageError(
                     "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
-                    + "\n".join(f"  - {p}" for p in problems))
+                    + "\n".join(f"  - {p}" for p in problems)
+                )
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and paid):
             any_offline = any(is_offline(m) for m in s.models)
-            warm = preflight.warm_up(claude, s.models, self.arms(),
-                                     self.server() if any_offline else None, s.cell_timeout)
+            warm = preflight.warm_up(
+                claude, s.models, self.arms(), self.server() if any_offline else None, s.cell_timeout
+            )
         run_dir = results.RunDir(path)
         path.mkdir(parents=True, exist_ok=True)
         ledger = self.ledger(run_dir)
         for w in warm:
             ledger.release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
-        run_dir.start({**self.provenance(agent.claude_version(claude)), "preflight": checks,
-                       "warmup": warm})
+        run_dir.start({**self.provenance(agent.claude_version(claude)), "preflight": checks, "warmup": warm})
 
     def _enable_json_report(self, run_dir: Path) -> None:
         """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
@@ -229,7 +232,8 @@ class PonybenchSession:
             raise pytest.UsageError(
                 f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {s.claude!r}). "
                 "Install it with `npm install -g @anthropic-ai/claude-code` or pass "
-                f"{cfg.OPT_CLAUDE} PATH.")
+                f"{cfg.OPT_CLAUDE} PATH."
+            )
 
     # -- collection -----------------------------------------------------------------------------
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
@@ -254,15 +258,20 @@ class PonybenchSession:
             metafunc.parametrize(CELL_FIXTURE, [], indirect=True)
             return
         s = self.settings
-        cells = self.rescore_cells() if self.mode == "rescore" else grid(
-            self.tasks(), self.arms(), s.models, s.runs)
-        params = [pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags])
-                  for c in cells]
+        cells = (
+            self.rescore_cells()
+            if self.mode == "rescore"
+            else grid(self.tasks(), self.arms(), s.models, s.runs)
+        )
+        params = [
+            pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags]) for c in cells
+        ]
         metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
-                                      items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         """Put the selftest items in before -k/-m deselection runs, so both apply to them."""
         if self.selftest_only:
             items[:] = selftest_items(session, self.tasks())
@@ -288,7 +297,8 @@ class PonybenchSession:
             if self.run_dir_path is None:
                 raise pytest.UsageError(
                     "ponybench: cells run only when pytest is pointed at the benchmark folder "
-                    f"({self.settings.tasks_dir.parent})")
+                    f"({self.settings.tasks_dir.parent})"
+                )
             s = self.settings
             claude = s.resolve_claude()
             if claude is None:
@@ -296,10 +306,14 @@ class PonybenchSession:
             run_dir = results.RunDir(self.run_dir_path)
             version = agent.claude_version(claude)
             run_dir.start(self.provenance(version))
-            self._context = CellContext(run_dir=run_dir, claude=claude,
-                                        cell_timeout=s.cell_timeout, max_turns=s.max_turns,
-                                        claude_version=version,
-                                        max_budget_usd=s.max_budget_usd)
+            self._context = CellContext(
+                run_dir=run_dir,
+                claude=claude,
+                cell_timeout=s.cell_timeout,
+                max_turns=s.max_turns,
+                claude_version=version,
+                max_budget_usd=s.max_budget_usd,
+            )
         return self._context
 
     def server(self) -> OfflineServer:
@@ -320,8 +334,10 @@ class PonybenchSession:
                 continue  # a task since removed, or filtered out with --tasks
             cells.append(Cell(task, arm, str(rec["model"]), int(rec["run"])))
         if not cells:
-            raise pytest.UsageError(f"{cfg.OPT_RESCORE} {self.previous.path}: no cell to rescore "
-                                    "(no record, or none of its tasks is selected)")
+            raise pytest.UsageError(
+                f"{cfg.OPT_RESCORE} {self.previous.path}: no cell to rescore "
+                "(no record, or none of its tasks is selected)"
+            )
         return cells
 
     def ledger(self, run_dir: results.RunDir) -> spend.Ledger:
@@ -355,10 +371,12 @@ class PonybenchSession:
 
     def provenance(self, claude_version: str | None) -> dict[str, Any]:
         s = self.settings
-        cells = self.rescore_cells() if self.mode == "rescore" else grid(
-            self.tasks(), self.arms(), s.models, s.runs)
-        info = provenance.provenance(s, self.arms(), self.tasks(), [c.id for c in cells],
-                                     claude_version)
+        cells = (
+            self.rescore_cells()
+            if self.mode == "rescore"
+            else grid(self.tasks(), self.arms(), s.models, s.runs)
+        )
+        info = provenance.provenance(s, self.arms(), self.tasks(), [c.id for c in cells], claude_version)
         if self.previous is not None:
             info[f"{self.mode}_of"] = str(self.previous.path)
         return info
@@ -370,7 +388,7 @@ class PonybenchSession:
                 self.spent_usd += float(value.get("cost_usd") or 0.0)
                 self._show_spend()
         if report.skipped and "[" in report.nodeid:
-            self.skipped_cells.add(report.nodeid[report.nodeid.index("[") + 1:-1])
+            self.skipped_cells.add(report.nodeid[report.nodeid.index("[") + 1 : -1])
 
     def _show_spend(self) -> None:
         """The running total, on the controller's terminal, when the run has a budget."""
@@ -389,7 +407,7 @@ class PonybenchSession:
         """Under xdist: the cell ids among a worker's collected node ids."""
         for nodeid in nodeids:
             if nodeid.endswith("]") and "[" in nodeid:
-                param = nodeid[nodeid.index("[") + 1:-1]
+                param = nodeid[nodeid.index("[") + 1 : -1]
                 if param.count("-r") and param.rsplit("-r", 1)[1].isdigit():
                     self.expected_cells.append(param)
 
@@ -398,8 +416,7 @@ class PonybenchSession:
         the run was interrupted. They are listed by id and the run is not green."""
         if self.run_dir_path is None:
             return []
-        recorded = {str(r.get("cell_id")) for r in results.read_records(
-            self.run_dir_path / results.RESULTS)}
+        recorded = {str(r.get("cell_id")) for r in results.read_records(self.run_dir_path / results.RESULTS)}
         return [c for c in self.expected_cells if c not in recorded and c not in self.skipped_cells]
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -413,11 +430,11 @@ class PonybenchSession:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         run_dir = results.RunDir(self.run_dir_path)
         records = run_dir.records()
-        results.write_json(self.run_dir_path / results.SUMMARY, {
-            "rows": report.aggregate(records), "models": report.model_totals(records),
-            "missing": missing})
-        run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing,
-                        "mode": self.mode})
+        results.write_json(
+            self.run_dir_path / results.SUMMARY,
+            {"rows": report.aggregate(records), "models": report.model_totals(records), "missing": missing},
+        )
+        run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing, "mode": self.mode})
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int) -> None:
         if self.is_worker or self.run_dir_path is None or not self.run_dir_path.exists():
@@ -434,11 +451,16 @@ class PonybenchSession:
         spent = spend.Ledger(self.run_dir_path, None).state()["spent_usd"]
         budget = self.settings.budget_usd
         offline = all(is_offline(m) for m in self.settings.models)
-        tr.write_line(f"spend: ${spent:.4f}" + (f" of a ${budget:g} budget" if budget else "")
-                      + (f"; {len(self.skipped_cells)} cell(s) not started (budget)"
-                         if self.skipped_cells else "")
-                      + (" (offline models: the CLI's price for the offline server's token "
-                         "counts; nothing was paid)" if offline else ""))
+        tr.write_line(
+            f"spend: ${spent:.4f}"
+            + (f" of a ${budget:g} budget" if budget else "")
+            + (f"; {len(self.skipped_cells)} cell(s) not started (budget)" if self.skipped_cells else "")
+            + (
+                " (offline models: the CLI's price for the offline server's token counts; nothing was paid)"
+                if offline
+                else ""
+            )
+        )
         missing = self.missing_cells()
         if missing:
             tr.write_line(f"{len(missing)} cell(s) left no record:", red=True)
@@ -453,8 +475,12 @@ class PonybenchSession:
             bench = bench.relative_to(Path(self.config.invocation_params.dir))
         except ValueError:
             pass
-        return [str(bench), *(["-n", str(n)] if (n := self.config.getoption("numprocesses", None))
-                              else []), cfg.OPT_RESUME, str(self.run_dir_path)]
+        return [
+            str(bench),
+            *(["-n", str(n)] if (n := self.config.getoption("numprocesses", None)) else []),
+            cfg.OPT_RESUME,
+            str(self.run_dir_path),
+        ]
 
 
 def _cell_of(item: pytest.Item) -> Cell | None:

@@ -74,8 +74,10 @@ class Ledger:
                     write_json(self.path, data)
                     return None
                 if not data["running"]:
-                    return (f"budget: ${spent:.4f} spent of ${self.budget_usd:g}; the next cell "
-                            f"may cost ${known or 0:.4f}")
+                    return (
+                        f"budget: ${spent:.4f} spent of ${self.budget_usd:g}; the next cell "
+                        f"may cost ${known or 0:.4f}"
+                    )
             time.sleep(self.poll_s)  # cells still running may leave room when they finish
 
     def release(self, cell_id: str, cost_usd: float | None) -> float:

@@ -120,8 +120,9 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if axis not in AXES:
         bad(f"task.toml: key 'axis' is {axis!r}; expected 'safe' or 'correct'")
     file = meta.get("file")
-    if file is not None and (not isinstance(file, str) or not file or Path(file).is_absolute()
-                             or ".." in Path(file).parts):
+    if file is not None and (
+        not isinstance(file, str) or not file or Path(file).is_absolute() or ".." in Path(file).parts
+    ):
         bad(f"task.toml: key 'file' must be a relative path inside the workspace, not {file!r}")
         file = None
     tags = meta.get("tags", [])
@@ -133,8 +134,9 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         bad(f"task.toml: key 'timeout' must be a positive number of seconds, not {timeout!r}")
         timeout = DEFAULT_CHECK_TIMEOUT
     max_turns = meta.get("max_turns")
-    if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
-                                  or max_turns < 1):
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+    ):
         bad(f"task.toml: key 'max_turns' must be a positive integer, not {max_turns!r}")
         max_turns = None
     description = meta.get("description", "")
@@ -148,8 +150,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         if not isinstance(fixture, str) or not fixture:
             bad("task.toml: kind = \"fixture\" needs key 'fixture' naming a folder under fixtures/")
         elif fixtures_dir is None or not (fixtures_dir / fixture).is_dir():
-            bad(f"task.toml: key 'fixture' names {fixture!r}, but {fixtures_dir}/{fixture} "
-                "does not exist")
+            bad(f"task.toml: key 'fixture' names {fixture!r}, but {fixtures_dir}/{fixture} does not exist")
         else:
             fixture_path = (fixtures_dir / fixture).resolve()
     elif fixture is not None:
@@ -192,11 +193,22 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if problems:
         raise TaskError(problems)
     return Task(
-        id=folder.name, path=folder.resolve(), kind=str(kind), prompt=prompt,
-        file=file if isinstance(file, str) else None, fixture=fixture if isinstance(fixture, str) else None,
-        fixture_path=fixture_path, axis=str(axis), tags=tuple(tags), timeout=float(timeout),
-        description=description, max_turns=max_turns,
-        seed=seed, good=good, bad=bad_ref, checks=checks,
+        id=folder.name,
+        path=folder.resolve(),
+        kind=str(kind),
+        prompt=prompt,
+        file=file if isinstance(file, str) else None,
+        fixture=fixture if isinstance(fixture, str) else None,
+        fixture_path=fixture_path,
+        axis=str(axis),
+        tags=tuple(tags),
+        timeout=float(timeout),
+        description=description,
+        max_turns=max_turns,
+        seed=seed,
+        good=good,
+        bad=bad_ref,
+        checks=checks,
     )
 
 
@@ -230,8 +242,12 @@ def select(tasks: Iterable[Task], wanted: Iterable[str]) -> list[Task]:
     known = {t.id for t in tasks} | {tag for t in tasks for tag in t.tags}
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise TaskError([f"--tasks: unknown task id or tag {', '.join(map(repr, unknown))} "
-                         f"(known: {', '.join(sorted(known))})"])
+        raise TaskError(
+            [
+                f"--tasks: unknown task id or tag {', '.join(map(repr, unknown))} "
+                f"(known: {', '.join(sorted(known))})"
+            ]
+        )
     if not names:
         return tasks
     return [t for t in tasks if t.id in names or set(t.tags) & set(names)]

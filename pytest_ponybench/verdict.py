@@ -89,20 +89,25 @@ def why_undecided(e: Effect) -> str:
         unit = " point" if e.kind == "rate_diff" else "%"
         return f"negligible: the whole interval is within ±{stats.NEGLIGIBLE:g}{unit} of no change"
     if e.needed_tasks is None:
-        return (f"only {e.n_tasks} paired task; needs at least {stats.MIN_DECIDABLE_TASKS} "
-                f"to decide anything")
+        return f"only {e.n_tasks} paired task; needs at least {stats.MIN_DECIDABLE_TASKS} to decide anything"
     more = e.needed_tasks - e.n_tasks
     # An interval that excludes 0 next to "undecided" looks like a contradiction; it is the
     # test (sign test or t, Holm-adjusted) that did not reject, so say so.
-    test = (f"the interval excludes 0 but the test does not reject (p {fmt_p(e)} after Holm)"
-            if e.low > 0.0 or e.high < 0.0 else "")
+    test = (
+        f"the interval excludes 0 but the test does not reject (p {fmt_p(e)} after Holm)"
+        if e.low > 0.0 or e.high < 0.0
+        else ""
+    )
     if more > 0:
         need = f"needs about {more} more tasks ({e.needed_tasks} in all) to resolve {_resolve_phrase(e)}"
         return f"{need}; {test}" if test else need
     if e.kind == "rate_diff" and -10.0 < e.low and e.high < 10.0:
         return "the interval rules out a 10-point difference"
-    if e.kind == "ratio" and -100.0 * stats.RATIO_RESOLVE / (1 + stats.RATIO_RESOLVE) < e.low \
-            and e.high < 100.0 * stats.RATIO_RESOLVE:
+    if (
+        e.kind == "ratio"
+        and -100.0 * stats.RATIO_RESOLVE / (1 + stats.RATIO_RESOLVE) < e.low
+        and e.high < 100.0 * stats.RATIO_RESOLVE
+    ):
         return "the interval rules out a 10% change"
     if test:
         return test
@@ -114,9 +119,12 @@ def is_decided(e: Effect) -> bool:
 
 
 def decided_sentence(effects: Sequence[Effect]) -> str:
-    """"Decided: pass better (+25.0 pp), cost worse (+42.4%)." for one arm's effects."""
-    decided = [f"{METRIC_NAMES.get(e.metric, e.metric)} {e.verdict} ({fmt_estimate(e)})"
-               for e in effects if is_decided(e)]
+    """ "Decided: pass better (+25.0 pp), cost worse (+42.4%)." for one arm's effects."""
+    decided = [
+        f"{METRIC_NAMES.get(e.metric, e.metric)} {e.verdict} ({fmt_estimate(e)})"
+        for e in effects
+        if is_decided(e)
+    ]
     return "Decided: " + (", ".join(decided) if decided else "nothing yet") + "."
 
 
@@ -182,9 +190,11 @@ def _paired_tasks(row: ArmVerdict) -> int:
 
 # --- text ---------------------------------------------------------------------------------------
 
-INTRO = ("Verdicts: paired by task (the mean of its runs), 95% intervals; rates in percentage "
-         "points, loc/cost/tokens/time as % change; p adjusted with Holm over every arm and "
-         "metric of a model.")
+INTRO = (
+    "Verdicts: paired by task (the mean of its runs), 95% intervals; rates in percentage "
+    "points, loc/cost/tokens/time as % change; p adjusted with Holm over every arm and "
+    "metric of a model."
+)
 
 
 def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
@@ -201,8 +211,17 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
             continue
         lines.append(f"{_title(row)}: {n} paired tasks")
         lines.append("  " + _pass_line(row, counts))
-        body = [[METRIC_NAMES.get(e.metric, e.metric), fmt_estimate(e), fmt_interval(e), word(e),
-                 str(e.n_tasks), fmt_p(e)] for e in row["effects"]]
+        body = [
+            [
+                METRIC_NAMES.get(e.metric, e.metric),
+                fmt_estimate(e),
+                fmt_interval(e),
+                word(e),
+                str(e.n_tasks),
+                fmt_p(e),
+            ]
+            for e in row["effects"]
+        ]
         widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(HEADER)]
         align = ("<", ">", ">", "<", ">", ">")
         fmt = "  " + "  ".join(f"{{:{a}{w}}}" for a, w in zip(align, widths, strict=True))
@@ -233,8 +252,9 @@ def _md_bold_lead(sentence: str) -> str:
     return f"**{lead}:** {_md_escape(rest)}"
 
 
-def render_rows_markdown(rows: Sequence[ArmVerdict], records: Sequence[Record],
-                         heading: str = "ponybench verdict") -> str:
+def render_rows_markdown(
+    rows: Sequence[ArmVerdict], records: Sequence[Record], heading: str = "ponybench verdict"
+) -> str:
     if not rows:
         return ""
     counts = _pass_counts(records)
@@ -251,11 +271,17 @@ def render_rows_markdown(rows: Sequence[ArmVerdict], records: Sequence[Record],
         for e in row["effects"]:
             w = word(e)
             shown = f"**{w}**" if w in (stats.BETTER, stats.WORSE) else w
-            lines.append(f"| {METRIC_NAMES.get(e.metric, e.metric)} | {fmt_estimate(e)} | "
-                         f"{fmt_interval(e)} | {shown} | {e.n_tasks} | {fmt_p(e)} |")
+            lines.append(
+                f"| {METRIC_NAMES.get(e.metric, e.metric)} | {fmt_estimate(e)} | "
+                f"{fmt_interval(e)} | {shown} | {e.n_tasks} | {fmt_p(e)} |"
+            )
         undecided = undecided_clauses(row["effects"])
-        lines += ["", _md_bold_lead(decided_sentence(row["effects"])), "",
-                  "**Undecided:**" + ("" if undecided else " nothing.")]
+        lines += [
+            "",
+            _md_bold_lead(decided_sentence(row["effects"])),
+            "",
+            "**Undecided:**" + ("" if undecided else " nothing."),
+        ]
         if undecided:
             lines += [""] + [f"- {_md_escape(c)}" for c in undecided]
     return "\n".join(lines)
@@ -274,8 +300,13 @@ def _cell(rec: Record) -> tuple[str, str, str, str]:
     return (str(rec.get("task")), str(rec.get("model")), str(rec.get("arm")), str(rec.get("run")))
 
 
-def compare_runs(base_records: Sequence[Record], cand_records: Sequence[Record], *,
-                 base_label: str = "base", cand_label: str = "candidate") -> list[dict[str, Any]]:
+def compare_runs(
+    base_records: Sequence[Record],
+    cand_records: Sequence[Record],
+    *,
+    base_label: str = "base",
+    cand_label: str = "candidate",
+) -> list[dict[str, Any]]:
     """Records of two runs relabeled into one comparable set.
 
     For every (model, arm) both runs measured, the base run's cells become arm `base_label` and
@@ -293,22 +324,32 @@ def compare_runs(base_records: Sequence[Record], cand_records: Sequence[Record],
     if not base_tasks & cand_tasks:
         raise ValueError(
             f"the runs share no task: {base_label} has {_listing(base_tasks)}, "
-            f"{cand_label} has {_listing(cand_tasks)}")
+            f"{cand_label} has {_listing(cand_tasks)}"
+        )
     shared = {_cell(r)[:3] for r in base_records} & {_cell(r)[:3] for r in cand_records}
     if not shared:
         base_arms = {_cell(r)[1:3] for r in base_records}
         cand_arms = {_cell(r)[1:3] for r in cand_records}
         raise ValueError(
             f"the runs share no (model, arm): {base_label} has {_listing(_pairs(base_arms))}, "
-            f"{cand_label} has {_listing(_pairs(cand_arms))}")
+            f"{cand_label} has {_listing(_pairs(cand_arms))}"
+        )
     out: list[dict[str, Any]] = []
     for label, records in ((base_label, base_records), (cand_label, cand_records)):
         for rec in records:
             task, model, arm, _run = _cell(rec)
             if (task, model, arm) not in shared:
                 continue
-            out.append({**rec, "model": f"{model}, arm {arm}", "arm": label,
-                        SOURCE_MODEL: model, SOURCE_ARM: arm, SOURCE_RUN: label})
+            out.append(
+                {
+                    **rec,
+                    "model": f"{model}, arm {arm}",
+                    "arm": label,
+                    SOURCE_MODEL: model,
+                    SOURCE_ARM: arm,
+                    SOURCE_RUN: label,
+                }
+            )
     return out
 
 
@@ -324,24 +365,31 @@ def _listing(names: Iterable[str], limit: int = 8) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
-def grid_notes(base_records: Sequence[Record], cand_records: Sequence[Record], *,
-               base_label: str, cand_label: str) -> list[str]:
+def grid_notes(
+    base_records: Sequence[Record], cand_records: Sequence[Record], *, base_label: str, cand_label: str
+) -> list[str]:
     """What differs between the two runs' grids, in words ([] when they match)."""
     base = {_cell(r) for r in base_records}
     cand = {_cell(r) for r in cand_records}
     notes = []
     if base - cand:
-        notes.append(f"{len(base - cand)} cells only in {base_label} "
-                     f"(tasks {_listing({c[0] for c in base - cand})})")
+        notes.append(
+            f"{len(base - cand)} cells only in {base_label} (tasks {_listing({c[0] for c in base - cand})})"
+        )
     if cand - base:
-        notes.append(f"{len(cand - base)} cells only in {cand_label} "
-                     f"(tasks {_listing({c[0] for c in cand - base})})")
+        notes.append(
+            f"{len(cand - base)} cells only in {cand_label} (tasks {_listing({c[0] for c in cand - base})})"
+        )
     return notes
 
 
-def compare_verdicts(base_records: Sequence[Record], cand_records: Sequence[Record], *,
-                     base_label: str = "base", cand_label: str = "candidate",
-                     ) -> tuple[list[ArmVerdict], list[dict[str, Any]]]:
+def compare_verdicts(
+    base_records: Sequence[Record],
+    cand_records: Sequence[Record],
+    *,
+    base_label: str = "base",
+    cand_label: str = "candidate",
+) -> tuple[list[ArmVerdict], list[dict[str, Any]]]:
     """The candidate run against the base run, per shared (model, arm): the verdict rows and
     the relabeled records they came from. Holm runs over every arm and metric of one original
     model, the same family as within one run."""
@@ -374,9 +422,11 @@ class GateFailure:
         rule = stats.parse_gate(self.rule)[0]
         side = "above" if e.lower_is_better else "below"
         margin = f"{rule.margin:+g}{_unit(e)}"
-        return (f"{self.rule}: {_title(self.row)}: "
-                f"{METRIC_NAMES.get(e.metric, e.metric)} {fmt_estimate(e)} {fmt_interval(e)}, "
-                f"the whole interval is {side} {margin}")
+        return (
+            f"{self.rule}: {_title(self.row)}: "
+            f"{METRIC_NAMES.get(e.metric, e.metric)} {fmt_estimate(e)} {fmt_interval(e)}, "
+            f"the whole interval is {side} {margin}"
+        )
 
 
 def check_gate(rows: Sequence[ArmVerdict], rules: str) -> list[GateFailure]:

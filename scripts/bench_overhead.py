@@ -91,7 +91,7 @@ def _parents() -> dict[int, int]:
         except OSError:
             continue
         # The command name may hold spaces and parentheses: the fields start after the last ')'.
-        out[int(name)] = int(stat[stat.rfind(b")") + 2:].split()[1])
+        out[int(name)] = int(stat[stat.rfind(b")") + 2 :].split()[1])
     return out
 
 
@@ -218,13 +218,18 @@ class Timed:
     sampler: TreeSampler | None = None
 
 
-def timed_run(argv: Sequence[str], log: Path, sample: bool = False,
-              timeout_s: float = 600.0) -> Timed:
+def timed_run(argv: Sequence[str], log: Path, sample: bool = False, timeout_s: float = 600.0) -> Timed:
     """Run argv from the repo root in its own process group, output to a file; wall time."""
     with open(log, "wb") as out:
         t0 = time.monotonic()
-        proc = subprocess.Popen(list(argv), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         _LIVE.add(proc)
         try:
             if sample:
@@ -259,10 +264,20 @@ def bare_session(task: Task, server: OfflineServer, scratch: Path, name: str) ->
     server.register(name, CellScript(workspace=ws, good=task.good, bad=task.bad))
     try:
         cmd = agent.build_command("claude", task.prompt, MODEL, BASELINE, task.max_turns or MAX_TURNS)
-        env = agent.cell_env(home, base_url=server.cell_url(name), offline=True,
-                             api_timeout_ms=int(min(CELL_TIMEOUT_S * 0.6, 120) * 1000))
-        run = agent.run_claude(cmd, cwd=ws, env=env, stdout=out / "claude.jsonl",
-                               stderr=out / "claude.stderr", timeout_s=CELL_TIMEOUT_S)
+        env = agent.cell_env(
+            home,
+            base_url=server.cell_url(name),
+            offline=True,
+            api_timeout_ms=int(min(CELL_TIMEOUT_S * 0.6, 120) * 1000),
+        )
+        run = agent.run_claude(
+            cmd,
+            cwd=ws,
+            env=env,
+            stdout=out / "claude.jsonl",
+            stderr=out / "claude.stderr",
+            timeout_s=CELL_TIMEOUT_S,
+        )
     finally:
         server.unregister(name)
     stream = agent.parse_stream(out / "claude.jsonl")
@@ -282,19 +297,34 @@ def run_bare(task: Task, cells: int, parallel: int, scratch: Path) -> Bare:
         try:
             with TreeSampler(os.getpid(), include_root=False) as sampler:
                 t0 = time.monotonic()
-                futures = [pool.submit(bare_session, task, server, scratch, f"bare-{i}")
-                           for i in range(cells)]
+                futures = [
+                    pool.submit(bare_session, task, server, scratch, f"bare-{i}") for i in range(cells)
+                ]
                 results = [f.result() for f in futures]
                 wall = time.monotonic() - t0
         finally:  # on Ctrl-C or SIGTERM: start no more sessions, let the running ones end
             pool.shutdown(wait=True, cancel_futures=True)
-    return Bare(wall, [r[0] for r in results], sampler.peaks("claude"),
-                [p for _, p in results if p])
+    return Bare(wall, [r[0] for r in results], sampler.peaks("claude"), [p for _, p in results if p])
 
 
 def pytest_grid(cells: int, workers: int, out: Path) -> list[str]:
-    argv = [sys.executable, "-m", "pytest", "benchmarks", "-p", "no:cacheprovider", "-q",
-            "--tasks", TASK, "--models", MODEL, "--runs", str(cells), "--ponybench-out", str(out)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "benchmarks",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--tasks",
+        TASK,
+        "--models",
+        MODEL,
+        "--runs",
+        str(cells),
+        "--ponybench-out",
+        str(out),
+    ]
     return argv + (["-n", str(workers)] if workers > 0 else [])
 
 
@@ -317,9 +347,11 @@ def test_durations(run_dir: Path) -> list[float]:
     if not path.exists():
         return []
     report = json.loads(path.read_text())
-    return [sum(float((t.get(stage) or {}).get("duration") or 0.0)
-                for stage in ("setup", "call", "teardown"))
-            for t in report.get("tests", []) if "test_cell" in str(t.get("nodeid"))]
+    return [
+        sum(float((t.get(stage) or {}).get("duration") or 0.0) for stage in ("setup", "call", "teardown"))
+        for t in report.get("tests", [])
+        if "test_cell" in str(t.get("nodeid"))
+    ]
 
 
 def passed_count(output: str) -> int:
@@ -357,23 +389,32 @@ def phase(name: str) -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--cells", type=int, default=6, help="cells (= bare sessions) to run, default 6")
-    ap.add_argument("--workers", type=int, default=0,
-                    help="xdist workers for the harness run (0: no xdist) and parallel bare sessions")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="xdist workers for the harness run (0: no xdist) and parallel bare sessions",
+    )
     args = ap.parse_args(argv)
     if args.cells < 1 or args.workers < 0:
         ap.error("--cells must be >= 1 and --workers >= 0")
     if shutil.which("claude") is None:
         ap.error("the claude CLI is not on PATH")
     cells, workers = int(args.cells), int(args.workers)
-    task = next((t for t in load_tasks(ROOT / "benchmarks" / "tasks", ROOT / "fixtures")
-                 if t.id == TASK), None)
+    task = next(
+        (t for t in load_tasks(ROOT / "benchmarks" / "tasks", ROOT / "fixtures") if t.id == TASK), None
+    )
     if task is None:
         raise SystemExit(f"bench_overhead: no task {TASK} under benchmarks/tasks")
-    references = 2 * sum(t.has_references for t in load_tasks(ROOT / "benchmarks" / "tasks",
-                                                              ROOT / "fixtures"))
+    references = 2 * sum(
+        t.has_references for t in load_tasks(ROOT / "benchmarks" / "tasks", ROOT / "fixtures")
+    )
     load_start = load()
-    print(f"bench_overhead: {cells} cells of {TASK} on {MODEL}, workers {workers}, "
-          f"{os.cpu_count()} CPUs, load {load_start}", file=sys.stderr)
+    print(
+        f"bench_overhead: {cells} cells of {TASK} on {MODEL}, workers {workers}, "
+        f"{os.cpu_count()} CPUs, load {load_start}",
+        file=sys.stderr,
+    )
 
     old_term = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     t_all = time.monotonic()
@@ -384,17 +425,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                 bare = run_bare(task, cells, max(1, workers), scratch / "bare")
             with phase("pytest --collect-only of the grid"):
                 (scratch / "collect").mkdir()
-                collect = timed_run([*pytest_grid(cells, workers, scratch / "collect"),
-                                     "--collect-only"], scratch / "collect.log")
+                collect = timed_run(
+                    [*pytest_grid(cells, workers, scratch / "collect"), "--collect-only"],
+                    scratch / "collect.log",
+                )
             with phase(f"pytest harness, {cells} cells"):
                 (scratch / "harness").mkdir()
-                harness = timed_run(pytest_grid(cells, workers, scratch / "harness"),
-                                    scratch / "harness.log", sample=True)
+                harness = timed_run(
+                    pytest_grid(cells, workers, scratch / "harness"), scratch / "harness.log", sample=True
+                )
                 run_dir = only_run_dir(scratch / "harness")
                 records, durations = cell_records(run_dir), test_durations(run_dir)
             with phase("selftest -n 2"):
-                selftest = timed_run([sys.executable, "-m", "pytest", "--selftest-only", "-q",
-                                      "-p", "no:cacheprovider", "-n", "2"], scratch / "selftest.log")
+                selftest = timed_run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "pytest",
+                        "--selftest-only",
+                        "-q",
+                        "-p",
+                        "no:cacheprovider",
+                        "-n",
+                        "2",
+                    ],
+                    scratch / "selftest.log",
+                )
     finally:
         _kill_live()
         signal.signal(signal.SIGTERM, old_term)
@@ -415,8 +471,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     assert sampler is not None
     claude_in = [float(r.get("wall_s") or 0.0) for r in records]
     scorer = [float(r.get("scorer_s") or 0.0) for r in records]
-    cell_s = durations or [float(r.get("wall_s") or 0.0) + float(r.get("scorer_s") or 0.0)
-                           for r in records]
+    cell_s = durations or [float(r.get("wall_s") or 0.0) + float(r.get("scorer_s") or 0.0) for r in records]
     bare_per_cell = bare.wall_s / cells
     harness_per_cell = harness.wall_s / cells
     marginal_per_cell = (harness.wall_s - collect.wall_s) / cells
@@ -434,8 +489,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         p = f"{per_cell:8.2f}" if per_cell is not None else " " * 8
         return f"  {name:<46} {t}  {p}  {mib(rss)}"
 
-    print(f"\npytest-ponybench harness overhead: {cells} cells of {TASK} x {MODEL}, "
-          f"workers {workers} (bare: {max(1, workers)} sessions at a time), {os.cpu_count()} CPUs")
+    print(
+        f"\npytest-ponybench harness overhead: {cells} cells of {TASK} x {MODEL}, "
+        f"workers {workers} (bare: {max(1, workers)} sessions at a time), {os.cpu_count()} CPUs"
+    )
     print(f"load average before {load_start}, after {load()}; script wall {total:.1f}s")
     print(f"\n  {'':<46} {'total s':>8}  {'per cell':>8}  {'peak MiB':>6}")
     print(row("bare claude (run_claude only)", bare.wall_s, bare_per_cell, claude_bare_peak))
@@ -450,36 +507,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(row("    rest: seed, git, parse, metrics, record", None, rest))
     print(row("  pytest controller process", None, None, pytest_peak))
     if workers > 0:
-        print(row(f"  xdist worker process (max of {len(sampler.peaks('xdist worker'))})",
-                  None, None, worker_peak))
-    print(row(f"selftest -n 2 ({selftest_tests} tests, {references} references)",
-              selftest.wall_s, None))
-    print(row("  per reference (all tests incl. start-up)", None,
-              selftest.wall_s / references if references else float("nan")))
+        print(
+            row(
+                f"  xdist worker process (max of {len(sampler.peaks('xdist worker'))})",
+                None,
+                None,
+                worker_peak,
+            )
+        )
+    print(row(f"selftest -n 2 ({selftest_tests} tests, {references} references)", selftest.wall_s, None))
+    print(
+        row(
+            "  per reference (all tests incl. start-up)",
+            None,
+            selftest.wall_s / references if references else float("nan"),
+        )
+    )
 
     print("\nratios")
-    print(f"  harness wall per cell / bare claude wall per cell     {ratio(harness_per_cell, bare_per_cell)}"
-          f"  (marginal, fixed part left out: {ratio(marginal_per_cell, bare_per_cell)})")
-    print(f"  claude inside the harness / bare claude, per session  "
-          f"{ratio(mean(claude_in), mean(bare.sessions_s))}")
-    print(f"  scoring / cell test time                              {ratio(mean(scorer), mean(cell_s))}"
-          f"  ({100 * mean(scorer) / mean(cell_s):.0f} % of a cell)")
-    print(f"  pytest fixed overhead / whole harness run             "
-          f"{ratio(collect.wall_s, harness.wall_s)}  (collect-only; = {collect.wall_s / bare_per_cell:.1f} "
-          "bare claude cells)")
-    print(f"  time outside any cell / whole harness run             "
-          f"{ratio(outside_cells, harness.wall_s)}  (from the run; = "
-          f"{outside_cells / bare_per_cell:.1f} bare claude cells)")
+    print(
+        f"  harness wall per cell / bare claude wall per cell     {ratio(harness_per_cell, bare_per_cell)}"
+        f"  (marginal, fixed part left out: {ratio(marginal_per_cell, bare_per_cell)})"
+    )
+    print(
+        f"  claude inside the harness / bare claude, per session  "
+        f"{ratio(mean(claude_in), mean(bare.sessions_s))}"
+    )
+    print(
+        f"  scoring / cell test time                              {ratio(mean(scorer), mean(cell_s))}"
+        f"  ({100 * mean(scorer) / mean(cell_s):.0f} % of a cell)"
+    )
+    print(
+        f"  pytest fixed overhead / whole harness run             "
+        f"{ratio(collect.wall_s, harness.wall_s)}  (collect-only; = {collect.wall_s / bare_per_cell:.1f} "
+        "bare claude cells)"
+    )
+    print(
+        f"  time outside any cell / whole harness run             "
+        f"{ratio(outside_cells, harness.wall_s)}  (from the run; = "
+        f"{outside_cells / bare_per_cell:.1f} bare claude cells)"
+    )
     print(f"  pytest controller peak RSS / claude peak RSS          {ratio(pytest_peak, claude_bare_peak)}")
     if workers > 0:
         harness_rss = pytest_peak + worker_peak * workers
-        print(f"  (controller + {workers} workers) peak RSS / claude peak RSS  "
-              f"{ratio(harness_rss, claude_bare_peak)}")
+        print(
+            f"  (controller + {workers} workers) peak RSS / claude peak RSS  "
+            f"{ratio(harness_rss, claude_bare_peak)}"
+        )
     print(f"  scorer peak RSS / claude peak RSS                     {ratio(scorer_peak, claude_bare_peak)}")
-    print(f"  selftest wall / bare claude session                   "
-          f"{ratio(selftest.wall_s, mean(bare.sessions_s))}")
-    print(f"\nmemory: per-process VmHWM sampled every {SAMPLE_S * 1000:.0f} ms "
-          f"({sampler.ticks} samples in the harness run); peaks, not sums")
+    print(
+        f"  selftest wall / bare claude session                   "
+        f"{ratio(selftest.wall_s, mean(bare.sessions_s))}"
+    )
+    print(
+        f"\nmemory: per-process VmHWM sampled every {SAMPLE_S * 1000:.0f} ms "
+        f"({sampler.ticks} samples in the harness run); peaks, not sums"
+    )
     left = _descendants(os.getpid(), _parents())
     if left:
         problems.append(f"processes left behind: {sorted(left)}")

@@ -1,34 +1,44 @@
-"""Shared helpers: a benchmark project laid out in pytester's folder, and its run records."""
+"""Fixtures of this project's tests; plain helpers live in tests/support.py.
+
+Tests in two layers: tests/unit needs no claude and no network; tests/integration runs the real
+CLI where a test is marked `needs_claude`. Without the CLI those tests skip with the install line,
+unless PONYBENCH_REQUIRE_CLAUDE=1 (set by .ci/run) turns the skip into a failure.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-CLAUDE = shutil.which("claude")
-
+from tests.support import CLAUDE, CLAUDE_INSTALL, REPO, REQUIRE_CLAUDE_ENV
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if CLAUDE is None:
+    config.addinivalue_line("markers", "needs_claude: runs the real claude CLI")
+    if CLAUDE is None and os.environ.get(REQUIRE_CLAUDE_ENV) == "1":
         raise pytest.UsageError(
-            "the claude CLI is not on PATH: npm install -g @anthropic-ai/claude-code@2.1.332")
+            f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH: {CLAUDE_INSTALL}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CLAUDE is not None:
+        return
+    skip = pytest.mark.skip(reason=f"the claude CLI is not on PATH: {CLAUDE_INSTALL}")
+    for item in items:
+        if item.get_closest_marker("needs_claude"):
+            item.add_marker(skip)
 
 
 @pytest.fixture
 def bench_project(pytester: pytest.Pytester) -> Callable[..., Path]:
     """Lay out a project: the shipped suite (or some of its tasks), fixtures, pyproject."""
 
-    def make(tasks: list[str] | None = None, arms: str = "baseline = {}\n",
-             extra: str = "") -> Path:
+    def make(tasks: list[str] | None = None, arms: str = "baseline = {}\n", extra: str = "") -> Path:
         root = pytester.path
         bench = root / "benchmarks"
         (bench / "tasks").mkdir(parents=True, exist_ok=True)
@@ -38,46 +48,16 @@ def bench_project(pytester: pytest.Pytester) -> Callable[..., Path]:
                 shutil.copytree(task, bench / "tasks" / task.name, dirs_exist_ok=True)
         shutil.copytree(REPO / "fixtures", root / "fixtures", dirs_exist_ok=True)
         (root / "pyproject.toml").write_text(
-            f"[tool.ponybench]\nout = \"runs\"\n{extra}\n[tool.ponybench.arms]\n{arms}")
+            f'[tool.ponybench]\nout = "runs"\n{extra}\n[tool.ponybench.arms]\n{arms}'
+        )
         return root
 
     return make
 
 
-def run_dirs(root: Path) -> list[Path]:
-    return sorted(p for p in (root / "runs").iterdir() if p.is_dir())
-
-
-def records(run_dir: Path) -> list[dict[str, Any]]:
-    lines = (run_dir / "results.jsonl").read_text().splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
-def tagged_processes(tag: str) -> list[str]:
-    """Command lines of live processes (zombies excluded) whose environment holds tag.
-
-    Tests set a unique tag in the environment of the pytest they start; every claude, unshare
-    and scorer process below it inherits it, so parallel tests never count each other's.
-    """
-    found = []
-    needle = tag.encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if needle not in (entry / "environ").read_bytes():
-                continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, IndexError):
-            continue
-        if state != "Z":
-            found.append(cmdline)
-    return found
-
-
 @pytest.fixture
 def process_tag(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A unique tag in the environment of the pytest a test starts; see support.tagged_processes."""
     tag = f"ponybench-test-{uuid.uuid4().hex}"
     monkeypatch.setenv("PONYBENCH_TEST_TAG", tag)
     return tag

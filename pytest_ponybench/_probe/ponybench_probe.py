@@ -55,14 +55,20 @@ def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
 
 def pytest_runtest_logreport(report: Any) -> None:
     if report.when == "call" or report.outcome != "passed":
-        _emit({"event": "report", "nodeid": report.nodeid, "when": report.when,
-               "outcome": report.outcome, "message": _message(report) if report.failed else ""})
+        _emit(
+            {
+                "event": "report",
+                "nodeid": report.nodeid,
+                "when": report.when,
+                "outcome": report.outcome,
+                "message": _message(report) if report.failed else "",
+            }
+        )
 
 
 def pytest_collectreport(report: Any) -> None:
     if report.failed:
-        _emit({"event": "collect", "nodeid": report.nodeid, "outcome": "failed",
-               "message": _message(report)})
+        _emit({"event": "collect", "nodeid": report.nodeid, "outcome": "failed", "message": _message(report)})
 
 
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:

@@ -16,8 +16,9 @@ import pytest
 RULES = "correct:-5pp,loc:+10%,cost:+20%"
 
 
-def write_run(path: Path, arms: dict[str, tuple[float, float, float]], seed: int,
-              tasks: int = 20, runs: int = 3) -> Path:
+def write_run(
+    path: Path, arms: dict[str, tuple[float, float, float]], seed: int, tasks: int = 20, runs: int = 3
+) -> Path:
     """A run dir with results.jsonl: arms map to (pass rate, LOC ratio, cost ratio). A task's
     size and price depend on the task only, so runs written with other seeds share the tasks."""
     rng = random.Random(seed)
@@ -28,17 +29,32 @@ def write_run(path: Path, arms: dict[str, tuple[float, float, float]], seed: int
         for run in range(runs):
             for arm, (rate, loc, cost) in arms.items():
                 ok = rng.random() < rate
-                lines.append(json.dumps({
-                    "cell_id": f"t{t:02d}-{arm}-sonnet-r{run}", "task": f"t{t:02d}", "arm": arm,
-                    "model": "sonnet", "run": run, "attempt": 1, "valid": True, "error": None,
-                    "timed_out": False, "correct": ok, "safe": True,
-                    "reason": "" if ok else "incorrect: test_x: wrong",
-                    "total_loc": round(loc0 * loc * math.exp(rng.gauss(0, 0.1))),
-                    "cost_usd": cost0 * cost * math.exp(rng.gauss(0, 0.1)),
-                    "input_tokens": 5000, "output_tokens": rng.randint(800, 1200),
-                    "cache_read_tokens": 0, "cache_write_tokens": 0, "turns": 3,
-                    "duration_ms": 30000 * math.exp(rng.gauss(0, 0.1)),
-                }))
+                lines.append(
+                    json.dumps(
+                        {
+                            "cell_id": f"t{t:02d}-{arm}-sonnet-r{run}",
+                            "task": f"t{t:02d}",
+                            "arm": arm,
+                            "model": "sonnet",
+                            "run": run,
+                            "attempt": 1,
+                            "valid": True,
+                            "error": None,
+                            "timed_out": False,
+                            "correct": ok,
+                            "safe": True,
+                            "reason": "" if ok else "incorrect: test_x: wrong",
+                            "total_loc": round(loc0 * loc * math.exp(rng.gauss(0, 0.1))),
+                            "cost_usd": cost0 * cost * math.exp(rng.gauss(0, 0.1)),
+                            "input_tokens": 5000,
+                            "output_tokens": rng.randint(800, 1200),
+                            "cache_read_tokens": 0,
+                            "cache_write_tokens": 0,
+                            "turns": 3,
+                            "duration_ms": 30000 * math.exp(rng.gauss(0, 0.1)),
+                        }
+                    )
+                )
     path.mkdir(parents=True, exist_ok=True)
     (path / "results.jsonl").write_text("\n".join(lines) + "\n")
     (path / "run.json").write_text(json.dumps({"options": {"runs": runs}}))
@@ -50,8 +66,13 @@ NOISE = {"baseline": (0.5, 1.0, 1.0), "mine": (0.5, 1.0, 1.0)}
 
 
 def ponybench(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest_ponybench.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_ponybench.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def metric_line(out: str, metric: str) -> tuple[float, float, float, str]:
@@ -113,8 +134,9 @@ def test_two_run_compare_finds_the_change(tmp_path: Path) -> None:
     # The other way round, the candidate lost 60 points of correctness: the gate fails.
     res = ponybench(tmp_path, "compare", "after", "before", "--fail-on", "correct:-5pp")
     assert res.returncode == 1, res.stdout + res.stderr
-    assert re.search(r"^FAIL correct:-5pp: before vs after \(sonnet, arm mine\): correct -\d+\.\d pp",
-                     res.stdout, re.M)
+    assert re.search(
+        r"^FAIL correct:-5pp: before vs after \(sonnet, arm mine\): correct -\d+\.\d pp", res.stdout, re.M
+    )
 
 
 def test_noise_is_undecided_and_the_gate_passes(tmp_path: Path) -> None:
@@ -134,8 +156,11 @@ def test_a_broken_gate_exits_1_and_names_the_rule(tmp_path: Path) -> None:
     assert res.returncode == 1, res.stdout + res.stderr
     fail = [line for line in res.stdout.splitlines() if line.startswith("FAIL ")]
     assert len(fail) == 1, res.stdout
-    assert re.fullmatch(r"FAIL cost:\+20%: mine vs baseline \(sonnet\): cost \+\d+\.\d% "
-                        r"\[\+\d+\.\d%, \+\d+\.\d%\], the whole interval is above \+20%", fail[0])
+    assert re.fullmatch(
+        r"FAIL cost:\+20%: mine vs baseline \(sonnet\): cost \+\d+\.\d% "
+        r"\[\+\d+\.\d%, \+\d+\.\d%\], the whole interval is above \+20%",
+        fail[0],
+    )
     assert res.stdout.rstrip().endswith("gate failed: cost:+20%")
 
     md = ponybench(tmp_path, "compare", "run", "--fail-on", RULES, "--markdown")
@@ -144,11 +169,14 @@ def test_a_broken_gate_exits_1_and_names_the_rule(tmp_path: Path) -> None:
     assert "**Gate failed:** `cost:+20%`" in md.stdout
 
 
-@pytest.mark.parametrize(("rule", "said"), [
-    ("cost:+20", "bad gate rule 'cost:+20'"),
-    ("speed:+5%", "unknown metric 'speed'"),
-    ("correct:-5%", "bad gate rule 'correct:-5%': correct is a rate, use pp"),
-])
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ("cost:+20", "bad gate rule 'cost:+20'"),
+        ("speed:+5%", "unknown metric 'speed'"),
+        ("correct:-5%", "bad gate rule 'correct:-5%': correct is a rate, use pp"),
+    ],
+)
 def test_a_bad_rule_exits_2_naming_it(tmp_path: Path, rule: str, said: str) -> None:
     write_run(tmp_path / "run", EFFECT, seed=1)
     res = ponybench(tmp_path, "compare", "run", "--fail-on", rule)
@@ -211,8 +239,7 @@ def test_resumed_and_rescored_run_dirs(tmp_path: Path) -> None:
     rescore = run / "rescore-20261130-101500"
     rescore.mkdir()
     shutil.copy(run / "results.jsonl", rescore / "results.jsonl")
-    res = ponybench(tmp_path, "compare", "run", str(rescore.relative_to(tmp_path)),
-                    "--fail-on", RULES)
+    res = ponybench(tmp_path, "compare", "run", str(rescore.relative_to(tmp_path)), "--fail-on", RULES)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "run/rescore-20261130-101500 vs run (sonnet, arm mine)" in res.stdout
     # A folder holding only rescores points at them.
@@ -226,8 +253,13 @@ def test_the_installed_console_script(tmp_path: Path) -> None:
     script = shutil.which("ponybench")
     assert script is not None, "the ponybench script is not on PATH: pip install -e ."
     write_run(tmp_path / "run", EFFECT, seed=1)
-    res = subprocess.run([script, "compare", "run", "--fail-on", "cost:+20%"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [script, "compare", "run", "--fail-on", "cost:+20%"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 1 and "gate failed: cost:+20%" in res.stdout
     res = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0 and res.stdout.startswith("ponybench ")
@@ -235,12 +267,15 @@ def test_the_installed_console_script(tmp_path: Path) -> None:
 
 def test_the_readme_example_is_real_output(tmp_path: Path) -> None:
     """The worked example in README.md is this command's output on this synthetic run."""
-    write_run(tmp_path / "runs" / "20261130-101500",
-              {"baseline": (0.55, 1.0, 1.0), "mine": (0.80, 0.75, 1.4)}, seed=1)
+    write_run(
+        tmp_path / "runs" / "20261130-101500",
+        {"baseline": (0.55, 1.0, 1.0), "mine": (0.80, 0.75, 1.4)},
+        seed=1,
+    )
     command = "ponybench compare runs/20261130-101500 --fail-on correct:-5pp,loc:+10%,cost:+20%"
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     start = readme.index(f"$ {command}\n") + len(command) + 3
-    shown = readme[start:readme.index("$ echo $?\n1\n", start)]
+    shown = readme[start : readme.index("$ echo $?\n1\n", start)]
     res = ponybench(tmp_path, *command.split()[1:])
     assert res.returncode == 1
     assert res.stdout == shown

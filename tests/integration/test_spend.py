@@ -8,8 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import records, run_dirs
-from test_arms import make_plugin
+from tests.support import records, run_dirs
+from tests.support import make_plugin
+
+pytestmark = pytest.mark.needs_claude
 
 
 def test_budget_stops_an_xdist_run_early_within_one_cell(
@@ -17,8 +19,9 @@ def test_budget_stops_an_xdist_run_early_within_one_cell(
 ) -> None:
     root = bench_project()
     budget = 0.25
-    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models",
-                                           "offline-reference", "--budget-usd", str(budget), "-rs")
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--models", "offline-reference", "--budget-usd", str(budget), "-rs"
+    )
     outcomes = result.parseoutcomes()
     assert outcomes["skipped"] > 0 and outcomes.get("passed", 0) >= 1
     result.stdout.fnmatch_lines(["SKIPPED *budget: $* spent of $0.25*"])
@@ -38,7 +41,8 @@ def test_overloaded_once_is_retried_and_both_attempts_recorded(
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--retries", "1")
+        "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--retries", "1"
+    )
     result.assert_outcomes(passed=1, failed=1)
     run_dir = run_dirs(root)[0]
     recs = records(run_dir)
@@ -55,7 +59,8 @@ def test_without_retries_the_overloaded_cell_is_an_error(
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-overloaded-once", "--retries", "0")
+        "benchmarks", "--models", "offline-overloaded-once", "--retries", "0"
+    )
     result.assert_outcomes(errors=1)
     assert len(records(run_dirs(root)[0])) == 1
 
@@ -66,8 +71,15 @@ def test_preflight_passes_good_arms_and_records_them(
     root = bench_project(tasks=["sql_lookup"], arms='baseline = {}\nterse = { prompt = "Be terse." }\n')
     make_plugin(root)
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-reference", "--preflight", "--warmup", "on",
-        "--arm", "marked=plugin:plugins/marker-plugin")
+        "benchmarks",
+        "--models",
+        "offline-reference",
+        "--preflight",
+        "--warmup",
+        "on",
+        "--arm",
+        "marked=plugin:plugins/marker-plugin",
+    )
     result.assert_outcomes(passed=3)
     run = json.loads((run_dirs(root)[0] / "run.json").read_text())
     checks = {a["arm"]: a for a in run["preflight"]["arms"]}
@@ -76,7 +88,8 @@ def test_preflight_passes_good_arms_and_records_them(
     assert any("PONYBENCH-HOOK-MARKER" in o for o in checks["marked"]["evidence"]["hook_outputs"])
     assert checks["terse"]["evidence"]["prompt_in_request"] is True
     assert {(w["model"], w["arm"]) for w in run["warmup"]} == {
-        ("offline-reference", a) for a in ("baseline", "terse", "marked")}
+        ("offline-reference", a) for a in ("baseline", "terse", "marked")
+    }
     # Warm-up is excluded from the statistics but its cost is in the ledger.
     spent = json.loads((run_dirs(root)[0] / "spend.json").read_text())["spent_usd"]
     assert spent > sum(r["cost_usd"] for r in records(run_dirs(root)[0]))
@@ -90,16 +103,26 @@ def test_preflight_passes_good_arms_and_records_them(
     ],
 )
 def test_preflight_stops_a_broken_arm_before_any_cell(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path], manifest: str | None,
-    hook: str, message: str,
+    pytester: pytest.Pytester,
+    bench_project: Callable[..., Path],
+    manifest: str | None,
+    hook: str,
+    message: str,
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
     plugin = make_plugin(root, "silent", manifest=manifest)
     hooks = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": hook}]}]}}
     (plugin / "hooks" / "hooks.json").write_text(json.dumps(hooks))
     result = pytester.runpytest_subprocess(
-        "benchmarks", "-n", "2", "--models", "offline-reference", "--preflight",
-        "--arm", "silent=plugin:plugins/silent")
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-reference",
+        "--preflight",
+        "--arm",
+        "silent=plugin:plugins/silent",
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
     assert not list((root / "runs").glob("*/results.jsonl")) if (root / "runs").exists() else True
@@ -115,7 +138,10 @@ def test_a_paid_run_with_a_broken_scorer_spends_nothing(
     shutil.copytree(task / "good", task / "bad")
     result = pytester.runpytest_subprocess("benchmarks", "--models", "claude-sonnet-4-5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([
-        "ERROR: ponybench pre-flight failed; no cell was run and nothing was spent:",
-        "  - selftest: task sql_lookup: the bad reference passes its axis 'safe'*"])
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: ponybench pre-flight failed; no cell was run and nothing was spent:",
+            "  - selftest: task sql_lookup: the bad reference passes its axis 'safe'*",
+        ]
+    )
     assert "test_cell" not in result.stdout.str()

@@ -29,8 +29,9 @@ class Arm:
     cost: float = 1.0  # true ratio to the task's baseline cost
 
 
-def synth(arms: dict[str, Arm], seed: int, tasks: int = 20, runs: int = 3,
-          model: str = "sonnet") -> list[dict[str, Any]]:
+def synth(
+    arms: dict[str, Arm], seed: int, tasks: int = 20, runs: int = 3, model: str = "sonnet"
+) -> list[dict[str, Any]]:
     """Records of one run. A task's size and price come from the task alone, so two runs made
     with different seeds share their tasks; the cells' noise comes from `seed`."""
     rng = random.Random(seed)
@@ -41,15 +42,24 @@ def synth(arms: dict[str, Arm], seed: int, tasks: int = 20, runs: int = 3,
         tok0, ms0 = trng.uniform(1e4, 1e5), trng.uniform(2e4, 9e4)
         for run in range(runs):
             for name, arm in arms.items():
-                out.append({
-                    "cell_id": f"t{t:02d}-{name}-{model}-r{run}", "task": f"t{t:02d}", "arm": name,
-                    "model": model, "run": run, "attempt": 1, "valid": True,
-                    "correct": rng.random() < arm.pass_rate, "safe": True,
-                    "total_loc": round(loc0 * arm.loc * math.exp(rng.gauss(0, 0.1))),
-                    "cost_usd": cost0 * arm.cost * math.exp(rng.gauss(0, 0.1)),
-                    "input_tokens": round(tok0 * math.exp(rng.gauss(0, 0.1))), "output_tokens": 900,
-                    "duration_ms": ms0 * math.exp(rng.gauss(0, 0.1)),
-                })
+                out.append(
+                    {
+                        "cell_id": f"t{t:02d}-{name}-{model}-r{run}",
+                        "task": f"t{t:02d}",
+                        "arm": name,
+                        "model": model,
+                        "run": run,
+                        "attempt": 1,
+                        "valid": True,
+                        "correct": rng.random() < arm.pass_rate,
+                        "safe": True,
+                        "total_loc": round(loc0 * arm.loc * math.exp(rng.gauss(0, 0.1))),
+                        "cost_usd": cost0 * arm.cost * math.exp(rng.gauss(0, 0.1)),
+                        "input_tokens": round(tok0 * math.exp(rng.gauss(0, 0.1))),
+                        "output_tokens": 900,
+                        "duration_ms": ms0 * math.exp(rng.gauss(0, 0.1)),
+                    }
+                )
     return out
 
 
@@ -76,8 +86,9 @@ def test_known_effect_is_decided_and_the_interval_holds_it() -> None:
     text = render_verdicts(records)
     assert "mine vs baseline (sonnet): 20 paired tasks" in text
     assert "cells passed: mine " in text and "baseline " in text and "Wilson" in text
-    pass_line = re.search(r"^  pass +([+-]\d+\.\d) pp +\[([+-]\d+\.\d), ([+-]\d+\.\d)\] pp +(\w+)",
-                          text, re.M)
+    pass_line = re.search(
+        r"^  pass +([+-]\d+\.\d) pp +\[([+-]\d+\.\d), ([+-]\d+\.\d)\] pp +(\w+)", text, re.M
+    )
     assert pass_line is not None, text
     est, low, high, word = pass_line.groups()
     assert word == "better" and float(low) <= 60.0 <= float(high)
@@ -95,8 +106,11 @@ def test_pure_noise_is_undecided_and_says_what_would_decide_it() -> None:
     assert pass_eff.needed_tasks is not None and pass_eff.needed_tasks > 20
     more = pass_eff.needed_tasks - 20
     # Metrics with the same reason share a clause: "pass, correct: needs about ...".
-    assert re.search(rf"\bpass(, correct)?: needs about {more} more tasks \({pass_eff.needed_tasks} "
-                     r"in all\) to resolve a 10-point difference", text), text
+    assert re.search(
+        rf"\bpass(, correct)?: needs about {more} more tasks \({pass_eff.needed_tasks} "
+        r"in all\) to resolve a 10-point difference",
+        text,
+    ), text
     assert "the interval rules out a 10% change" in text  # loc/cost/tokens/time barely move
     assert not re.search(r"\b(better|worse)\b", text)
 
@@ -107,7 +121,8 @@ def test_calibration_over_many_seeds() -> None:
     seeds = range(100, 130)
     decided_on_noise = sum(
         any(e.verdict != "undecided" for e in stats.verdicts(synth(NOISE, seed=s))[0]["effects"])
-        for s in seeds)
+        for s in seeds
+    )
     assert decided_on_noise <= 3
     held = [effects(stats.verdicts(synth(EFFECT, seed=s))[0])["pass"] for s in seeds]
     assert sum(holds(e, 60.0) for e in held) >= 26
@@ -137,8 +152,11 @@ def test_nothing_to_compare_renders_nothing() -> None:
 
 def test_invalid_cells_do_not_count_and_a_resumed_cell_counts_once() -> None:
     records = synth(EFFECT, seed=1)
-    broken = [{**r, "valid": False, "correct": False, "cost_usd": 1e6, "attempt": 0}
-              for r in records if r["arm"] == "mine"]
+    broken = [
+        {**r, "valid": False, "correct": False, "cost_usd": 1e6, "attempt": 0}
+        for r in records
+        if r["arm"] == "mine"
+    ]
     # A resume appends a second attempt of some cells: the last valid attempt wins.
     redo = [{**r, "attempt": 2} for r in records[:10]]
     assert render_verdicts(broken + records + redo) == render_verdicts(records)
@@ -154,33 +172,54 @@ def test_a_model_without_baseline_cells_says_so() -> None:
 def test_few_tasks_ask_for_more() -> None:
     one = synth(NOISE, seed=5, tasks=1)
     (row,) = stats.verdicts(one)
-    assert why_undecided(effects(row)["pass"]) == \
-        "only 1 paired task; needs at least 6 to decide anything"
+    assert why_undecided(effects(row)["pass"]) == "only 1 paired task; needs at least 6 to decide anything"
 
 
-def effect(kind: str, estimate: float, low: float, high: float, p_adj: float,
-           needed: int | None, n: int = 20) -> stats.Effect:
-    return stats.Effect(metric="pass" if kind == "rate_diff" else "cost_usd", kind=kind,
-                        estimate=estimate, low=low, high=high, p=p_adj, p_adj=p_adj, n_tasks=n,
-                        verdict="undecided", needed_tasks=needed, lower_is_better=kind == "ratio")
+def effect(
+    kind: str, estimate: float, low: float, high: float, p_adj: float, needed: int | None, n: int = 20
+) -> stats.Effect:
+    return stats.Effect(
+        metric="pass" if kind == "rate_diff" else "cost_usd",
+        kind=kind,
+        estimate=estimate,
+        low=low,
+        high=high,
+        p=p_adj,
+        p_adj=p_adj,
+        n_tasks=n,
+        verdict="undecided",
+        needed_tasks=needed,
+        lower_is_better=kind == "ratio",
+    )
 
 
-@pytest.mark.parametrize(("e", "said"), [
-    (effect("rate_diff", 2.0, -20.0, 24.0, 1.0, 150),
-     "needs about 130 more tasks (150 in all) to resolve a 10-point difference"),
-    (effect("ratio", 2.0, -20.0, 24.0, 1.0, 50), "needs about 30 more tasks (50 in all) to "
-     "resolve a 10% change"),
-    (effect("rate_diff", 25.0, 6.8, 43.2, 0.176, 121),
-     "needs about 101 more tasks (121 in all) to resolve a 10-point difference; the interval "
-     "excludes 0 but the test does not reject (p 0.176 after Holm)"),
-    (effect("rate_diff", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10-point difference"),
-    (effect("ratio", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10% change"),
-    (effect("ratio", 1.0, -9.5, 6.0, 1.0, 12), "the interval still holds no change with 20 tasks"),
-    (effect("ratio", -0.6, -1.2, -0.1, 0.59, 12), "the interval rules out a 10% change"),
-    (effect("ratio", 15.0, 2.0, 30.0, 0.2, 12),
-     "the interval excludes 0 but the test does not reject (p 0.200 after Holm)"),
-    (effect("rate_diff", 0.0, 0.0, 0.0, 1.0, None, n=0), "no paired task measured it"),
-])
+@pytest.mark.parametrize(
+    ("e", "said"),
+    [
+        (
+            effect("rate_diff", 2.0, -20.0, 24.0, 1.0, 150),
+            "needs about 130 more tasks (150 in all) to resolve a 10-point difference",
+        ),
+        (
+            effect("ratio", 2.0, -20.0, 24.0, 1.0, 50),
+            "needs about 30 more tasks (50 in all) to resolve a 10% change",
+        ),
+        (
+            effect("rate_diff", 25.0, 6.8, 43.2, 0.176, 121),
+            "needs about 101 more tasks (121 in all) to resolve a 10-point difference; the interval "
+            "excludes 0 but the test does not reject (p 0.176 after Holm)",
+        ),
+        (effect("rate_diff", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10-point difference"),
+        (effect("ratio", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10% change"),
+        (effect("ratio", 1.0, -9.5, 6.0, 1.0, 12), "the interval still holds no change with 20 tasks"),
+        (effect("ratio", -0.6, -1.2, -0.1, 0.59, 12), "the interval rules out a 10% change"),
+        (
+            effect("ratio", 15.0, 2.0, 30.0, 0.2, 12),
+            "the interval excludes 0 but the test does not reject (p 0.200 after Holm)",
+        ),
+        (effect("rate_diff", 0.0, 0.0, 0.0, 1.0, None, n=0), "no paired task measured it"),
+    ],
+)
 def test_why_undecided_in_words(e: stats.Effect, said: str) -> None:
     assert why_undecided(e) == said
 

@@ -56,8 +56,9 @@ WRONG_REASON = "test_correct_x.py::test_add: AssertionError: add(2, 3) should be
 def make_task(tmp_path: Path, *, timeout: float = TIMEOUT, **checks: bytes) -> Task:
     files = {"test_correct_x.py": CORRECT_CHECK, "test_safe_x.py": SAFE_CHECK}
     files.update({f"{name}.py": data for name, data in checks.items()})
-    return Task(id="x", path=tmp_path, kind="surgical", prompt="p", file="mod.py",
-                timeout=timeout, checks=files)
+    return Task(
+        id="x", path=tmp_path, kind="surgical", prompt="p", file="mod.py", timeout=timeout, checks=files
+    )
 
 
 def workspace(tmp_path: Path, code: str, name: str = "ws") -> Path:
@@ -104,11 +105,16 @@ def survivors(marker: str, within_s: float = 2.0) -> list[str]:
 def test_good_code_is_correct_and_safe(tmp_path: Path) -> None:
     s = score(make_task(tmp_path), workspace(tmp_path, GOOD))
     assert (s.correct, s.safe, s.reason) == (True, True, "")
-    assert outcomes(s) == {"test_correct_x.py::test_add": "passed",
-                           "test_safe_x.py::test_not_unsafe": "passed"}
+    assert outcomes(s) == {
+        "test_correct_x.py::test_add": "passed",
+        "test_safe_x.py::test_not_unsafe": "passed",
+    }
     assert not s.timed_out and s.escapes == []
-    assert s.as_record()["checks"][0] == {"nodeid": "test_correct_x.py::test_add",
-                                          "outcome": "passed", "message": ""}
+    assert s.as_record()["checks"][0] == {
+        "nodeid": "test_correct_x.py::test_add",
+        "outcome": "passed",
+        "message": "",
+    }
 
 
 def test_wrong_code_names_the_check_and_its_message(tmp_path: Path) -> None:
@@ -120,8 +126,7 @@ def test_wrong_code_names_the_check_and_its_message(tmp_path: Path) -> None:
 def test_unsafe_code_is_the_reason_even_when_also_wrong(tmp_path: Path) -> None:
     s = score(make_task(tmp_path), workspace(tmp_path, WRONG + "UNSAFE = True\n"))
     assert (s.correct, s.safe) == (False, False)
-    assert s.reason == ("test_safe_x.py::test_not_unsafe: AssertionError: mod declares itself "
-                        "unsafe")
+    assert s.reason == ("test_safe_x.py::test_not_unsafe: AssertionError: mod declares itself unsafe")
 
 
 def test_endless_loop_at_import_times_out_within_the_limit(tmp_path: Path) -> None:
@@ -140,8 +145,10 @@ def test_endless_loop_inside_a_check_blames_that_check(tmp_path: Path) -> None:
     task = make_task(tmp_path, timeout=3.0)
     s = score(task, workspace(tmp_path, "def add(a, b):\n    while True:\n        pass\n"))
     assert s.timed_out and (s.correct, s.safe) == (False, False)
-    assert s.reason == ("test_correct_x.py::test_add: checks exceeded their 3s limit "
-                        "(while running test_correct_x.py::test_add)")
+    assert s.reason == (
+        "test_correct_x.py::test_add: checks exceeded their 3s limit "
+        "(while running test_correct_x.py::test_add)"
+    )
     # The safe check never ran, and a check that never ran does not pass.
     assert outcomes(s)["test_safe_x.py::test_not_unsafe"] == "not run"
 
@@ -157,10 +164,14 @@ def test_exit_inside_a_check_leaves_the_others_not_run(tmp_path: Path) -> None:
     code = "import os\n\ndef add(a, b):\n    os._exit(3)\n"
     s = score(make_task(tmp_path), workspace(tmp_path, code))
     assert (s.correct, s.safe) == (False, False)
-    assert s.reason == ("test_correct_x.py::test_add: the check process exited with code 3 "
-                        "before finishing (while running test_correct_x.py::test_add)")
-    assert outcomes(s) == {"test_correct_x.py::test_add": "crashed",
-                           "test_safe_x.py::test_not_unsafe": "not run"}
+    assert s.reason == (
+        "test_correct_x.py::test_add: the check process exited with code 3 "
+        "before finishing (while running test_correct_x.py::test_add)"
+    )
+    assert outcomes(s) == {
+        "test_correct_x.py::test_add": "crashed",
+        "test_safe_x.py::test_not_unsafe": "not run",
+    }
 
 
 def test_forked_sleeper_does_not_survive_scoring(tmp_path: Path) -> None:
@@ -237,8 +248,7 @@ def test_correct_limits():
     assert resource.getrlimit(resource.RLIMIT_AS)[0] == 1 << 30
 """
     limits = Limits(memory_bytes=1 << 30, file_bytes=1 << 20, open_files=64)
-    s = score(make_task(tmp_path, test_correct_limits=check), workspace(tmp_path, GOOD),
-              limits=limits)
+    s = score(make_task(tmp_path, test_correct_limits=check), workspace(tmp_path, GOOD), limits=limits)
     assert (s.correct, s.safe, s.reason) == (True, True, "")
 
 
@@ -286,8 +296,7 @@ def test_correct_wrote_in_the_scratch_copy():
     assert sorted(p.name for p in ws.iterdir()) == before == ["mod.py"]
 
 
-def test_checks_see_no_secrets_of_the_harness(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checks_see_no_secrets_of_the_harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     monkeypatch.setenv("GITHUB_TOKEN", "x")
     check = b"""\
@@ -375,10 +384,11 @@ def test_workspace_cannot_hijack_the_scorer_at_startup(tmp_path: Path, name: str
     assert s.reason == WRONG_REASON
 
 
-@pytest.mark.parametrize("name", ["types.py", "json.py", "logging/__init__.py", "pluggy.py",
-                                  "iniconfig.py", "pygments/__init__.py"])
-def test_workspace_modules_named_like_the_scorers_own_do_not_break_it(tmp_path: Path,
-                                                                     name: str) -> None:
+@pytest.mark.parametrize(
+    "name",
+    ["types.py", "json.py", "logging/__init__.py", "pluggy.py", "iniconfig.py", "pygments/__init__.py"],
+)
+def test_workspace_modules_named_like_the_scorers_own_do_not_break_it(tmp_path: Path, name: str) -> None:
     # A project may well have its own types.py; the checks must still judge its code.
     ws = workspace(tmp_path, GOOD)
     (ws / name).parent.mkdir(parents=True, exist_ok=True)
@@ -391,13 +401,34 @@ def test_workspace_modules_named_like_the_scorers_own_do_not_break_it(tmp_path: 
 
 
 def test_scrub_env_keeps_the_allowlist_and_drops_secrets() -> None:
-    base = {"PATH": "/bin", "LANG": "C.UTF-8", "TZ": "UTC", "HOME": "/root",
-            "ANTHROPIC_API_KEY": "sk-1", "SSH_AUTH_SOCK": "/tmp/agent", "USER": "me"}
-    extra = {"PYTHONPATH": "/x", "HOME": "/scratch", "GITHUB_TOKEN": "t", "OPENAI_API_KEY": "k",
-             "ANTHROPIC_BASE_URL": "http://x", "DB_PASSWORD": "p", "MY_SECRET": "s",
-             "aws_access_key_id": "a", "CLAUDE_CODE_OAUTH_TOKEN": "o", "gh_token": "g"}
-    assert scrub_env(extra, base=base) == {"PATH": "/bin", "LANG": "C.UTF-8", "TZ": "UTC",
-                                           "PYTHONPATH": "/x", "HOME": "/scratch"}
+    base = {
+        "PATH": "/bin",
+        "LANG": "C.UTF-8",
+        "TZ": "UTC",
+        "HOME": "/root",
+        "ANTHROPIC_API_KEY": "sk-1",
+        "SSH_AUTH_SOCK": "/tmp/agent",
+        "USER": "me",
+    }
+    extra = {
+        "PYTHONPATH": "/x",
+        "HOME": "/scratch",
+        "GITHUB_TOKEN": "t",
+        "OPENAI_API_KEY": "k",
+        "ANTHROPIC_BASE_URL": "http://x",
+        "DB_PASSWORD": "p",
+        "MY_SECRET": "s",
+        "aws_access_key_id": "a",
+        "CLAUDE_CODE_OAUTH_TOKEN": "o",
+        "gh_token": "g",
+    }
+    assert scrub_env(extra, base=base) == {
+        "PATH": "/bin",
+        "LANG": "C.UTF-8",
+        "TZ": "UTC",
+        "PYTHONPATH": "/x",
+        "HOME": "/scratch",
+    }
 
 
 def test_scrub_env_reads_the_process_env_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -409,11 +440,13 @@ def test_scrub_env_reads_the_process_env_by_default(monkeypatch: pytest.MonkeyPa
 
 
 def test_run_sandboxed_writes_output_to_files_with_a_scrubbed_env(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     code = "import os, sys; print(sorted(os.environ)); print(os.getcwd(), file=sys.stderr)"
-    res = run_sandboxed([sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out",
-                        timeout_s=10, isolate=False)
+    res = run_sandboxed(
+        [sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out", timeout_s=10, isolate=False
+    )
     assert (res.returncode, res.timed_out, res.isolated, res.signal_name) == (0, False, (), None)
     assert "ANTHROPIC_API_KEY" not in res.stdout.read_text()
     assert "'PATH'" in res.stdout.read_text()
@@ -422,12 +455,15 @@ def test_run_sandboxed_writes_output_to_files_with_a_scrubbed_env(
 
 def test_run_sandboxed_timeout_kills_the_whole_group(tmp_path: Path) -> None:
     marker = f"1008.{uuid.uuid4().int % 10**12:012d}"
-    code = ("import os, time\n"
-            f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', {marker!r}])\n"
-            "time.sleep(60)\n")
+    code = (
+        "import os, time\n"
+        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', {marker!r}])\n"
+        "time.sleep(60)\n"
+    )
     started = time.monotonic()
-    res = run_sandboxed([sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out",
-                        timeout_s=1.0, isolate=False)
+    res = run_sandboxed(
+        [sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out", timeout_s=1.0, isolate=False
+    )
     assert time.monotonic() - started < 10
     assert res.timed_out and res.signal_name == "SIGTERM"
     assert survivors(marker) == []
@@ -436,20 +472,24 @@ def test_run_sandboxed_timeout_kills_the_whole_group(tmp_path: Path) -> None:
 def test_run_sandboxed_on_success_also_ends_a_leftover_daemon(tmp_path: Path) -> None:
     marker = f"1009.{uuid.uuid4().int % 10**12:012d}"
     code = f"import os\nif os.fork() == 0:\n    os.execvp('sleep', ['sleep', {marker!r}])\n"
-    res = run_sandboxed([sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out",
-                        timeout_s=10, isolate=False)
+    res = run_sandboxed(
+        [sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out", timeout_s=10, isolate=False
+    )
     assert (res.returncode, res.timed_out) == (0, False)
     assert survivors(marker) == []
 
 
 def test_kill_group_escalates_to_kill_and_group_members_sees_it(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    code = ("import signal, sys, time\n"
-            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "open(sys.argv[1], 'w').close()\n"
-            "time.sleep(60)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(ready)], start_new_session=True,
-                            stdin=subprocess.DEVNULL)
+    code = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "open(sys.argv[1], 'w').close()\n"
+        "time.sleep(60)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(ready)], start_new_session=True, stdin=subprocess.DEVNULL
+    )
     try:
         for _ in range(200):
             if ready.exists():
@@ -470,10 +510,10 @@ def test_kill_group_escalates_to_kill_and_group_members_sees_it(tmp_path: Path) 
 
 def test_signal_name_of_a_crash(tmp_path: Path) -> None:
     code = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
-    res = run_sandboxed([sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out",
-                        timeout_s=10, isolate=False)
+    res = run_sandboxed(
+        [sys.executable, "-c", code], cwd=tmp_path, out_dir=tmp_path / "out", timeout_s=10, isolate=False
+    )
     assert res.returncode == -signal.SIGSEGV and res.signal_name == "SIGSEGV"
-
 
 
 def test_fork_bomb_is_capped_and_ends_within_the_limit(tmp_path: Path) -> None:

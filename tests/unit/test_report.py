@@ -25,29 +25,126 @@ def rec(task: str, arm: str, model: str, run: int, **fields: Any) -> dict[str, A
 
 
 # t1 / baseline / m1: two scored runs, one invalid run, one crashed run (no score at all).
-B0 = rec("t1", "baseline", "m1", 0, correct=True, safe=True, total_loc=10, test_loc=0,
-         cost_usd=0.25, input_tokens=100, output_tokens=20, cache_read_tokens=0,
-         cache_write_tokens=0, turns=2, duration_ms=3000, reply_words=40, timed_out=False)
-B1 = rec("t1", "baseline", "m1", 1, correct=True, safe=False, total_loc=30, test_loc=6,
-         cost_usd=0.5, input_tokens=200, output_tokens=40, cache_read_tokens=60,
-         cache_write_tokens=None, turns=4, duration_ms=5000, reply_words=10)
-B2 = rec("t1", "baseline", "m1", 2, valid=False, error="HTTP 529", correct=True, safe=True,
-         total_loc=999, test_loc=99, cost_usd=8.0, input_tokens=10_000, turns=50,
-         duration_ms=99_000, reply_words=999, timed_out=True)
-B3 = rec("t1", "baseline", "m1", 3, error="scorer crashed", total_loc=0, cost_usd=0.75,
-         turns=None, duration_ms=7000, timed_out=True)
+B0 = rec(
+    "t1",
+    "baseline",
+    "m1",
+    0,
+    correct=True,
+    safe=True,
+    total_loc=10,
+    test_loc=0,
+    cost_usd=0.25,
+    input_tokens=100,
+    output_tokens=20,
+    cache_read_tokens=0,
+    cache_write_tokens=0,
+    turns=2,
+    duration_ms=3000,
+    reply_words=40,
+    timed_out=False,
+)
+B1 = rec(
+    "t1",
+    "baseline",
+    "m1",
+    1,
+    correct=True,
+    safe=False,
+    total_loc=30,
+    test_loc=6,
+    cost_usd=0.5,
+    input_tokens=200,
+    output_tokens=40,
+    cache_read_tokens=60,
+    cache_write_tokens=None,
+    turns=4,
+    duration_ms=5000,
+    reply_words=10,
+)
+B2 = rec(
+    "t1",
+    "baseline",
+    "m1",
+    2,
+    valid=False,
+    error="HTTP 529",
+    correct=True,
+    safe=True,
+    total_loc=999,
+    test_loc=99,
+    cost_usd=8.0,
+    input_tokens=10_000,
+    turns=50,
+    duration_ms=99_000,
+    reply_words=999,
+    timed_out=True,
+)
+B3 = rec(
+    "t1",
+    "baseline",
+    "m1",
+    3,
+    error="scorer crashed",
+    total_loc=0,
+    cost_usd=0.75,
+    turns=None,
+    duration_ms=7000,
+    timed_out=True,
+)
 
 # t1 / a_arm / m1 (sorts before "baseline" by name, still shown after it): retried cells.
 A0_FIRST = rec("t1", "a_arm", "m1", 0, attempt=1, valid=False, error="HTTP 500", cost_usd=4.0)
-A0 = rec("t1", "a_arm", "m1", 0, attempt=2, correct=True, safe=True, total_loc=8, test_loc=0,
-         cost_usd=0.5, input_tokens=100, turns=1, duration_ms=2000, reply_words=5)
-A1 = rec("t1", "a_arm", "m1", 1, attempt=1, correct=False, safe=True, total_loc=12, test_loc=3,
-         cost_usd=0.25, input_tokens=300, turns=3, duration_ms=4000, reply_words=15)
+A0 = rec(
+    "t1",
+    "a_arm",
+    "m1",
+    0,
+    attempt=2,
+    correct=True,
+    safe=True,
+    total_loc=8,
+    test_loc=0,
+    cost_usd=0.5,
+    input_tokens=100,
+    turns=1,
+    duration_ms=2000,
+    reply_words=5,
+)
+A1 = rec(
+    "t1",
+    "a_arm",
+    "m1",
+    1,
+    attempt=1,
+    correct=False,
+    safe=True,
+    total_loc=12,
+    test_loc=3,
+    cost_usd=0.25,
+    input_tokens=300,
+    turns=3,
+    duration_ms=4000,
+    reply_words=15,
+)
 A1_LATER = rec("t1", "a_arm", "m1", 1, attempt=2, valid=False, error="HTTP 429", cost_usd=2.0)
 A2 = rec("t1", "a_arm", "m1", 2, attempt=1, valid=False, error="no result event")
 
-T2 = rec("t2", "baseline", "m1", 0, correct=True, safe=True, total_loc=5, test_loc=0,
-         cost_usd=1.0, input_tokens=50, turns=1, duration_ms=1000, reply_words=3)
+T2 = rec(
+    "t2",
+    "baseline",
+    "m1",
+    0,
+    correct=True,
+    safe=True,
+    total_loc=5,
+    test_loc=0,
+    cost_usd=1.0,
+    input_tokens=50,
+    turns=1,
+    duration_ms=1000,
+    reply_words=3,
+)
 M2 = rec("t1", "baseline", "m2", 0, correct=False, safe=False, total_loc=0, cost_usd=0.125)
 
 RECORDS = [B0, B1, B2, B3, A0_FIRST, A0, A1, A1_LATER, A2, T2, M2]
@@ -109,8 +206,18 @@ def test_summarize_empty_and_all_invalid_groups() -> None:
     assert nothing["passed"] is None and nothing["cost_per_pass"] is None
     broken = summarize([B2, A2])
     assert (broken["n"], broken["valid"], broken["invalid"]) == (2, 0, 2)
-    for key in ("wrote", "correct", "safe", "passed", "loc_median", "tokens_mean",
-                "cost_per_run", "cost_per_pass", "time_s_mean", "turns_mean"):
+    for key in (
+        "wrote",
+        "correct",
+        "safe",
+        "passed",
+        "loc_median",
+        "tokens_mean",
+        "cost_per_run",
+        "cost_per_pass",
+        "time_s_mean",
+        "turns_mean",
+    ):
         assert broken[key] is None, key
 
 
@@ -129,8 +236,11 @@ def test_a_record_without_valid_counts_as_valid() -> None:
 def test_aggregate_rows_per_task_model_arm() -> None:
     rows = aggregate(RECORDS)
     assert [(r["task"], r["model"], r["arm"]) for r in rows] == [
-        ("t1", "m1", "a_arm"), ("t1", "m1", "baseline"), ("t1", "m2", "baseline"),
-        ("t2", "m1", "baseline")]
+        ("t1", "m1", "a_arm"),
+        ("t1", "m1", "baseline"),
+        ("t1", "m2", "baseline"),
+        ("t2", "m1", "baseline"),
+    ]
     base = row(rows, "t1", "m1", "baseline")
     assert base == {"task": "t1", "model": "m1", "arm": "baseline", **summarize([B0, B1, B2, B3])}
     arm = row(rows, "t1", "m1", "a_arm")
@@ -149,7 +259,10 @@ def test_aggregate_rows_per_task_model_arm() -> None:
 def test_model_totals_over_all_tasks() -> None:
     rows = model_totals(RECORDS)
     assert [(r["task"], r["model"], r["arm"]) for r in rows] == [
-        ("ALL", "m1", "a_arm"), ("ALL", "m1", "baseline"), ("ALL", "m2", "baseline")]
+        ("ALL", "m1", "a_arm"),
+        ("ALL", "m1", "baseline"),
+        ("ALL", "m2", "baseline"),
+    ]
     base = row(rows, "ALL", "m1", "baseline")
     assert (base["n"], base["valid"], base["invalid"]) == (5, 4, 1)
     assert base["passed"] == 0.5  # B0 and T2 pass, of the valid B0, B1, B3 and T2
@@ -180,13 +293,12 @@ def test_render_table_blocks_and_numbers() -> None:
     for rows in found.values():
         assert rows[0] == list(COLUMNS)
     assert found["t1 (m1)"][1:] == [
-        ["baseline", "4", "3", "67%", "67%", "33%", "20", "33%", "210", "$0.5000", "$1.5000", "25",
-         "5.0"],
-        ["a_arm", "3", "2", "100%", "50%", "100%", "10", "50%", "200", "$0.3750", "$0.7500", "10",
-         "3.0"],
+        ["baseline", "4", "3", "67%", "67%", "33%", "20", "33%", "210", "$0.5000", "$1.5000", "25", "5.0"],
+        ["a_arm", "3", "2", "100%", "50%", "100%", "10", "50%", "200", "$0.3750", "$0.7500", "10", "3.0"],
     ]
     assert found["t1 (m2)"][1:] == [
-        ["baseline", "1", "1", "0%", "0%", "0%", "-", "0%", "-", "$0.1250", "-", "-", "-"]]
+        ["baseline", "1", "1", "0%", "0%", "0%", "-", "0%", "-", "$0.1250", "-", "-", "-"]
+    ]
     assert found["ALL TASKS (m1)"][1][:2] == ["baseline", "5"]
     assert found["ALL TASKS (m1)"][2][:2] == ["a_arm", "3"]
     assert found["ALL TASKS (m1)"][1][10] == "$1.2500"

@@ -27,10 +27,7 @@ from pytest_ponybench.offline import (
 )
 
 CLAUDE = shutil.which("claude")
-needs_claude = pytest.mark.skipif(
-    CLAUDE is None,
-    reason="the claude CLI is not on PATH (npm install -g @anthropic-ai/claude-code@2.1.332)",
-)
+needs_claude = pytest.mark.needs_claude
 
 STUB = b"def greet(name):\n    raise NotImplementedError\n"
 NOTES = b"TODO: write greet\n"

@@ -8,8 +8,8 @@ import pytest
 
 from pytest_ponybench.tasks import DEFAULT_CHECK_TIMEOUT, Task, TaskError, load_task, load_tasks, select
 
-SUITE = Path(__file__).parents[1] / "benchmarks" / "tasks"
-FIXTURES = Path(__file__).parents[1] / "fixtures"
+SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "tasks"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 GOOD_TOML = """\
 kind = "surgical"
@@ -22,8 +22,15 @@ max_turns = 4
 """
 
 
-def write_task(folder: Path, toml: str = GOOD_TOML, *, prompt: str | None = "Write add(a, b).\n",
-               good: bool = True, bad: bool = True, checks: dict[str, str] | None = None) -> Path:
+def write_task(
+    folder: Path,
+    toml: str = GOOD_TOML,
+    *,
+    prompt: str | None = "Write add(a, b).\n",
+    good: bool = True,
+    bad: bool = True,
+    checks: dict[str, str] | None = None,
+) -> Path:
     """A minimal valid surgical task, minus whatever the caller leaves out."""
     folder.mkdir(parents=True)
     (folder / "task.toml").write_text(toml, encoding="utf-8")
@@ -38,8 +45,10 @@ def write_task(folder: Path, toml: str = GOOD_TOML, *, prompt: str | None = "Wri
         (folder / "bad").mkdir()
         (folder / "bad" / "mod.py").write_text("def add(a, b):\n    return a - b\n")
     if checks is None:
-        checks = {"test_correct_add.py": "import mod\n\ndef test_add():\n    assert mod.add(1, 2) == 3\n",
-                  "test_safe_add.py": "def test_nothing():\n    pass\n"}
+        checks = {
+            "test_correct_add.py": "import mod\n\ndef test_add():\n    assert mod.add(1, 2) == 3\n",
+            "test_safe_add.py": "def test_nothing():\n    pass\n",
+        }
     if checks:
         (folder / "checks").mkdir()
         for name, text in checks.items():
@@ -59,8 +68,7 @@ def the_problem(folder: Path, file: str, *words: str, fixtures_dir: Path | None 
     """The one problem that names folder and file and says every word; fail with all if none."""
     found = problems(folder, fixtures_dir)
     prefix = f"{folder}: {file}"
-    hits = [p for p in found
-            if p.startswith(prefix) and all(w in p.removeprefix(prefix) for w in words)]
+    hits = [p for p in found if p.startswith(prefix) and all(w in p.removeprefix(prefix) for w in words)]
     assert len(hits) == 1, found
     return hits[0]
 
@@ -69,19 +77,27 @@ def the_problem(folder: Path, file: str, *words: str, fixtures_dir: Path | None 
 
 
 def test_good_minimal_task_loads_with_its_fields(tmp_path: Path) -> None:
-    folder = write_task(tmp_path / "add_two", checks={
-        "test_correct_add.py": "def test_add():\n    pass\n",
-        "test_safe_add.py": "def test_safe():\n    pass\n",
-        "conftest.py": "",  # a helper, not a check: allowed
-        "data/cases.json": "[]",
-    })
+    folder = write_task(
+        tmp_path / "add_two",
+        checks={
+            "test_correct_add.py": "def test_add():\n    pass\n",
+            "test_safe_add.py": "def test_safe():\n    pass\n",
+            "conftest.py": "",  # a helper, not a check: allowed
+            "data/cases.json": "[]",
+        },
+    )
     (folder / "checks" / "__pycache__").mkdir()
     (folder / "checks" / "__pycache__" / "x.pyc").write_bytes(b"\0")
     task = load_task(folder)
     assert task.id == "add_two"
     assert task.path == folder.resolve()
     assert (task.kind, task.file, task.axis, task.fixture, task.fixture_path) == (
-        "surgical", "mod.py", "correct", None, None)
+        "surgical",
+        "mod.py",
+        "correct",
+        None,
+        None,
+    )
     assert task.prompt == "Write add(a, b)."
     assert task.tags == ("quick", "py")
     assert task.timeout == 5.0 and isinstance(task.timeout, float)
@@ -89,8 +105,12 @@ def test_good_minimal_task_loads_with_its_fields(tmp_path: Path) -> None:
     assert task.seed == {"README.md": b"seed\n"}
     assert task.good == {"mod.py": b"def add(a, b):\n    return a + b\n"}
     assert task.bad == {"mod.py": b"def add(a, b):\n    return a - b\n"}
-    assert sorted(task.checks) == ["conftest.py", "data/cases.json", "test_correct_add.py",
-                                   "test_safe_add.py"]
+    assert sorted(task.checks) == [
+        "conftest.py",
+        "data/cases.json",
+        "test_correct_add.py",
+        "test_safe_add.py",
+    ]
     assert task.has_references
     assert task.reference("good") is task.good and task.reference("bad") is task.bad
     with pytest.raises(ValueError, match="'ugly'"):
@@ -100,7 +120,13 @@ def test_good_minimal_task_loads_with_its_fields(tmp_path: Path) -> None:
 def test_defaults_when_keys_are_left_out(tmp_path: Path) -> None:
     task = load_task(write_task(tmp_path / "t", 'file = "mod.py"\n'))
     assert (task.kind, task.axis, task.tags, task.timeout, task.description, task.max_turns) == (
-        "surgical", "safe", (), DEFAULT_CHECK_TIMEOUT, "", None)
+        "surgical",
+        "safe",
+        (),
+        DEFAULT_CHECK_TIMEOUT,
+        "",
+        None,
+    )
 
 
 def test_content_hash_is_stable_and_follows_the_checks(tmp_path: Path) -> None:
@@ -195,14 +221,19 @@ def test_fixture_key_only_for_fixture_tasks(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["test_other.py", "helpers.py", "check_correct.py"])
 def test_check_files_must_be_named_for_their_axis(tmp_path: Path, name: str) -> None:
-    folder = write_task(tmp_path / "t", checks={
-        "test_correct_add.py": "def test_add():\n    pass\n", name: "def test_x():\n    pass\n"})
+    folder = write_task(
+        tmp_path / "t",
+        checks={"test_correct_add.py": "def test_add():\n    pass\n", name: "def test_x():\n    pass\n"},
+    )
     the_problem(folder, f"checks/{name}:", "test_correct*.py or test_safe*.py")
 
 
 def test_the_axis_needs_a_check_that_decides_it(tmp_path: Path) -> None:
-    folder = write_task(tmp_path / "t", GOOD_TOML.replace('"correct"', '"safe"'),
-                        checks={"test_correct_add.py": "def test_add():\n    pass\n"})
+    folder = write_task(
+        tmp_path / "t",
+        GOOD_TOML.replace('"correct"', '"safe"'),
+        checks={"test_correct_add.py": "def test_add():\n    pass\n"},
+    )
     the_problem(folder, "checks/:", "axis = 'safe'", "test_safe*.py")
 
 
@@ -242,8 +273,7 @@ def test_max_turns_must_be_a_positive_integer(tmp_path: Path, turns: str) -> Non
 
 
 def test_every_problem_of_one_folder_is_listed(tmp_path: Path) -> None:
-    folder = write_task(tmp_path / "t", 'kind = "wat"\naxis = "fast"\ntimeout = 0\n',
-                        prompt="", good=False)
+    folder = write_task(tmp_path / "t", 'kind = "wat"\naxis = "fast"\ntimeout = 0\n', prompt="", good=False)
     found = problems(folder)
     for fragment in ("key 'kind'", "key 'axis'", "key 'timeout'", "prompt.md: empty", "good/:"):
         assert any(fragment in p for p in found), (fragment, found)
@@ -254,8 +284,9 @@ def test_every_problem_of_one_folder_is_listed(tmp_path: Path) -> None:
 
 
 def test_open_task_needs_no_references_or_checks(tmp_path: Path) -> None:
-    folder = write_task(tmp_path / "explain", 'kind = "open"\ntags = ["chat"]\n', good=False,
-                        bad=False, checks={})
+    folder = write_task(
+        tmp_path / "explain", 'kind = "open"\ntags = ["chat"]\n', good=False, bad=False, checks={}
+    )
     task = load_task(folder)
     assert (task.kind, task.file, task.has_references, task.checks) == ("open", None, False, {})
 
@@ -267,8 +298,7 @@ def test_fixture_task_loads_and_hashes_its_fixture(tmp_path: Path) -> None:
     toml = 'kind = "fixture"\nfixture = "shop"\nfile = "mod.py"\naxis = "correct"\n'
     folder = write_task(tmp_path / "t", toml)
     task = load_task(folder, fixtures)
-    assert (task.kind, task.fixture, task.fixture_path) == ("fixture", "shop",
-                                                            (fixtures / "shop").resolve())
+    assert (task.kind, task.fixture, task.fixture_path) == ("fixture", "shop", (fixtures / "shop").resolve())
     before = task.content_hash()
     (fixtures / "shop" / "cart.py").write_text("X = 2\n")
     assert load_task(folder, fixtures).content_hash() != before
@@ -320,8 +350,7 @@ def task(id: str, *tags: str) -> Task:
     return Task(id=id, path=Path(id), kind="open", prompt="p", tags=tags)
 
 
-TASKS = [task("sql_lookup", "quick", "sql"), task("zip_extract", "path"),
-         task("parse_duration", "quick")]
+TASKS = [task("sql_lookup", "quick", "sql"), task("zip_extract", "path"), task("parse_duration", "quick")]
 
 
 def test_select_by_id_and_by_tag() -> None:

@@ -8,36 +8,34 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import records, run_dirs
+from tests.support import HOOK_MARKER, make_plugin, records, run_dirs
 
-HOOK_MARKER = "PONYBENCH-HOOK-MARKER-4417"
+pytestmark = pytest.mark.needs_claude
+
 PROMPT_MARKER = "PONYBENCH-PROMPT-MARKER-9023"
-
-
-def make_plugin(root: Path, name: str = "marker-plugin", manifest: str | None = None) -> Path:
-    plugin = root / "plugins" / name
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / "hooks").mkdir()
-    (plugin / ".claude-plugin" / "plugin.json").write_text(
-        manifest if manifest is not None else json.dumps({"name": name, "version": "0.0.1"}))
-    hook = {"type": "command", "command": f"echo {HOOK_MARKER}"}
-    (plugin / "hooks" / "hooks.json").write_text(
-        json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
-    return plugin
 
 
 def test_plugin_and_prompt_arms_reach_the_model_and_nothing_else_does(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
-    root = bench_project(tasks=["sql_lookup", "merge_intervals"],
-                         arms=f'baseline = {{}}\ntold = {{ prompt = "{PROMPT_MARKER}" }}\n')
+    root = bench_project(
+        tasks=["sql_lookup", "merge_intervals"],
+        arms=f'baseline = {{}}\ntold = {{ prompt = "{PROMPT_MARKER}" }}\n',
+    )
     make_plugin(root)
     result = pytester.runpytest_subprocess(
-        "benchmarks", "-n", "2", "--models", "offline-reference",
-        "--arm", "marked=plugin:plugins/marker-plugin")
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-reference",
+        "--arm",
+        "marked=plugin:plugins/marker-plugin",
+    )
     result.assert_outcomes(passed=6)
-    result.stdout.fnmatch_lines(["*verdicts: each arm vs baseline*", "marked vs baseline*",
-                                 "*pass*undecided*"])
+    result.stdout.fnmatch_lines(
+        ["*verdicts: each arm vs baseline*", "marked vs baseline*", "*pass*undecided*"]
+    )
     run_dir = run_dirs(root)[0]
     seen: dict[str, tuple[bool, bool]] = {}
     for cell in (run_dir / "cells").iterdir():
@@ -76,21 +74,21 @@ def test_broken_arm_stops_before_any_cell(
     root = bench_project(tasks=["sql_lookup"])
     make_plugin(root, "bad-json", manifest="{nope")
     make_plugin(root, "no-name", manifest='{"version": "1"}')
-    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models",
-                                           "offline-reference", "--arm", spec)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--models", "offline-reference", "--arm", spec
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: {message}"])
     assert not (root / "runs").exists() or not list((root / "runs").glob("*/results.jsonl"))
 
 
-def test_arm_table_errors_name_the_key(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path]
-) -> None:
+def test_arm_table_errors_name_the_key(pytester: pytest.Pytester, bench_project: Callable[..., Path]) -> None:
     bench_project(tasks=["sql_lookup"], arms='odd = { plugin = "x", prompt = "y" }\n')
     result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["ERROR: arm 'odd' (*pyproject.toml ?tool.ponybench.arms?): give at most one of*"])
+        ["ERROR: arm 'odd' (*pyproject.toml ?tool.ponybench.arms?): give at most one of*"]
+    )
 
 
 def test_unknown_arm_name_is_a_usage_error(

@@ -14,8 +14,11 @@ def test_selftest_over_the_shipped_suite(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
     root = bench_project()
-    n_refs = 2 * sum(1 for t in (root / "benchmarks" / "tasks").iterdir()
-                     if 'kind = "open"' not in (t / "task.toml").read_text())
+    n_refs = 2 * sum(
+        1
+        for t in (root / "benchmarks" / "tasks").iterdir()
+        if 'kind = "open"' not in (t / "task.toml").read_text()
+    )
     started = time.monotonic()
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
     elapsed = time.monotonic() - started
@@ -31,8 +34,9 @@ def test_selftest_from_the_benchmark_folder_selects_by_tag(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
     bench_project()
-    result = pytester.runpytest_subprocess("benchmarks", "--selftest-only", "-m", "quick",
-                                           "--strict-markers", "-v")
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--selftest-only", "-m", "quick", "--strict-markers", "-v"
+    )
     result.assert_outcomes(passed=8)  # four quick tasks x good/bad; instruments are untagged
     assert "test_cell" not in result.stdout.str()
 
@@ -46,9 +50,9 @@ def test_a_swapped_bad_reference_fails_exactly_that_task(
     shutil.copytree(task / "good", task / "bad")
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-vv")
     result.assert_outcomes(passed=5 + 3, failed=1)
-    result.stdout.fnmatch_lines([
-        "FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its "
-        "axis 'safe'*"])
+    result.stdout.fnmatch_lines(
+        ["FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its axis 'safe'*"]
+    )
 
 
 def test_a_good_reference_that_fails_names_the_axis(
@@ -60,9 +64,12 @@ def test_a_good_reference_that_fails_names_the_axis(
     shutil.copy(bad, task / "good" / bad.name)
     result = pytester.runpytest_subprocess("--selftest-only", "-vv")
     result.assert_outcomes(passed=1 + 3, failed=1)
-    result.stdout.fnmatch_lines([
-        "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference "
-        "fails on correct: test_correct*"])
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference "
+            "fails on correct: test_correct*"
+        ]
+    )
 
 
 def test_a_hanging_check_ends_with_a_timeout_reason(
@@ -73,14 +80,18 @@ def test_a_hanging_check_ends_with_a_timeout_reason(
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace("timeout = ", "# timeout = ") + "\ntimeout = 3\n")
     (task / "checks" / "test_correct_hang.py").write_text(
-        "def test_hangs():\n    while True:\n        pass\n")
+        "def test_hangs():\n    while True:\n        pass\n"
+    )
     started = time.monotonic()
     result = pytester.runpytest_subprocess("--selftest-only", "-k", "good", "-vv")
     elapsed = time.monotonic() - started
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference fails on "
-        "correct: test_correct_hang.py::test_hangs: checks exceeded their 3s limit*"])
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference fails on "
+            "correct: test_correct_hang.py::test_hangs: checks exceeded their 3s limit*"
+        ]
+    )
     assert elapsed < 3 + 20
 
 

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import records, run_dirs, tagged_processes
+from tests.support import records, run_dirs, tagged_processes
+
+pytestmark = pytest.mark.needs_claude
 
 QUICK_MODELS = "offline-reference,offline-flawed"
 
@@ -31,8 +33,7 @@ def _without_times(summary: dict[str, object]) -> dict[str, object]:
 def test_summary_is_identical_at_n0_and_n2(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
-    root = bench_project(tasks=["sql_lookup", "merge_intervals", "cart_bogo",
-                                "explain_fixture_scopes"])
+    root = bench_project(tasks=["sql_lookup", "merge_intervals", "cart_bogo", "explain_fixture_scopes"])
     summaries = []
     for workers in ("0", "2"):
         result = pytester.runpytest_subprocess("benchmarks", "-n", workers, "--models", QUICK_MODELS)
@@ -45,9 +46,14 @@ def test_summary_is_identical_at_n0_and_n2(
 
 
 def _start(root: Path, *args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "pytest", *args], cwd=root,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True, stdin=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def _wait_for_records(root: Path, n: int, proc: subprocess.Popen[bytes]) -> Path:
@@ -138,7 +144,10 @@ def test_rescore_after_editing_one_check_changes_only_that_task(
                 assert "edited check" in rec["reason"] and old["correct"] is True
         else:
             assert (rec["correct"], rec["safe"], rec["total_loc"]) == (
-                old["correct"], old["safe"], old["total_loc"]), cell_id
+                old["correct"],
+                old["safe"],
+                old["total_loc"],
+            ), cell_id
         assert rec["cost_usd"] == old["cost_usd"] and rec["rescored_from"] == str(run_dir)
     assert json.loads((rescored[0] / "summary.json").read_text())["rows"]
     rescore_run = json.loads((rescored[0] / "run.json").read_text())
@@ -169,7 +178,9 @@ def test_resume_tolerates_a_torn_last_line(
     result.assert_outcomes(passed=1, deselected=1)
     recs = records_tolerant(run_dir)
     assert sorted(r["cell_id"] for r in recs) == [
-        "merge_intervals-baseline-offline-reference-r0", "sql_lookup-baseline-offline-reference-r0"]
+        "merge_intervals-baseline-offline-reference-r0",
+        "sql_lookup-baseline-offline-reference-r0",
+    ]
 
 
 def test_a_crashed_worker_leaves_missing_cells_named(
@@ -180,13 +191,16 @@ def test_a_crashed_worker_leaves_missing_cells_named(
         "import os\n\n"
         "def pytest_runtest_setup(item):\n"
         "    if 'merge_intervals' in item.nodeid:\n"
-        "        os._exit(1)  # a worker dying mid-run\n")
-    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--max-worker-restart", "0",
-                                           "--models", "offline-reference")
+        "        os._exit(1)  # a worker dying mid-run\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--max-worker-restart", "0", "--models", "offline-reference"
+    )
     assert result.ret != 0
     run_dir = run_dirs(root)[0]
     summary = json.loads((run_dir / "summary.json").read_text())
     assert "merge_intervals-baseline-offline-reference-r0" in summary["missing"]
-    result.stdout.fnmatch_lines(["*cell(s) left no record:*",
-                                 "  missing: merge_intervals-baseline-offline-reference-r0"])
+    result.stdout.fnmatch_lines(
+        ["*cell(s) left no record:*", "  missing: merge_intervals-baseline-offline-reference-r0"]
+    )
     result.stdout.fnmatch_lines([f"resume with: pytest benchmarks -n 2 --resume {run_dir}"])

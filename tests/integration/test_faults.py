@@ -8,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import records, run_dirs, tagged_processes
+from tests.support import records, run_dirs, tagged_processes
+
+pytestmark = pytest.mark.needs_claude
 
 FAULTS = {
     "offline-error-400": "API error 400",
@@ -30,8 +32,17 @@ def test_every_fault_model_is_an_invalid_cell(
     root = bench_project(tasks=["sql_lookup"])
     started = time.monotonic()
     result = pytester.runpytest_subprocess(
-        "benchmarks", "-n", "2", "--models", ",".join(FAULTS),
-        "--cell-timeout", str(CELL_TIMEOUT), "--retries", "0", "-rE")
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        ",".join(FAULTS),
+        "--cell-timeout",
+        str(CELL_TIMEOUT),
+        "--retries",
+        "0",
+        "-rE",
+    )
     elapsed = time.monotonic() - started
     result.assert_outcomes(errors=len(FAULTS))
     recs = {r["model"]: r for r in records(run_dirs(root)[0])}
@@ -42,7 +53,8 @@ def test_every_fault_model_is_an_invalid_cell(
         assert rec["error"].startswith(expected), f"{model}: {rec['error']}"
         assert rec["wall_s"] < CELL_TIMEOUT, f"{model} took {rec['wall_s']}s"
         result.stdout.fnmatch_lines(
-            [f"ERROR benchmarks/test_cells.py::test_cell?sql_lookup-baseline-{model}-r0?*"])
+            [f"ERROR benchmarks/test_cells.py::test_cell?sql_lookup-baseline-{model}-r0?*"]
+        )
     result.stdout.fnmatch_lines(["*CellInvalid: invalid cell sql_lookup-baseline-offline-hang-r0:*"])
     # Nine cells two at a time, each bounded by its timeout: far less than nine timeouts.
     assert elapsed < 5 * CELL_TIMEOUT
@@ -50,14 +62,17 @@ def test_every_fault_model_is_an_invalid_cell(
 
 
 def test_cell_timeout_kills_the_session(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch,
+    pytester: pytest.Pytester,
+    bench_project: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
     process_tag: str,
 ) -> None:
     """A hang the CLI would wait out for a minute: the harness kills the process group itself."""
     monkeypatch.setenv("API_TIMEOUT_MS", "60000")
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3", "--retries", "0")
+        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3", "--retries", "0"
+    )
     result.assert_outcomes(errors=1)
     rec = records(run_dirs(root)[0])[0]
     assert rec["timed_out"] is True and rec["valid"] is False
@@ -70,8 +85,7 @@ def test_missing_claude_is_one_clear_error(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
     bench_project()
-    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--claude",
-                                           "/nonexistent/claude")
+    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--claude", "/nonexistent/claude")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: ponybench: the claude CLI was not found*"])
     assert "test_cell" not in result.stdout.str()

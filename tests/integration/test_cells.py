@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import records, run_dirs
+from tests.support import records, run_dirs
+
+pytestmark = pytest.mark.needs_claude
 
 OFFLINE = "offline-reference,offline-flawed,offline-idle"
 
@@ -16,8 +18,9 @@ def test_offline_grid_over_every_shipped_task(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
     root = bench_project()
-    result = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models", OFFLINE,
-                                           "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--models", OFFLINE, "-p", "no:cacheprovider"
+    )
     run_dir = run_dirs(root)[0]
     recs = records(run_dir)
     tasks = {p.name: p for p in (root / "benchmarks" / "tasks").iterdir()}
@@ -25,8 +28,9 @@ def test_offline_grid_over_every_shipped_task(
     axes = {}
     for name, path in tasks.items():
         text = (path / "task.toml").read_text()
-        axes[name] = None if 'kind = "open"' in text else ("correct" if 'axis = "correct"' in text
-                                                            else "safe")
+        axes[name] = (
+            None if 'kind = "open"' in text else ("correct" if 'axis = "correct"' in text else "safe")
+        )
     for rec in recs:
         where = f"{rec['cell_id']}: {rec.get('reason')} {rec.get('error')}"
         assert rec["valid"], where
@@ -70,31 +74,44 @@ def test_same_grid_with_and_without_xdist(
     pytester: pytest.Pytester, bench_project: Callable[..., Path], workers: str
 ) -> None:
     bench_project(tasks=["sql_lookup", "merge_intervals", "line_count"])
-    result = pytester.runpytest_subprocess("benchmarks", "-vv", "-n", workers, "--models",
-                                           "offline-reference,offline-flawed")
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-vv", "-n", workers, "--models", "offline-reference,offline-flawed"
+    )
     result.assert_outcomes(passed=3, failed=3)
     # One call each: under xdist the summary lines come in completion order.
     result.stdout.fnmatch_lines(
-        ["*test_cell?sql_lookup-baseline-offline-flawed-r0? - AssertionError: unsafe: *"])
+        ["*test_cell?sql_lookup-baseline-offline-flawed-r0? - AssertionError: unsafe: *"]
+    )
     result.stdout.fnmatch_lines(
-        ["*test_cell?merge_intervals-baseline-offline-flawed-r0? - AssertionError: incorrect: *"])
+        ["*test_cell?merge_intervals-baseline-offline-flawed-r0? - AssertionError: incorrect: *"]
+    )
 
 
-def test_cell_ids_order_and_markers(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path]
-) -> None:
-    bench_project(tasks=["sql_lookup", "merge_intervals"],
-                  arms='baseline = {}\nbrief = { prompt = "Be brief." }\n')
+def test_cell_ids_order_and_markers(pytester: pytest.Pytester, bench_project: Callable[..., Path]) -> None:
+    bench_project(
+        tasks=["sql_lookup", "merge_intervals"], arms='baseline = {}\nbrief = { prompt = "Be brief." }\n'
+    )
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--collect-only", "-q", "--models", "offline-reference,offline-idle",
-        "--runs", "2", "--strict-markers", "-m", "quick")
+        "benchmarks",
+        "--collect-only",
+        "-q",
+        "--models",
+        "offline-reference,offline-idle",
+        "--runs",
+        "2",
+        "--strict-markers",
+        "-m",
+        "quick",
+    )
     lines = [ln for ln in result.stdout.lines if "::test_cell[" in ln]
     ids = [ln.split("[", 1)[1].rstrip("]") for ln in lines]
     quick = [t for t in ("merge_intervals", "sql_lookup")]
-    assert ids[:4] == [f"{quick[0]}-baseline-offline-reference-r0",
-                       f"{quick[0]}-brief-offline-reference-r0",
-                       f"{quick[0]}-baseline-offline-idle-r0",
-                       f"{quick[0]}-brief-offline-idle-r0"], ids
+    assert ids[:4] == [
+        f"{quick[0]}-baseline-offline-reference-r0",
+        f"{quick[0]}-brief-offline-reference-r0",
+        f"{quick[0]}-baseline-offline-idle-r0",
+        f"{quick[0]}-brief-offline-idle-r0",
+    ], ids
     assert len(ids) == 2 * 2 * 2 * 2
     assert ids[-1] == f"{quick[1]}-brief-offline-idle-r1"
     assert result.ret == pytest.ExitCode.OK and not (pytester.path / "runs").exists()
@@ -111,8 +128,7 @@ def test_a_workspace_inside_a_git_repo_is_refused(
     repo.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     monkeypatch.setenv("TMPDIR", str(repo))
-    result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference",
-                                           "--retries", "0")
+    result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference", "--retries", "0")
     result.assert_outcomes(errors=1)
     rec = records(run_dirs(root)[0])[0]
     assert rec["valid"] is False and "inside a git repository" in rec["error"], rec["error"]

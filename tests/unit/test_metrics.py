@@ -60,13 +60,31 @@ def test_count_lines_sample() -> None:
 @pytest.mark.parametrize(
     ("line", "is_comment"),
     [
-        ("# note", True), ("#", True), ("## heading", True), ("#!/bin/sh", True),
-        ("#: attribute doc", True), ("// note", True), ("/* a */", True), ("/** jsdoc", True),
-        ("*/", True), ("* @param x", True), ("*", True), ("<!-- x -->", True), ("-->", True),
-        ("-- note", True), ("--", True),
-        ("x = 1  # trailing", False), ("#count = 0;", False), ("#header {", False),
-        ("#define N 3", False), ("*args,", False), ("**kwargs,", False), ("*,", False),
-        ("--i;", False), ('"""doc"""', False), ("a // b", False),
+        ("# note", True),
+        ("#", True),
+        ("## heading", True),
+        ("#!/bin/sh", True),
+        ("#: attribute doc", True),
+        ("// note", True),
+        ("/* a */", True),
+        ("/** jsdoc", True),
+        ("*/", True),
+        ("* @param x", True),
+        ("*", True),
+        ("<!-- x -->", True),
+        ("-->", True),
+        ("-- note", True),
+        ("--", True),
+        ("x = 1  # trailing", False),
+        ("#count = 0;", False),
+        ("#header {", False),
+        ("#define N 3", False),
+        ("*args,", False),
+        ("**kwargs,", False),
+        ("*,", False),
+        ("--i;", False),
+        ('"""doc"""', False),
+        ("a // b", False),
     ],
 )
 def test_comment_classification(line: str, is_comment: bool) -> None:
@@ -87,15 +105,33 @@ def test_count_lines_edges() -> None:
 @pytest.mark.parametrize(
     ("rel", "expected"),
     [
-        ("test_app.py", True), ("app_test.py", True), ("my_test.py", True),
-        ("conftest.py", True), ("pkg/conftest.py", True), ("tests/helpers.py", True),
-        ("test/x.js", True), ("pkg/tests/unit/util.py", True), ("src/__tests__/a.js", True),
-        ("Tests/Foo.java", True), ("app.test.ts", True), ("Button.spec.tsx", True),
-        ("lib/util.test.mjs", True), ("server/x_test.go", True), ("Test_Upper.py", True),
-        ("app.py", False), ("testing.py", False), ("latest.py", False), ("contest.py", False),
-        ("attestation.py", False), ("test.py", False), ("spec.ts", False),
-        ("src/testutils/x.py", False), ("src/contest/x.py", False), ("app.tests.ts", False),
-        ("tests.py", False), ("conftest.js", False),
+        ("test_app.py", True),
+        ("app_test.py", True),
+        ("my_test.py", True),
+        ("conftest.py", True),
+        ("pkg/conftest.py", True),
+        ("tests/helpers.py", True),
+        ("test/x.js", True),
+        ("pkg/tests/unit/util.py", True),
+        ("src/__tests__/a.js", True),
+        ("Tests/Foo.java", True),
+        ("app.test.ts", True),
+        ("Button.spec.tsx", True),
+        ("lib/util.test.mjs", True),
+        ("server/x_test.go", True),
+        ("Test_Upper.py", True),
+        ("app.py", False),
+        ("testing.py", False),
+        ("latest.py", False),
+        ("contest.py", False),
+        ("attestation.py", False),
+        ("test.py", False),
+        ("spec.ts", False),
+        ("src/testutils/x.py", False),
+        ("src/contest/x.py", False),
+        ("app.tests.ts", False),
+        ("tests.py", False),
+        ("conftest.js", False),
     ],
 )
 def test_is_test_path(rel: str, expected: bool) -> None:
@@ -105,14 +141,30 @@ def test_is_test_path(rel: str, expected: bool) -> None:
 @pytest.mark.parametrize(
     ("rel", "expected"),
     [
-        ("package-lock.json", True), ("web/yarn.lock", True), ("poetry.lock", True),
-        ("Cargo.lock", True), ("Gemfile.lock", True), ("go.sum", True), ("pnpm-lock.yaml", True),
-        ("uv.lock", True), ("static/app.min.js", True), ("src/routeTree.gen.ts", True),
-        ("api/v1/service.pb.go", True), ("proto/msg_pb2.py", True),
-        ("pkg/__pycache__/m.cpython-311.pyc", True), ("node_modules/x/index.js", True),
-        ("client.generated.ts", True), ("app.js.map", True),
-        ("app.py", False), ("lockfile.py", False), ("src/lock.py", False), ("clock.ts", False),
-        ("min.js", False), ("gen.ts", False), ("generator.py", False), ("package.json", False),
+        ("package-lock.json", True),
+        ("web/yarn.lock", True),
+        ("poetry.lock", True),
+        ("Cargo.lock", True),
+        ("Gemfile.lock", True),
+        ("go.sum", True),
+        ("pnpm-lock.yaml", True),
+        ("uv.lock", True),
+        ("static/app.min.js", True),
+        ("src/routeTree.gen.ts", True),
+        ("api/v1/service.pb.go", True),
+        ("proto/msg_pb2.py", True),
+        ("pkg/__pycache__/m.cpython-311.pyc", True),
+        ("node_modules/x/index.js", True),
+        ("client.generated.ts", True),
+        ("app.js.map", True),
+        ("app.py", False),
+        ("lockfile.py", False),
+        ("src/lock.py", False),
+        ("clock.ts", False),
+        ("min.js", False),
+        ("gen.ts", False),
+        ("generator.py", False),
+        ("package.json", False),
     ],
 )
 def test_is_generated_or_lock(rel: str, expected: bool) -> None:
@@ -248,14 +300,28 @@ FILES = {
 
 def test_code_stats_with_selfcheck_as_test() -> None:
     stats = code_stats(FILES, selfcheck_as_test=True)
-    assert stats == CodeStats(files=3, src_files=2, test_files=1, total_loc=5, src_loc=3,
-                              test_loc=6, gz_code=gz_size(SOLUTION_SRC + "\n" + FILES["web/app.js"]))
+    assert stats == CodeStats(
+        files=3,
+        src_files=2,
+        test_files=1,
+        total_loc=5,
+        src_loc=3,
+        test_loc=6,
+        gz_code=gz_size(SOLUTION_SRC + "\n" + FILES["web/app.js"]),
+    )
 
 
 def test_code_stats_selfcheck_stays_source_otherwise() -> None:
     stats = code_stats(FILES, selfcheck_as_test=False)
-    assert stats == CodeStats(files=3, src_files=2, test_files=1, total_loc=8, src_loc=6,
-                              test_loc=3, gz_code=gz_size(SOLUTION + "\n" + FILES["web/app.js"]))
+    assert stats == CodeStats(
+        files=3,
+        src_files=2,
+        test_files=1,
+        total_loc=8,
+        src_loc=6,
+        test_loc=3,
+        gz_code=gz_size(SOLUTION + "\n" + FILES["web/app.js"]),
+    )
 
 
 def test_code_stats_selfcheck_only_in_python() -> None:
@@ -265,10 +331,16 @@ def test_code_stats_selfcheck_only_in_python() -> None:
 
 def test_code_stats_empty_and_as_dict() -> None:
     assert code_stats({}, selfcheck_as_test=True) == CodeStats()
-    stats = CodeStats(files=1, src_files=2, test_files=3, total_loc=4, src_loc=5, test_loc=6,
-                      gz_code=7)
-    assert stats.as_dict() == {"files": 1, "src_files": 2, "test_files": 3, "total_loc": 4,
-                               "src_loc": 5, "test_loc": 6, "gz_code": 7}
+    stats = CodeStats(files=1, src_files=2, test_files=3, total_loc=4, src_loc=5, test_loc=6, gz_code=7)
+    assert stats.as_dict() == {
+        "files": 1,
+        "src_files": 2,
+        "test_files": 3,
+        "total_loc": 4,
+        "src_loc": 5,
+        "test_loc": 6,
+        "gz_code": 7,
+    }
 
 
 # --- workspace files and delivered stats --------------------------------------------------------
@@ -284,21 +356,41 @@ def write(root: Path, files: dict[str, str]) -> None:
 def test_file_sha256(tmp_path: Path) -> None:
     (tmp_path / "f").write_bytes(b"abc")
     assert file_sha256(tmp_path / "f") == (  # the FIPS 180-2 test vector
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
 
 
 def test_workspace_files_skips_what_is_not_delivered(tmp_path: Path) -> None:
-    write(tmp_path, {
-        "main.py": "x = 1\n", "pkg/mod.py": "y = 2\n", "web/index.html": "<p>hi</p>\n",
-        "tests/test_main.py": "def test(): pass\n", "seed.py": "seeded\n",
-        "README.md": "# readme\n", "data.json": "{}\n", ".eslintrc.js": "module.exports={}\n",
-        ".github/x.py": "a\n", ".git/hooks/x.py": "a\n", ".venv/lib/x.py": "a\n",
-        "node_modules/lib/index.js": "a\n", "pkg/__pycache__/mod.py": "a\n",
-        "venv/lib/site.py": "a\n", "env2/pyvenv.cfg": "home = /usr\n", "env2/lib/x.py": "a\n",
-        "_ponybench_probe.py": "a\n", "yarn.lock": "a\n", "dist/app.min.js": "a\n",
-    })
+    write(
+        tmp_path,
+        {
+            "main.py": "x = 1\n",
+            "pkg/mod.py": "y = 2\n",
+            "web/index.html": "<p>hi</p>\n",
+            "tests/test_main.py": "def test(): pass\n",
+            "seed.py": "seeded\n",
+            "README.md": "# readme\n",
+            "data.json": "{}\n",
+            ".eslintrc.js": "module.exports={}\n",
+            ".github/x.py": "a\n",
+            ".git/hooks/x.py": "a\n",
+            ".venv/lib/x.py": "a\n",
+            "node_modules/lib/index.js": "a\n",
+            "pkg/__pycache__/mod.py": "a\n",
+            "venv/lib/site.py": "a\n",
+            "env2/pyvenv.cfg": "home = /usr\n",
+            "env2/lib/x.py": "a\n",
+            "_ponybench_probe.py": "a\n",
+            "yarn.lock": "a\n",
+            "dist/app.min.js": "a\n",
+        },
+    )
     assert workspace_files(tmp_path, exclude=["seed.py"]) == [
-        "main.py", "pkg/mod.py", "tests/test_main.py", "web/index.html"]
+        "main.py",
+        "pkg/mod.py",
+        "tests/test_main.py",
+        "web/index.html",
+    ]
 
 
 def test_workspace_files_never_follows_symlinks(tmp_path: Path) -> None:
@@ -322,12 +414,25 @@ def test_delivered_stats_counts_only_touched_seeded_files(tmp_path: Path) -> Non
     seeded = {rel: file_sha256(tmp_path / rel) for rel in SEED}
     b_new = "B = 2\n# changed\nC = 3\n"
     c_new = "def c():\n    return 3\n"
-    write(tmp_path, {"b.py": b_new, "c.py": c_new,
-                     "tests/test_c.py": "def test_c():\n    assert True\n",
-                     "_ponybench_probe.py": "import sys\n"})
+    write(
+        tmp_path,
+        {
+            "b.py": b_new,
+            "c.py": c_new,
+            "tests/test_c.py": "def test_c():\n    assert True\n",
+            "_ponybench_probe.py": "import sys\n",
+        },
+    )
     stats = delivered_stats(tmp_path, seeded=seeded, selfcheck_as_test=False)
-    assert stats == CodeStats(files=3, src_files=2, test_files=1, total_loc=5, src_loc=4,
-                              test_loc=2, gz_code=gz_size(b_new + "\n" + c_new))
+    assert stats == CodeStats(
+        files=3,
+        src_files=2,
+        test_files=1,
+        total_loc=5,
+        src_loc=4,
+        test_loc=2,
+        gz_code=gz_size(b_new + "\n" + c_new),
+    )
 
 
 def test_delivered_stats_nothing_touched(tmp_path: Path) -> None:
@@ -347,16 +452,24 @@ def test_delivered_stats_selfcheck_in_modified_seed(tmp_path: Path) -> None:
 # --- diff_stats in a real git repository --------------------------------------------------------
 
 GIT_ENV = {
-    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost",
-    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@localhost",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@localhost",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@localhost",
 }
 
 
 def git(ws: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    subprocess.run(["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false", *args],
-                   cwd=ws, env={**env, **GIT_ENV}, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false", *args],
+        cwd=ws,
+        env={**env, **GIT_ENV},
+        check=True,
+        capture_output=True,
+    )
 
 
 def seed_repo(ws: Path, files: dict[str, str]) -> None:
@@ -371,21 +484,39 @@ APP = "import os\n\n\ndef main():\n    return os.getcwd()\n"
 
 def test_diff_stats_counts_added_code_lines(tmp_path: Path) -> None:
     seed_repo(tmp_path, {"app.py": APP, "util.py": "X = 1\n"})
-    write(tmp_path, {
-        "app.py": APP + "\n# new helper\ndef helper():\n    return 2\n",  # +4, 3 non-blank
-        "src/new.py": "# module\n\nVALUE = 42\nprint(VALUE)\n",  # 3 non-blank, 1 comment
-        "tests/test_new.py": "from src.new import VALUE\n\n\ndef test_value():\n"
-                             "    assert VALUE == 42\n",  # 3 non-blank
-        "package-lock.json": '{\n  "lockfileVersion": 3\n}\n' * 50,
-        "static/vendor.min.js": "var a=1;\n" * 5,
-        "notes.md": "# notes\n",
-    })
+    write(
+        tmp_path,
+        {
+            "app.py": APP + "\n# new helper\ndef helper():\n    return 2\n",  # +4, 3 non-blank
+            "src/new.py": "# module\n\nVALUE = 42\nprint(VALUE)\n",  # 3 non-blank, 1 comment
+            "tests/test_new.py": "from src.new import VALUE\n\n\ndef test_value():\n"
+            "    assert VALUE == 42\n",  # 3 non-blank
+            "package-lock.json": '{\n  "lockfileVersion": 3\n}\n' * 50,
+            "static/vendor.min.js": "var a=1;\n" * 5,
+            "notes.md": "# notes\n",
+        },
+    )
     (tmp_path / "blob.py").write_bytes(b"\x00\x01\x02binary")
     stats = diff_stats(tmp_path)
-    added_src = ["", "# new helper", "def helper():", "    return 2",
-                 "# module", "", "VALUE = 42", "print(VALUE)"]
-    assert stats == CodeStats(files=3, src_files=2, test_files=1, total_loc=6, src_loc=4,
-                              test_loc=3, gz_code=gz_size("\n".join(added_src)))
+    added_src = [
+        "",
+        "# new helper",
+        "def helper():",
+        "    return 2",
+        "# module",
+        "",
+        "VALUE = 42",
+        "print(VALUE)",
+    ]
+    assert stats == CodeStats(
+        files=3,
+        src_files=2,
+        test_files=1,
+        total_loc=6,
+        src_loc=4,
+        test_loc=3,
+        gz_code=gz_size("\n".join(added_src)),
+    )
     assert diff_stats(tmp_path) == stats  # staging again changes nothing
 
 
@@ -418,8 +549,7 @@ def test_diff_stats_ignores_symlinks_and_removals(tmp_path: Path) -> None:
     assert diff_stats(ws) == CodeStats()
 
 
-def test_diff_stats_ignores_inherited_git_env(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_diff_stats_ignores_inherited_git_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seed_repo(tmp_path, {"app.py": APP})
     write(tmp_path, {"b.py": "b = 1\n"})
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))

@@ -1,0 +1,67 @@
+"""Helpers the tests share: run dirs and records of a benchmark project, live processes, plugins.
+
+A module of its own (not conftest) so tests import it like any other code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+CLAUDE = shutil.which("claude")
+CLAUDE_INSTALL = "npm install -g @anthropic-ai/claude-code@2.1.332"
+# .ci/run sets this: a CI run without the CLI must fail, never pass by skipping.
+REQUIRE_CLAUDE_ENV = "PONYBENCH_REQUIRE_CLAUDE"
+
+
+def run_dirs(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "runs").iterdir() if p.is_dir())
+
+
+def records(run_dir: Path) -> list[dict[str, Any]]:
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def tagged_processes(tag: str) -> list[str]:
+    """Command lines of live processes (zombies excluded) whose environment holds tag.
+
+    Tests set a unique tag in the environment of the pytest they start; every claude, unshare
+    and scorer process below it inherits it, so parallel tests never count each other's.
+    """
+    found = []
+    needle = tag.encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes():
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            found.append(cmdline)
+    return found
+
+
+HOOK_MARKER = "PONYBENCH-HOOK-MARKER-4417"
+
+
+def make_plugin(root: Path, name: str = "marker-plugin", manifest: str | None = None) -> Path:
+    plugin = root / "plugins" / name
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / "hooks").mkdir()
+    (plugin / ".claude-plugin" / "plugin.json").write_text(
+        manifest if manifest is not None else json.dumps({"name": name, "version": "0.0.1"})
+    )
+    hook = {"type": "command", "command": f"echo {HOOK_MARKER}"}
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
+    return plugin
+
+
