@@ -11,7 +11,7 @@ import pytest
 
 from . import config as cfg
 from .arms import Arm, validate_plugin
-from .report import is_valid
+from .records import finished_cell_ids
 from .results import RUN_JSON, RunDir
 
 
@@ -73,4 +73,4 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any]) -> cfg.Settin
 
 def finished_cells(records: list[dict[str, Any]]) -> set[str]:
     """Cells that need no rerun: those with a valid record."""
-    return {str(r.get("cell_id")) for r in records if is_valid(r) and "valid" in r}
+    return finished_cell_ids(records)

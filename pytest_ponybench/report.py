@@ -12,33 +12,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .records import flag, is_valid, latest, number, passed, tokens
+
 Record = Mapping[str, Any]
 
 
-def is_valid(rec: Record) -> bool:
-    return bool(rec.get("valid", True))
-
-
-def passed(rec: Record) -> bool:
-    return bool(rec.get("correct")) and bool(rec.get("safe"))
-
-
-def tokens(rec: Record) -> int | None:
-    parts = [rec.get(k) for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")]
-    if all(p is None for p in parts):
-        return None
-    return sum(int(p or 0) for p in parts)
-
-
-def latest(records: Iterable[Record]) -> list[Record]:
-    """One record per cell: its last valid attempt, else its last attempt (retries, resumes)."""
-    best: dict[tuple[Any, ...], Record] = {}
-    for rec in records:
-        key = (rec.get("task"), rec.get("arm"), rec.get("model"), rec.get("run"))
-        prev = best.get(key)
-        if prev is None or is_valid(rec) or not is_valid(prev):
-            best[key] = rec
-    return list(best.values())
+def _numbers(cells: Sequence[Record], key: str) -> list[float]:
+    """The finite values of one field; missing, NaN and infinite ones are left out."""
+    return [v for c in cells if (v := number(c.get(key))) is not None]
 
 
 def _mean(xs: Sequence[float]) -> float | None:
@@ -57,8 +38,8 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
     """The figures of one group of cells (one task x arm x model, or a whole model)."""
     valid = [c for c in cells if is_valid(c)]
     n = len(valid)
-    wrote = [c for c in valid if (c.get("total_loc") or 0) > 0]
-    costs = [float(c["cost_usd"]) for c in valid if c.get("cost_usd") is not None]
+    wrote = [c for c in valid if (number(c.get("total_loc")) or 0) > 0]
+    costs = _numbers(valid, "cost_usd")
     toks = [t for c in valid if (t := tokens(c)) is not None]
     passes = sum(passed(c) for c in valid)
     return {
@@ -67,18 +48,18 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
         "invalid": len(cells) - n,
         "timed_out": sum(bool(c.get("timed_out")) for c in cells),
         "wrote": _rate(len(wrote), n),
-        "correct": _rate(sum(bool(c.get("correct")) for c in valid), n),
-        "safe": _rate(sum(bool(c.get("safe")) for c in valid), n),
+        "correct": _rate(sum(flag(c.get("correct")) is True for c in valid), n),
+        "safe": _rate(sum(flag(c.get("safe")) is True for c in valid), n),
         "passed": _rate(passes, n),
         # LOC only where code was delivered: an arm that writes nothing is not "smaller".
-        "loc_median": _median([c["total_loc"] for c in wrote]),
-        "tests_written": _rate(sum((c.get("test_loc") or 0) > 0 for c in valid), n),
+        "loc_median": _median(_numbers(wrote, "total_loc")),
+        "tests_written": _rate(sum((number(c.get("test_loc")) or 0) > 0 for c in valid), n),
         "tokens_mean": _mean(toks),
         "cost_per_run": _mean(costs),
         "cost_per_pass": sum(costs) / passes if costs and passes else None,
-        "reply_words_median": _median([c["reply_words"] for c in valid if c.get("reply_words") is not None]),
-        "time_s_mean": _mean([c["duration_ms"] / 1000 for c in valid if c.get("duration_ms") is not None]),
-        "turns_mean": _mean([c["turns"] for c in valid if c.get("turns") is not None]),
+        "reply_words_median": _median(_numbers(valid, "reply_words")),
+        "time_s_mean": _mean([ms / 1000 for ms in _numbers(valid, "duration_ms")]),
+        "turns_mean": _mean(_numbers(valid, "turns")),
     }
 
 

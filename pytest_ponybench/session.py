@@ -15,6 +15,7 @@ from . import (
     preflight,
     previous,
     provenance,
+    records,
     report,
     results,
     spend,
@@ -328,7 +329,7 @@ class PonybenchSession:
         tasks = {t.id: t for t in self.tasks()}
         arms_by_name = {a.name: a for a in self.arms()}
         cells = []
-        for rec in report.latest(self.previous.records()):
+        for rec in records.latest(self.previous.records()):
             task, arm = tasks.get(str(rec.get("task"))), arms_by_name.get(str(rec.get("arm")))
             if task is None or arm is None:
                 continue  # a task since removed, or filtered out with --tasks

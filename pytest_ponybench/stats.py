@@ -26,6 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
+from .records import flag as record_flag
+from .records import number as record_number
+from .records import tokens as record_tokens
+
 ALPHA = 0.05
 Z_975 = 1.959964  # standard normal 0.975 quantile, the two-sided 95 % z
 POWER = 0.80
@@ -37,7 +41,6 @@ MIN_DECIDABLE_TASKS = 6
 
 RATE_METRICS = ("pass", "correct", "safe")
 RATIO_METRICS = ("total_loc", "cost_usd", "tokens", "duration_ms")
-TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
 # Short names people type in gate rules.
 METRIC_ALIASES = {
     "loc": "total_loc",
@@ -391,15 +394,8 @@ def paired_log_ratio(
 
 
 def _flag(value: Any) -> float | None:
-    if isinstance(value, bool | int | float):
-        return 1.0 if value else 0.0
-    return None
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
+    truth = record_flag(value)
+    return None if truth is None else float(truth)
 
 
 def _metric_value(record: Mapping[str, Any], metric: str) -> float | None:
@@ -411,10 +407,9 @@ def _metric_value(record: Mapping[str, Any], metric: str) -> float | None:
     if metric in ("correct", "safe"):
         return _flag(record.get(metric))
     if metric == "tokens":
-        parts = [_number(record.get(f)) for f in TOKEN_FIELDS]
-        present = [v for v in parts if v is not None]
-        return sum(present) if present else None
-    return _number(record.get(metric))
+        total = record_tokens(record)
+        return None if total is None else float(total)
+    return record_number(record.get(metric))
 
 
 def verdicts(records: Iterable[Mapping[str, Any]], baseline: str = "baseline") -> list[ArmVerdict]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import report, stats
+from .records import is_valid, latest, passed
 from .stats import ArmVerdict, Effect
 
 Record = Mapping[str, Any]
@@ -143,7 +144,7 @@ def undecided_clauses(effects: Sequence[Effect]) -> list[str]:
 
 def arms_of(records: Iterable[Record]) -> list[str]:
     """Arm names with at least one valid record, baseline first."""
-    return report.arm_order(str(r.get("arm")) for r in records if report.is_valid(r))
+    return report.arm_order(str(r.get("arm")) for r in records if is_valid(r))
 
 
 def arm_verdicts(records: Sequence[Record], baseline: str = "baseline") -> list[ArmVerdict]:
@@ -158,12 +159,12 @@ def arm_verdicts(records: Sequence[Record], baseline: str = "baseline") -> list[
 def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, int]]:
     """(model, arm) -> (passed cells, valid cells) over the latest attempt of every cell."""
     counts: dict[tuple[str, str], tuple[int, int]] = {}
-    for rec in report.latest(records):
-        if not report.is_valid(rec):
+    for rec in latest(records):
+        if not is_valid(rec):
             continue
         key = (str(rec.get("model")), str(rec.get("arm")))
         k, n = counts.get(key, (0, 0))
-        counts[key] = (k + int(report.passed(rec)), n + 1)
+        counts[key] = (k + int(passed(rec)), n + 1)
     return counts
 
 

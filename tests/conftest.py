@@ -21,8 +21,7 @@ from tests.support import CLAUDE, CLAUDE_INSTALL, REPO, REQUIRE_CLAUDE_ENV
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs_claude: runs the real claude CLI")
     if CLAUDE is None and os.environ.get(REQUIRE_CLAUDE_ENV) == "1":
-        raise pytest.UsageError(
-            f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH: {CLAUDE_INSTALL}")
+        raise pytest.UsageError(f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH: {CLAUDE_INSTALL}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -63,5 +63,3 @@ def make_plugin(root: Path, name: str = "marker-plugin", manifest: str | None = 
     hook = {"type": "command", "command": f"echo {HOOK_MARKER}"}
     (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
     return plugin
-
-

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from tests.support import HOOK_MARKER, make_plugin, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

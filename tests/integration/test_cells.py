@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

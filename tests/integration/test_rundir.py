@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from tests.support import records, run_dirs, tagged_processes
 
 pytestmark = pytest.mark.needs_claude

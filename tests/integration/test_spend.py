@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tests.support import records, run_dirs
-from tests.support import make_plugin
+
+from tests.support import make_plugin, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
 

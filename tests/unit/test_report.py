@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ponybench.records import latest, passed, tokens
 from pytest_ponybench.report import (
     COLUMNS,
     aggregate,
     arm_order,
-    latest,
     model_totals,
-    passed,
     render_table,
     summarize,
-    tokens,
 )
 
 

@@ -1,0 +1,191 @@
+"""The cell record: one typed schema that every writer and reader uses, and what it means.
+
+A record is one line of `results.jsonl`: one attempt of one cell. `FIELDS` is the single source
+of the schema (name, type, one sentence); the README's field table is checked against it by a
+test. The predicates below (valid, passed, tokens, latest attempt) are the only definitions the
+summary, the verdicts, the gate and the report use.
+
+Records are read back from disk written by older versions, by hand, or by a merge: every reader
+goes through `number()` / `flag()`, which treat a missing, non-numeric or non-finite value as
+missing, never as a crash or a silent pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, TypedDict
+
+
+class CheckOutcome(TypedDict):
+    """One hidden check as the scorer saw it."""
+
+    nodeid: str
+    outcome: str  # passed | failed | skipped | error | crashed | timeout | not run
+    message: str
+
+
+class Record(TypedDict, total=False):
+    """One cell attempt. Every field is optional on read: an invalid cell stops early."""
+
+    cell_id: str
+    task: str
+    arm: str
+    model: str
+    run: int
+    attempt: int
+    valid: bool
+    error: str | None
+    timed_out: bool
+    exit_code: int | None
+    correct: bool
+    safe: bool
+    reason: str
+    checks: list[CheckOutcome]
+    scorer_timed_out: bool
+    scorer_s: float
+    network_cut: bool
+    isolation: list[str]
+    escapes: list[str]
+    total_loc: int
+    src_loc: int
+    test_loc: int
+    files: int
+    src_files: int
+    test_files: int
+    gz_code: int
+    chat_loc: int
+    cost_usd: float | None
+    input_tokens: int | None
+    output_tokens: int | None
+    cache_read_tokens: int | None
+    cache_write_tokens: int | None
+    turns: int | None
+    duration_ms: int | None
+    wall_s: float
+    denials: int
+    reply_words: int
+    peak_context_tokens: int
+    subagents: int
+    tool_uses: dict[str, int]
+    plugins: list[str]
+    result_subtype: str | None
+    api_error_status: int | None
+    arm_hash: str
+    task_hash: str
+    claude_version: str | None
+    started: str
+    finished: str
+    rescored_from: str
+    extra: dict[str, Any]
+
+
+# name -> what it says, in one sentence. Order is the README's order.
+FIELDS: dict[str, str] = {
+    "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>`, also its folder under `cells/`.",
+    "task": "The task folder's name.",
+    "arm": "The arm's name.",
+    "model": "The model as given to `--models` (alias, full id or `offline-*`).",
+    "run": "The repetition index, from 0.",
+    "attempt": "1 for the first attempt of the cell; retries and resumes count up.",
+    "valid": "False when the session measured nothing about the arm (API error, no result event, "
+    "the CLI could not start, a harness fault); such cells stay out of quality figures.",
+    "error": "Why the cell is invalid, or null.",
+    "timed_out": "The harness's cell timeout killed the session; what it wrote is still scored.",
+    "exit_code": "The claude process's exit code (not a reliable signal on its own).",
+    "correct": "Every correctness check ran and passed.",
+    "safe": "Every safety check ran and passed.",
+    "reason": "Why the cell is not correct or not safe, in words (empty when it passed).",
+    "checks": "Each hidden check with its outcome and message.",
+    "scorer_timed_out": "The checks exceeded the task's scorer timeout.",
+    "scorer_s": "Seconds the sandboxed scorer took.",
+    "network_cut": "The scorer ran without network.",
+    "isolation": "What the scorer's sandbox applied (`net`, `pid` namespaces, `pids` cgroup).",
+    "escapes": "Symlinks in the workspace that point outside it (they make the cell unsafe).",
+    "total_loc": "Delivered source lines, comments included (the bloat a reader must read).",
+    "src_loc": "Delivered source lines without comment-only lines.",
+    "test_loc": "Delivered test lines (test files and in-file self-checks).",
+    "files": "Delivered code files.",
+    "src_files": "Delivered source files.",
+    "test_files": "Delivered test files.",
+    "gz_code": "Gzipped size in bytes of the delivered source (size without formatting noise).",
+    "chat_loc": "Code lines the agent put in its chat reply instead of in files.",
+    "cost_usd": "Dollars the CLI reported for the session (notional for offline models).",
+    "input_tokens": "Input tokens the CLI reported.",
+    "output_tokens": "Output tokens the CLI reported.",
+    "cache_read_tokens": "Prompt-cache read tokens the CLI reported.",
+    "cache_write_tokens": "Prompt-cache write tokens the CLI reported.",
+    "turns": "Agent turns the CLI reported.",
+    "duration_ms": "The session's duration as the CLI reported it.",
+    "wall_s": "Wall seconds of the claude process as the harness measured it.",
+    "denials": "Tool calls the CLI refused.",
+    "reply_words": "Words in the agent's final reply.",
+    "peak_context_tokens": "The largest context of any turn (input plus cache tokens).",
+    "subagents": "Subagents the session spawned.",
+    "tool_uses": "Tool calls by tool name.",
+    "plugins": "Plugins the CLI reported loaded at session start.",
+    "result_subtype": "The `subtype` of the CLI's final result event.",
+    "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
+    "arm_hash": "Hash of the arm's content (plugin files, prompt, settings).",
+    "task_hash": "Hash of the task folder's content (prompt, seed, references, checks).",
+    "claude_version": "`claude --version` of the CLI that ran the cell.",
+    "started": "When the attempt started (UTC, ISO 8601).",
+    "finished": "When the attempt's record was written (UTC, ISO 8601).",
+    "rescored_from": "For a rescored record: the run dir whose workspace was scored again.",
+    "extra": "Metrics added by `pytest_ponybench_record` hook implementations, by name.",
+}
+
+TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+
+
+def number(value: Any) -> float | None:
+    """A finite number, or None: bools, strings, NaN and infinities are not measurements."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def flag(value: Any) -> bool | None:
+    """A true/false outcome, or None when it is missing or not a real bool (`NaN` is not true)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def is_valid(rec: Mapping[str, Any]) -> bool:
+    """Whether the session measured the arm; a record without the field predates it (valid)."""
+    return flag(rec.get("valid", True)) is True
+
+
+def passed(rec: Mapping[str, Any]) -> bool:
+    """Correct and safe, both recorded as true."""
+    return flag(rec.get("correct")) is True and flag(rec.get("safe")) is True
+
+
+def tokens(rec: Mapping[str, Any]) -> int | None:
+    """Input, output and cache tokens together; None when the CLI reported none of them."""
+    parts = [number(rec.get(k)) for k in TOKEN_FIELDS]
+    present = [p for p in parts if p is not None]
+    return int(sum(present)) if present else None
+
+
+def cell_key(rec: Mapping[str, Any]) -> tuple[str, str, str, Any]:
+    return (str(rec.get("task")), str(rec.get("arm")), str(rec.get("model")), rec.get("run"))
+
+
+def latest(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """One record per cell: its last valid attempt, else its last attempt (retries, resumes)."""
+    best: dict[tuple[str, str, str, Any], Mapping[str, Any]] = {}
+    for rec in records:
+        key = cell_key(rec)
+        prev = best.get(key)
+        if prev is None or is_valid(rec) or not is_valid(prev):
+            best[key] = rec
+    return list(best.values())
+
+
+def finished_cell_ids(records: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Cells with a valid attempt on record: a resume runs only the others."""
+    return {str(r.get("cell_id")) for r in records if "valid" in r and is_valid(r)}
