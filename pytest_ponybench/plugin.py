@@ -12,6 +12,7 @@ import pytest
 
 from . import config as cfg
 from .cells import Cell
+from .selftest import SelftestSummary
 from .session import RUN_DIR_KEY, CellInvalid, CellOutcome, PonybenchSession
 
 SESSION_KEY = pytest.StashKey[PonybenchSession]()
@@ -32,6 +33,8 @@ def pytest_configure(config: pytest.Config) -> None:
     session.configure()
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "ponybench-xdist")
+    if session.selftest_only and not session.is_worker:
+        config.pluginmanager.register(SelftestSummary(), "ponybench-selftest-summary")
 
 
 class XdistHooks:

@@ -1,7 +1,9 @@
 """The instrument selftest: prove every scorer before any money is spent.
 
-One pytest item per (task, good|bad) plus the harness's own instrument checks. Items are built by
-the plugin, not collected from files, so `pytest --selftest-only` works from any folder layout.
+One pytest item per (task, reference) plus the harness's own instrument checks. Items are built
+by the plugin, not collected from files, so `pytest --selftest-only` works from any folder
+layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
+each got its declared verdict, and what the task lacks against the suite's minimums.
 """
 
 from __future__ import annotations
@@ -17,18 +19,56 @@ from typing import Any
 import pytest
 
 from . import report, workspace
-from .sandbox import group_members, kill_group
-from .scoring import score
-from .tasks import Task, TaskError, load_task
+from .procs import group_members
+from .sandbox import kill_group
+from .scoring import Score, score
+from .tasks import Reference, Task, TaskError, load_task
+
+PROPERTY = "ponybench_selftest"
+NODE_PREFIX = "selftest::"
 
 
 class SelftestFailure(Exception):
-    """An instrument is broken; the message names the task, reference and axis."""
+    """An instrument is broken; the message names the task, reference, axis and check."""
+
+
+def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
+    return [
+        f"{c.nodeid.rsplit('/', 1)[-1]}" + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        for c in result.checks
+        if c.axis == axis and (c.outcome == "passed") == outcome_passed
+    ]
+
+
+def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
+    """Why reference `ref` came out otherwise than declared on `axis`, naming the checks."""
+    wanted = getattr(ref.expect, axis)
+    if ref.name == "good":
+        return f"task {task.id}: the good reference fails on {axis}: {result.reason}"
+    if ref.name == "bad":
+        passing = _checks_named(result, axis, True)
+        return (
+            f"task {task.id}: the bad reference passes its axis {axis!r}: the checks in "
+            f"{task.path / 'checks'} do not catch it (passed: {', '.join(passing[:4]) or 'none ran'})"
+        )
+    head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
+    if wanted:
+        failing = _checks_named(result, axis, False)
+        why = failing[0][:300] if failing else result.reason or "no check decided it"
+        return f"{head} fails on {axis}: {why}"
+    passing = _checks_named(result, axis, True)
+    return (
+        f"{head} passes {axis}: no test_{axis}* check caught it "
+        f"(passed: {', '.join(passing[:4]) or 'none ran'})"
+    )
 
 
 def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]:
-    """Score one reference; (the problem in words or None, the verdict). Also used by the
-    pre-flight of a paid run."""
+    """Score one reference (good, bad or a refs/ name); (the problems in words or None, the
+    verdict). Also used by the pre-flight of a paid run."""
+    ref = next((r for r in task.references if r.name == which), None)
+    if ref is None:
+        raise ValueError(f"task {task.id} has no reference {which!r}")
     with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
         ws = Path(tmp) / "ws"
         workspace.lay(task, ws, reference=which)
@@ -37,19 +77,28 @@ def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]
         "task": task.id,
         "reference": which,
         "axis": task.axis,
+        "expect": ref.expect.text(),
         "correct": result.correct,
         "safe": result.safe,
         "reason": result.reason,
     }
-    if which == "good" and not (result.correct and result.safe):
-        axis = "safe" if not result.safe else "correct"
-        return f"task {task.id}: the good reference fails on {axis}: {result.reason}", verdict
-    if which == "bad" and getattr(result, task.axis):
-        return (
-            f"task {task.id}: the bad reference passes its axis {task.axis!r}: the checks "
-            f"in {task.path / 'checks'} do not catch it"
-        ), verdict
-    return None, verdict
+    problems = [
+        _mismatch(task, ref, axis, result)
+        for axis in ("correct", "safe")
+        if getattr(ref.expect, axis) is not None and getattr(result, axis) != getattr(ref.expect, axis)
+    ]
+    return ("\n".join(problems) or None), verdict
+
+
+def declaration(task: Task, ref: Reference) -> dict[str, Any]:
+    """What the summary needs to know about a reference, carried in its report (xdist-safe)."""
+    return {
+        "task": task.id,
+        "reference": ref.name,
+        "kind": ref.expect.kind,
+        "expect": ref.expect.text(),
+        "shortfalls": task.shortfalls(),
+    }
 
 
 class SelftestItem(pytest.Item):
@@ -62,7 +111,7 @@ class SelftestItem(pytest.Item):
 
 
 class ReferenceItem(SelftestItem):
-    """The task's good reference must be correct and safe; its bad one must fail its axis."""
+    """One reference of a task must get the verdict it declares on every declared axis."""
 
     def __init__(self, *, task: Task, which: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -70,10 +119,12 @@ class ReferenceItem(SelftestItem):
         self.which = which
         for tag in task.tags:
             self.add_marker(tag)
+        ref = next(r for r in task.references if r.name == which)
+        self.user_properties.append((PROPERTY, declaration(task, ref)))
 
     def runtest(self) -> None:
         problem, verdict = check_reference(self.task, self.which)
-        self.user_properties.append(("ponybench_selftest", verdict))
+        self.user_properties.append((PROPERTY + "_verdict", verdict))
         if problem:
             raise SelftestFailure(problem)
 
@@ -151,9 +202,9 @@ class SelftestCollector(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item]:
         for task in self.tasks:
-            if task.has_references:
-                for which in ("good", "bad"):
-                    yield ReferenceItem.from_parent(self, name=f"{task.id}[{which}]", task=task, which=which)
+            for ref in task.references:
+                name = f"{task.id}[{ref.name}]"
+                yield ReferenceItem.from_parent(self, name=name, task=task, which=ref.name)
         for name, check in INSTRUMENT_CHECKS.items():
             yield InstrumentItem.from_parent(self, name=f"instrument[{name}]", check=check)
 
@@ -161,3 +212,68 @@ class SelftestCollector(pytest.Collector):
 def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.Item]:
     collector = SelftestCollector.from_parent(session, name="selftest", nodeid="selftest", tasks=tasks)
     return list(collector.collect())
+
+
+class SelftestSummary:
+    """The selftest's closing section: one line per task with its references by kind and how
+    many got their declared verdict, and a flag on every task below the suite's minimums.
+
+    Registered on the controller (or the only process) in --selftest-only mode; it reads the
+    reports alone, so it works the same under xdist.
+    """
+
+    def __init__(self) -> None:
+        self.refs: dict[str, dict[str, dict[str, Any]]] = {}
+        self.outcomes: dict[tuple[str, str], bool] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        decl = next((v for k, v in report.user_properties if k == PROPERTY), None)
+        if not isinstance(decl, dict):
+            return
+        key = (decl["task"], decl["reference"])
+        self.refs.setdefault(decl["task"], {})[decl["reference"]] = decl
+        if report.when == "call" or report.failed:
+            self.outcomes[key] = self.outcomes.get(key, True) and report.passed
+
+    def lines(self) -> list[tuple[str, bool]]:
+        """(line, whether it flags a problem) per task, then a total line."""
+        out: list[tuple[str, bool]] = []
+        totals: dict[str, int] = {}
+        n_ok = n_ran = 0
+        order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect")
+        for task_id in sorted(self.refs):
+            refs = self.refs[task_id]
+            kinds = [d["kind"] for d in refs.values()]
+            ran = [self.outcomes[(task_id, r)] for r in refs if (task_id, r) in self.outcomes]
+            ok = sum(ran)
+            n_ok, n_ran = n_ok + ok, n_ran + len(ran)
+            for k in kinds:
+                totals[k] = totals.get(k, 0) + 1
+            counts = ", ".join(f"{kinds.count(k)} {k}" for k in order if kinds.count(k))
+            short = next(iter(refs.values()))["shortfalls"]
+            flags = []
+            if ok < len(ran):
+                flags.append(f"{len(ran) - ok} NOT AS DECLARED")
+            if short:
+                flags.append("BELOW MINIMUM: " + "; ".join(short))
+            line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared"
+            out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
+        if self.refs:
+            counts = ", ".join(f"{totals[k]} {k}" for k in order if k in totals)
+            flagged = sum(1 for _, bad in out if bad)
+            out.append(
+                (
+                    f"{len(self.refs)} tasks, {sum(totals.values())} references ({counts}); "
+                    f"{n_ok}/{n_ran} as declared; {flagged} task(s) flagged",
+                    flagged > 0,
+                )
+            )
+        return out
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        lines = self.lines()
+        if not lines:
+            return
+        terminalreporter.write_sep("=", "ponybench selftest: references per task")
+        for line, flagged in lines:
+            terminalreporter.write_line(line, red=flagged, green=not flagged)

@@ -3,13 +3,17 @@
 A task folder is the unit a benchmark author writes. Every problem in it is reported at
 collection time with the folder, file and key, and one broken folder never hides the errors of
 the others (`load_tasks` gathers them all before raising).
+
+A task proves its checks with references: `good/` (correct and safe), `bad/` (fails the task's
+axis) and any number of `refs/<name>/` folders, each declaring in `ref.toml` the verdict it must
+get on both axes (`expect = "correct, unsafe"`). The selftest scores every one of them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +22,16 @@ AXES = ("safe", "correct")
 CHECK_PREFIXES = ("test_correct", "test_safe")
 KNOWN_KEYS = {"kind", "file", "fixture", "axis", "tags", "timeout", "description", "max_turns"}
 DEFAULT_CHECK_TIMEOUT = 60.0
+REFS_DIR = "refs"
+REF_FILE = "ref.toml"
+REF_KEYS = {"expect", "note"}
+# What a task needs before its checks can be trusted: every task at least two correct
+# references and one that is safe but incorrect; a task with safety checks at least three
+# unsafe ones, one of them correct (so a check on the wrong axis shows in the selftest).
+MIN_CORRECT = 2
+MIN_SAFE_INCORRECT = 1
+MIN_UNSAFE = 3
+MIN_CORRECT_UNSAFE = 1
 
 
 class TaskError(Exception):
@@ -26,6 +40,62 @@ class TaskError(Exception):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The verdict a reference must get; None on an axis it does not declare (bad/ declares
+    only the task's axis)."""
+
+    correct: bool | None
+    safe: bool | None
+
+    @classmethod
+    def parse(cls, text: str) -> Expect:
+        """'correct, unsafe' (either order); ValueError naming what is wrong."""
+        words = [w.strip().lower() for w in text.split(",") if w.strip()]
+        correct = [w for w in words if w in ("correct", "incorrect")]
+        safe = [w for w in words if w in ("safe", "unsafe")]
+        other = [w for w in words if w not in ("correct", "incorrect", "safe", "unsafe")]
+        if other or len(correct) != 1 or len(safe) != 1:
+            raise ValueError(
+                f'expect must name both axes, like "correct, safe" or "incorrect, safe" or '
+                f'"correct, unsafe", not {text!r}'
+            )
+        return cls(correct=correct[0] == "correct", safe=safe[0] == "safe")
+
+    def text(self) -> str:
+        parts = []
+        if self.correct is not None:
+            parts.append("correct" if self.correct else "incorrect")
+        if self.safe is not None:
+            parts.append("safe" if self.safe else "unsafe")
+        return ", ".join(parts)
+
+    @property
+    def kind(self) -> str:
+        """The summary bucket: correct, correct+unsafe, unsafe, safe+incorrect (or partial)."""
+        if self.correct and self.safe:
+            return "correct"
+        if self.safe is False:
+            return "correct+unsafe" if self.correct else "unsafe"
+        if self.correct is False and self.safe:
+            return "safe+incorrect"
+        return "incorrect"  # a bad/ reference of a task whose safety is not declared
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One reference solution: files laid over seed/fixture, and the verdict it must get."""
+
+    name: str  # "good", "bad" or the folder name under refs/
+    files: dict[str, bytes] = field(repr=False)
+    expect: Expect
+    note: str = ""
+
+    @property
+    def where(self) -> str:
+        return self.name + "/" if self.name in ("good", "bad") else f"{REFS_DIR}/{self.name}/"
 
 
 @dataclass(frozen=True)
@@ -46,16 +116,67 @@ class Task:
     good: dict[str, bytes] = field(default_factory=dict, repr=False)
     bad: dict[str, bytes] = field(default_factory=dict, repr=False)
     checks: dict[str, bytes] = field(default_factory=dict, repr=False)
+    refs: tuple[Reference, ...] = field(default=(), repr=False)
 
     @property
     def has_references(self) -> bool:
         return self.kind != "open"
 
+    @property
+    def scored(self) -> bool:
+        """Whether the task's cells have checks to pass. An open task has none: its cells say
+        nothing about correctness or safety and stay out of pass rates and verdicts."""
+        return self.kind != "open"
+
+    @property
+    def has_safety(self) -> bool:
+        """Whether any test_safe*.py check decides the safe axis (else every cell is safe)."""
+        return any("/" not in n and n.startswith("test_safe") and n.endswith(".py") for n in self.checks)
+
+    @property
+    def references(self) -> tuple[Reference, ...]:
+        """good, bad and every refs/<name>, each with the verdict it must get."""
+        if not self.has_references:
+            return ()
+        bad_expect = (
+            Expect(correct=None, safe=False)
+            if self.axis == "safe"
+            else Expect(correct=False, safe=None if self.has_safety else True)
+        )
+        return (
+            Reference("good", self.good, Expect(correct=True, safe=True)),
+            Reference("bad", self.bad, bad_expect),
+            *self.refs,
+        )
+
     def reference(self, which: str) -> dict[str, bytes]:
-        """The files of the good or bad reference, relative to the workspace."""
-        if which not in ("good", "bad"):
-            raise ValueError(f"reference must be 'good' or 'bad', not {which!r}")
-        return self.good if which == "good" else self.bad
+        """The files of reference `which` (good, bad or a refs/ name), relative to the workspace."""
+        if which == "good":
+            return self.good
+        if which == "bad":
+            return self.bad
+        for ref in self.refs:
+            if ref.name == which:
+                return ref.files
+        known = ", ".join(r.name for r in self.references)
+        raise ValueError(f"task {self.id} has no reference {which!r} (known: {known})")
+
+    def shortfalls(self) -> list[str]:
+        """What the declared references lack against the suite's minimums, in words."""
+        if not self.has_references:
+            return []
+        kinds = [r.expect.kind for r in self.references]
+        unsafe = kinds.count("unsafe") + kinds.count("correct+unsafe")
+        wanted = [
+            (kinds.count("correct"), MIN_CORRECT, "correct"),
+            (kinds.count("safe+incorrect"), MIN_SAFE_INCORRECT, "safe+incorrect"),
+        ]
+        if self.has_safety:
+            wanted += [
+                (unsafe, MIN_UNSAFE, "unsafe in all"),
+                (kinds.count("correct+unsafe"), MIN_CORRECT_UNSAFE, "correct+unsafe"),
+            ]
+        return [f"{have} {what} (needs {need})" for have, need, what in wanted if have < need]
 
     def content_hash(self) -> str:
         """Hash of everything that defines the task, fixture included, for provenance."""
@@ -64,6 +185,11 @@ class Task:
         for part in ("seed", "good", "bad", "checks"):
             for name, data in sorted(getattr(self, part).items()):
                 h.update(f"{part}/{name}\0".encode())
+                h.update(data)
+        for ref in self.refs:
+            h.update(f"{REFS_DIR}/{ref.name}={ref.expect.text()}\0".encode())
+            for name, data in sorted(ref.files.items()):
+                h.update(f"{REFS_DIR}/{ref.name}/{name}\0".encode())
                 h.update(data)
         if self.fixture_path is not None:
             h.update(tree_hash(self.fixture_path).encode())
@@ -90,6 +216,52 @@ def tree_hash(root: Path) -> str:
         h.update(name.encode() + b"\0")
         h.update(hashlib.sha256(data).digest())
     return h.hexdigest()[:16]
+
+
+def load_refs(folder: Path, kind: str, problem: Callable[[str], None]) -> tuple[Reference, ...]:
+    """Every refs/<name>/ of a task folder; each problem is passed to problem()."""
+    root = folder / REFS_DIR
+    if not root.is_dir():
+        return ()
+    if kind == "open":
+        problem(f"{REFS_DIR}/: an open task has no checks, so references would prove nothing")
+        return ()
+    refs: list[Reference] = []
+    for sub in sorted(p for p in root.iterdir() if not p.name.startswith((".", "_"))):
+        where = f"{REFS_DIR}/{sub.name}/"
+        if not sub.is_dir():
+            problem(f"{where[:-1]}: expected a folder per reference (refs/<name>/{REF_FILE} + files)")
+            continue
+        if sub.name in ("good", "bad") or not sub.name.replace("-", "_").isidentifier():
+            problem(f"{where}: reference name {sub.name!r} must be letters, digits, _ or - (not good/bad)")
+            continue
+        meta: dict[str, object] = {}
+        try:
+            meta = tomllib.loads((sub / REF_FILE).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problem(f'{where}{REF_FILE}: missing (it declares the verdict, e.g. expect = "correct, unsafe")')
+            continue
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+            continue
+        unknown = sorted(set(meta) - REF_KEYS)
+        if unknown:
+            problem(f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} (known: expect, note)")
+        expect_text, note = meta.get("expect"), meta.get("note", "")
+        if not isinstance(expect_text, str):
+            problem(f"{where}{REF_FILE}: key 'expect' is missing or not a string (e.g. \"correct, unsafe\")")
+            continue
+        try:
+            expect = Expect.parse(expect_text)
+        except ValueError as exc:
+            problem(f"{where}{REF_FILE}: key 'expect': {exc}")
+            continue
+        files = {n: d for n, d in read_tree(sub).items() if n != REF_FILE}
+        if not files:
+            problem(f"{where}: has no files besides {REF_FILE} (the solution laid over seed/fixture)")
+            continue
+        refs.append(Reference(sub.name, files, expect, note if isinstance(note, str) else ""))
+    return tuple(refs)
 
 
 def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
@@ -169,6 +341,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     good = read_tree(folder / "good")
     bad_ref = read_tree(folder / "bad")
     checks = read_tree(folder / "checks")
+    refs = load_refs(folder, str(kind), bad)
     if kind != "open":
         if not good:
             bad("good/: missing or empty (the reference solution that must pass)")
@@ -209,6 +382,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         good=good,
         bad=bad_ref,
         checks=checks,
+        refs=refs,
     )
 
 

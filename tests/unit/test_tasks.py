@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.tasks import DEFAULT_CHECK_TIMEOUT, Task, TaskError, load_task, load_tasks, select
+from pytest_ponybench.tasks import (
+    DEFAULT_CHECK_TIMEOUT,
+    Expect,
+    Task,
+    TaskError,
+    load_task,
+    load_tasks,
+    select,
+)
 
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "tasks"
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -115,6 +123,11 @@ def test_good_minimal_task_loads_with_its_fields(tmp_path: Path) -> None:
     assert task.reference("good") is task.good and task.reference("bad") is task.bad
     with pytest.raises(ValueError, match="'ugly'"):
         task.reference("ugly")
+    assert [(r.name, r.expect) for r in task.references] == [
+        ("good", Expect(correct=True, safe=True)),
+        ("bad", Expect(correct=False, safe=None)),  # the task has safety checks: not declared
+    ]
+    assert task.scored and task.has_safety
 
 
 def test_defaults_when_keys_are_left_out(tmp_path: Path) -> None:
@@ -280,6 +293,108 @@ def test_every_problem_of_one_folder_is_listed(tmp_path: Path) -> None:
     assert all(p.startswith(f"{folder}: ") for p in found)
 
 
+# --- refs/<name>/: references that declare their verdict -------------------------------------
+
+
+def add_ref(folder: Path, name: str, toml: str | None, files: dict[str, str] | None = None) -> Path:
+    ref = folder / "refs" / name
+    ref.mkdir(parents=True)
+    if toml is not None:
+        (ref / "ref.toml").write_text(toml, encoding="utf-8")
+    for fname, text in (
+        files if files is not None else {"mod.py": "def add(a, b):\n    return b + a\n"}
+    ).items():
+        (ref / fname).parent.mkdir(parents=True, exist_ok=True)
+        (ref / fname).write_text(text, encoding="utf-8")
+    return ref
+
+
+def test_refs_load_with_their_declared_verdict(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t")
+    add_ref(folder, "commuted", 'expect = "correct, safe"\nnote = "b + a"\n')
+    add_ref(folder, "sloppy", 'expect = "unsafe , incorrect"\n', {"mod.py": "x", "lib/util.py": "y"})
+    task = load_task(folder)
+    assert [r.name for r in task.references] == ["good", "bad", "commuted", "sloppy"]
+    commuted, sloppy = task.refs
+    assert (commuted.expect, commuted.note, commuted.where) == (Expect(True, True), "b + a", "refs/commuted/")
+    assert sloppy.expect == Expect(correct=False, safe=False) and sloppy.expect.text() == "incorrect, unsafe"
+    assert sloppy.files == {"lib/util.py": b"y", "mod.py": b"x"}  # ref.toml is not laid
+    assert task.reference("sloppy") is sloppy.files
+    before = task.content_hash()
+    (folder / "refs" / "sloppy" / "ref.toml").write_text('expect = "incorrect, safe"\n')
+    assert load_task(folder).content_hash() != before
+
+
+@pytest.mark.parametrize(
+    "toml, words",
+    [
+        (None, ["ref.toml: missing", "expect ="]),
+        ('expect = "correct"\n', ["key 'expect'", "both axes", "'correct'"]),
+        ('expect = "correct, fast"\n', ["key 'expect'", "'correct, fast'"]),
+        ('expect = "correct, safe, unsafe"\n', ["key 'expect'"]),
+        ("expect = 1\n", ["key 'expect' is missing or not a string"]),
+        ('expect = "correct, safe"\nverdict = "x"\n', ["unknown key(s) verdict"]),
+        ('expect = "correct, safe\n', ["not valid TOML"]),
+    ],
+)
+def test_a_bad_declaration_names_the_reference_and_key(
+    tmp_path: Path, toml: str | None, words: list[str]
+) -> None:
+    folder = add_ref(write_task(tmp_path / "t"), "r1", toml).parents[1]
+    the_problem(folder, "refs/r1/", *words)
+
+
+def test_a_reference_needs_files_and_a_usable_name(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t")
+    add_ref(folder, "empty", 'expect = "correct, safe"\n', {})
+    add_ref(folder, "two words", 'expect = "correct, safe"\n')
+    add_ref(folder, "good", 'expect = "correct, safe"\n')
+    (folder / "refs" / "loose.py").write_text("x")
+    found = problems(folder)
+    assert any("refs/empty/: has no files besides ref.toml" in p for p in found), found
+    assert any("refs/two words/: reference name 'two words'" in p for p in found), found
+    assert any("refs/good/: reference name 'good'" in p for p in found), found
+    assert any("refs/loose.py: expected a folder per reference" in p for p in found), found
+
+
+def test_shortfalls_against_the_minimums(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", GOOD_TOML.replace('"correct"', '"safe"'))
+    assert load_task(folder).shortfalls() == [
+        "1 correct (needs 2)",
+        "0 safe+incorrect (needs 1)",
+        "1 unsafe in all (needs 3)",
+        "0 correct+unsafe (needs 1)",
+    ]
+    add_ref(folder, "c2", 'expect = "correct, safe"\n')
+    add_ref(folder, "wrong", 'expect = "incorrect, safe"\n')
+    add_ref(folder, "u1", 'expect = "correct, unsafe"\n')
+    add_ref(folder, "u2", 'expect = "incorrect, unsafe"\n')
+    task = load_task(folder)
+    assert task.shortfalls() == []
+    assert [r.expect.kind for r in task.references] == [
+        "correct",
+        "unsafe",
+        "correct",
+        "correct+unsafe",
+        "unsafe",
+        "safe+incorrect",
+    ]
+
+
+def test_without_safety_checks_bad_is_safe_and_incorrect(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "t", checks={"test_correct_add.py": "def test_add():\n    pass\n"})
+    task = load_task(folder)
+    assert not task.has_safety
+    assert task.references[1].expect == Expect(correct=False, safe=True)
+    assert task.shortfalls() == ["1 correct (needs 2)"]
+
+
+def test_an_open_task_takes_no_references(tmp_path: Path) -> None:
+    folder = write_task(tmp_path / "o", 'kind = "open"\n', good=False, bad=False, checks={})
+    add_ref(folder, "r", 'expect = "correct, safe"\n')
+    the_problem(folder, "refs/:", "open task")
+
+
 # --- other kinds ----------------------------------------------------------------------------------
 
 
@@ -289,6 +404,7 @@ def test_open_task_needs_no_references_or_checks(tmp_path: Path) -> None:
     )
     task = load_task(folder)
     assert (task.kind, task.file, task.has_references, task.checks) == ("open", None, False, {})
+    assert not task.scored and task.references == () and task.shortfalls() == []
 
 
 def test_fixture_task_loads_and_hashes_its_fixture(tmp_path: Path) -> None:
