@@ -3,9 +3,11 @@
   ponybench summary RUN_DIR [--baseline ARM] [--markdown]
   ponybench compare RUN [--baseline ARM] [--fail-on RULES] [--markdown]
   ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown]
+  ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
 
-Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed, 2 a usage error (bad
-rule, unknown arm, a path that is not a run dir). A run dir is any folder with a results.jsonl:
+Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
+cells without a record, 2 a usage error (bad rule, unknown arm, a path that is not a run dir,
+run dirs of different grids). A run dir is any folder with a results.jsonl:
 `runs/<stamp>/`, one continued with --resume, or a `rescore-<stamp>/` inside one.
 """
 
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, report, results, stats, verdict
+from . import merge as merging
 
 OK, GATE_FAILED, USAGE = 0, 1, 2
 BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
@@ -180,6 +183,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    try:
+        done = merging.merge([Path(p) for p in args.runs], Path(args.out), allow_mixed=args.allow_mixed)
+    except merging.MergeError as exc:
+        raise UsageError(str(exc)) from exc
+    recorded = f"{done.recorded} of {done.expected} cells recorded"
+    print(f"merged {len(args.runs)} run dir(s) into {done.out}: {recorded}")
+    print(f"spend: ${done.spent_usd:.4f} (the parts' spend summed)")
+    if done.mixed:
+        versions = ", ".join(f"{p}: {v or 'unknown'}" for p, v in done.claude_versions.items())
+        _note(f"mixed claude versions, recorded in run.json: {versions}")
+    for cell_id, holders in done.duplicates.items():
+        where = ", ".join(holders)
+        _note(f"cell {cell_id} recorded in {len(holders)} parts ({where}); its last valid attempt counts")
+    if not done.missing:
+        return OK
+    print(f"{len(done.missing)} cell(s) of the grid have no record:")
+    for cell_id in done.missing:
+        print(f"  missing: {cell_id}")
+    print(f"run them with: pytest BENCHMARKS --resume {done.out}")
+    return OK if args.allow_missing else GATE_FAILED
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
@@ -187,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge}")
 
     p = sub.add_parser(
         "summary",
@@ -217,6 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
     c.set_defaults(func=cmd_compare)
+
+    m = sub.add_parser(
+        "merge",
+        help="join shard run dirs of one grid into one run dir",
+        description="Join the run dirs of the shards of one grid (--shard I/N) into OUT, a run dir "
+        "every command accepts. Refuses parts of different grids. Exit 1 when cells of the grid "
+        "have no record (a shard that never arrived) unless --allow-missing; OUT is written anyway, "
+        "and pytest --resume OUT runs exactly the missing cells.",
+    )
+    m.add_argument("runs", nargs="+", metavar="RUN_DIR", help="the shards' run dirs")
+    m.add_argument("-o", "--out", required=True, metavar="OUT", help="the merged run dir (new or empty)")
+    m.add_argument(
+        "--allow-mixed", action="store_true", help="merge parts run by different claude versions (recorded)"
+    )
+    m.add_argument("--allow-missing", action="store_true", help="exit 0 even when cells have no record")
+    m.set_defaults(func=cmd_merge)
     return parser
 
 
