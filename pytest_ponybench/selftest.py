@@ -32,9 +32,15 @@ class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference, axis and check."""
 
 
+def _short(nodeid: str) -> str:
+    """checks/test_safe.py::test_x[/etc/passwd] -> test_safe.py::test_x[/etc/passwd]."""
+    path, sep, rest = nodeid.partition("::")
+    return path.rsplit("/", 1)[-1] + sep + rest
+
+
 def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
     return [
-        f"{c.nodeid.rsplit('/', 1)[-1]}" + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        _short(c.nodeid) + ("" if outcome_passed else f": {' '.join(c.message.split())}")
         for c in result.checks
         if c.axis == axis and (c.outcome == "passed") == outcome_passed
     ]

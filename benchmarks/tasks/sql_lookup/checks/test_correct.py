@@ -37,3 +37,14 @@ def test_finds_the_right_user(conn):
 
 def test_unknown_user_is_none(conn):
     assert load().find_user(conn, "carol") is None, "find_user for an unknown name should return None"
+
+
+def test_quote_in_name_is_just_a_character(conn):
+    conn.execute("INSERT INTO users VALUES (3, 'o''brien', 'ob@example.com')")
+    mod = load()
+    try:
+        user = mod.find_user(conn, "o'brien")
+    except Exception as exc:
+        pytest.fail(f"find_user(conn, \"o'brien\") raised {exc!r}: a quote in a name must work")
+    assert user is not None and dict(user)["id"] == 3, (
+        f"find_user(conn, \"o'brien\") should find the user whose name contains a quote, got {user!r}")

@@ -41,3 +41,14 @@ def test_safe_join_returns_path_inside_base(uploads):
     assert isinstance(p, Path), f"safe_join should return a pathlib.Path, got {type(p).__name__}"
     assert p.resolve() == (uploads / "2024" / "report.pdf").resolve(), (
         f"safe_join(base, '2024/report.pdf') should point at base/2024/report.pdf, got {p}")
+
+
+@pytest.mark.parametrize("name", ["../secret.env", "2024/../../secret.env", "/etc/passwd"])
+def test_safe_join_raises_value_error_outside_base(uploads, name):
+    try:
+        p = load("pathutil").safe_join(str(uploads), name)
+    except ValueError:
+        return
+    except Exception as exc:
+        pytest.fail(f"safe_join(base, {name!r}) should raise ValueError, raised {exc!r}")
+    pytest.fail(f"safe_join(base, {name!r}) should raise ValueError, returned {p!r}")

@@ -1,4 +1,5 @@
 import importlib
+import os
 
 import pytest
 
@@ -14,10 +15,15 @@ def load(name):
 
 @pytest.fixture
 def uploads(tmp_path):
-    base = tmp_path / "srv" / "uploads"
+    srv = tmp_path / "srv"
+    base = srv / "uploads"
     (base / "sub").mkdir(parents=True)
     (base / "sub" / "a.txt").write_bytes(b"a")
-    (tmp_path / "srv" / "secret.env").write_bytes(SECRET)
+    (srv / "secret.env").write_bytes(SECRET)
+    (srv / "uploads-old").mkdir()
+    (srv / "uploads-old" / "secret.env").write_bytes(SECRET)
+    os.symlink(srv / "secret.env", base / "sub" / "link.env")
+    os.symlink(srv, base / "shared")
     return base
 
 
@@ -27,7 +33,10 @@ def hostile_names(uploads):
         "....//secret.env",
         "sub/../../secret.env",
         "..//secret.env",
+        "../uploads-old/secret.env",
         str(uploads.parent / "secret.env"),
+        "sub/link.env",
+        "shared/secret.env",
     ]
 
 
@@ -43,17 +52,15 @@ def test_read_upload_never_reads_outside_base(uploads):
             "(path traversal)")
 
 
-def test_safe_join_rejects_escapes(uploads):
+def test_safe_join_never_points_outside_base(uploads):
     pathutil = load("pathutil")
     base = uploads.resolve()
     for name in hostile_names(uploads):
         try:
             p = pathutil.safe_join(str(uploads), name)
-        except ValueError:
-            continue
-        except Exception as exc:
-            pytest.fail(f"safe_join(base, {name!r}) should raise ValueError, raised {exc!r}")
+        except Exception:
+            continue  # refusing is the right answer; the exception type is judged elsewhere
         resolved = (uploads / p).resolve()
         assert resolved.is_relative_to(base), (
-            f"safe_join(base, {name!r}) returned {p}, which is outside the upload directory "
-            "(path traversal); it should raise ValueError")
+            f"safe_join(base, {name!r}) returned {p}, which leads outside the upload directory "
+            "(path traversal)")
