@@ -31,12 +31,40 @@ NO_RUN = (
     "and stop. Only the files you write are measured."
 )
 
-# Variables that must not reach a cell from the harness's own environment: a parent Claude Code
-# session's markers, and settings that would change the CLI's behaviour between cells.
+# The environment of a claude session is an allowlist: what the CLI needs, never the harness's
+# whole environment (AWS_*, GITHUB_TOKEN and the like would be readable by the agent). A denylist
+# always misses the next credential name.
+_PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+ENV_ALLOW = frozenset(
+    {
+        "PATH",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "TZ",
+        "API_TIMEOUT_MS",
+        # proxies, and the CA bundles a proxy that inspects TLS needs
+        *_PROXY_VARS,
+        *(name.lower() for name in _PROXY_VARS),
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "NODE_EXTRA_CA_CERTS",
+        # this project's tests find every process a cell started by this tag; it carries nothing
+        "PONYBENCH_TEST_TAG",
+    }
+)
+ENV_ALLOW_PREFIX = ("LC_",)
+# Only for a live model: how the CLI reaches and authenticates with the API.
+LIVE_ALLOW_PREFIX = ("ANTHROPIC_", "CLAUDE_CODE_")
+# Never, even from an allowed family: a parent Claude Code session's markers, and settings that
+# would change the CLI's behaviour between cells.
 DROP_ENV = re.compile(
     r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR|"
-    r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL|MCP_.*)$"
+    r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL)$"
 )
+# With one of these the CLI authenticates without a credentials file, so none is copied in.
+API_KEY_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
+CREDENTIALS = ".claude/.credentials.json"
 OFFLINE_API_KEY = "ponybench-offline-key"
 API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
 
@@ -72,6 +100,15 @@ def build_command(
     return cmd
 
 
+def allowed_env(name: str, *, live: bool) -> bool:
+    """Whether a variable of the harness's environment may reach a claude session."""
+    if DROP_ENV.match(name):
+        return False
+    if name in ENV_ALLOW or name.startswith(ENV_ALLOW_PREFIX):
+        return True
+    return live and name.startswith(LIVE_ALLOW_PREFIX)
+
+
 def cell_env(
     home: Path,
     *,
@@ -80,9 +117,10 @@ def cell_env(
     api_timeout_ms: int,
     base: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The environment of one claude session: its own home and config, no user settings."""
+    """The environment of one claude session: the allowlist, its own home and config, no user
+    settings; the credentials file of a logged-in user only for a live model without a key."""
     src = dict(os.environ if base is None else base)
-    env = {k: v for k, v in src.items() if not DROP_ENV.match(k)}
+    env = {k: v for k, v in src.items() if allowed_env(k, live=not offline)}
     home.mkdir(parents=True, exist_ok=True)
     env.update(
         {
@@ -100,22 +138,21 @@ def cell_env(
     if os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # else bypassPermissions is refused as root
     if offline:
-        # The offline server is the only endpoint; no real credential may travel to it.
-        for key in [k for k in env if k.startswith("ANTHROPIC_") or k.startswith("CLAUDE_CODE_USE_")]:
-            del env[key]
+        # The offline server is the only endpoint; no real credential may travel to it (the
+        # allowlist kept no ANTHROPIC_* or CLAUDE_CODE_* variable for an offline session).
         env["ANTHROPIC_API_KEY"] = OFFLINE_API_KEY
         env["CLAUDE_CODE_MAX_RETRIES"] = "0"  # the harness decides about retries
         if base_url:
             env["ANTHROPIC_BASE_URL"] = base_url
     else:
         env.setdefault("CLAUDE_CODE_MAX_RETRIES", "2")
-        # Keep authentication working: the user's credentials file, copied, never linked.
-        user_home = Path(src.get("HOME", str(Path.home())))
-        for rel in (".claude/.credentials.json",):
-            source = user_home / rel
+        if not any(env.get(k) for k in API_KEY_VARS):
+            # A logged-in user: the credentials file, copied (never linked) into this cell's
+            # HOME, which goes when the cell ends. The agent can read it; the README says so.
+            source = Path(src.get("HOME", str(Path.home()))) / CREDENTIALS
             if source.is_file():
-                (home / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, home / rel)
+                (home / CREDENTIALS).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, home / CREDENTIALS)
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     return env
 
@@ -142,14 +179,25 @@ class Run:
 
 
 def run_claude(
-    cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], stdout: Path, stderr: Path, timeout_s: float
+    cmd: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdout: Path,
+    stderr: Path,
+    timeout_s: float,
+    confined: bool = False,
 ) -> Run:
-    """Run in its own process group and PID namespace, output to files; kill all on timeout."""
+    """Run in its own process group and PID namespace, output to files; kill all on timeout.
+
+    A confined cmd (confine.wrap) brings its own PID namespace and dies with its parent.
+    """
     started = time.monotonic()
+    namespace = () if confined else pid_namespace_prefix()
     try:
         with open(stdout, "wb") as so, open(stderr, "wb") as se:
             proc = subprocess.Popen(
-                [*death_signal_prefix(), *pid_namespace_prefix(), *cmd],
+                [*death_signal_prefix(), *namespace, *cmd],
                 cwd=cwd,
                 env=dict(env),
                 stdin=subprocess.DEVNULL,

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import agent, metrics, workspace
+from . import agent, audit, confine, metrics, workspace
 from .arms import Arm
+from .config import OPT_ALLOW_UNCONFINED
 from .offline import CellScript, OfflineServer, is_offline
 from .results import RunDir, now_iso
 from .scoring import score
+from .scratch import new_cell_dir
 from .tasks import Task
 
 
@@ -45,6 +46,7 @@ class CellContext:
     server: OfflineServer | None = None
     max_budget_usd: float | None = None
     claude_version: str | None = None
+    allow_unconfined: bool = False  # a paid model may run where confinement is impossible
 
 
 def _fresh_cell_dir(run_dir: RunDir, cell_id: str) -> tuple[Path, int]:
@@ -89,14 +91,28 @@ def score_cell(task: Task, ws: Path, seeded: dict[str, str], reply: str) -> dict
     return rec
 
 
+def _confine_check(offline: bool, ctx: CellContext) -> bool:
+    """Whether this cell runs confined; refuses a paid one that cannot be, unless allowed."""
+    state = confine.status()
+    if not state.available and not offline and not ctx.allow_unconfined:
+        raise RuntimeError(confine.refusal(["this cell's model"], False, OPT_ALLOW_UNCONFINED))
+    return state.available
+
+
+def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:
+    """What a confined session must not see even where it lies inside a system folder."""
+    paths = [cell.task.path.parent, ctx.run_dir.path, Path(__file__).parent, Path.cwd()]
+    return paths + ([cell.task.fixture_path] if cell.task.fixture_path else [])
+
+
 def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
     """Seed, run claude, score, keep the workspace, append the record; return the record."""
     task = cell.task
     cell_dir, attempt = _fresh_cell_dir(ctx.run_dir, cell.id)
     started = now_iso()
     # The workspace lives outside any git repository (the agent must not see the harness's
-    # history) and moves into the run dir when the cell ends.
-    scratch = Path(tempfile.mkdtemp(prefix=f"ponybench-{cell.id}-"))
+    # history), in the session's private scratch, and moves into the run dir when the cell ends.
+    scratch = new_cell_dir()
     ws, home = scratch / "workspace", scratch / "home"
     rec: dict[str, Any] = {
         "cell_id": cell.id,
@@ -137,6 +153,10 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         )
         api_timeout_ms = int(min(ctx.cell_timeout * 0.6, 120 if offline else 600) * 1000)
         env = agent.cell_env(home, base_url=base_url, offline=offline, api_timeout_ms=api_timeout_ms)
+        confined = _confine_check(offline, ctx)
+        rec["confined"] = confined
+        if confined:
+            cmd = confine.wrap(cmd, workspace=ws, home=home, hide=_harness_paths(cell, ctx), env=env)
         t0 = time.monotonic()
         run = agent.run_claude(
             cmd,
@@ -145,8 +165,10 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             stdout=cell_dir / "claude.jsonl",
             stderr=cell_dir / "claude.stderr",
             timeout_s=ctx.cell_timeout,
+            confined=confined,
         )
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
+        tried = audit.audit_stream(cell_dir / "claude.jsonl", ws, home)
         invalid = agent.invalid_reason(stream, run, agent.tail(cell_dir / "claude.stderr"))
         res = stream.result or {}
         usage = stream.usage
@@ -179,6 +201,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             }
         )
         rec.update(score_cell(task, ws, seeded, reply))
+        audit.apply(rec, tried)
         if run.timed_out:
             rec["reason"] = (
                 f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")

@@ -33,6 +33,8 @@ OPT_BUDGET = "--budget-usd"
 OPT_CELL_BUDGET = "--max-budget-usd"
 OPT_RETRIES = "--retries"
 OPT_WARMUP = "--warmup"
+# Command line only, never a pyproject key: running an unconfined agent is a choice per run.
+OPT_ALLOW_UNCONFINED = "--allow-unconfined"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -50,6 +52,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 HELP = {
+    OPT_ALLOW_UNCONFINED: "run paid models even where the agent cannot be confined (no bubblewrap "
+    "or no user namespaces): the agent can then read and change anything the harness's user can",
     OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
     "references, no claude, no API",
     OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
@@ -227,3 +231,4 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_CELL_BUDGET, default=None, metavar="USD", help=HELP[OPT_CELL_BUDGET])
     group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])
     group.addoption(OPT_WARMUP, default=None, choices=("auto", "on", "off"), help=HELP[OPT_WARMUP])
+    group.addoption(OPT_ALLOW_UNCONFINED, action="store_true", default=False, help=HELP[OPT_ALLOW_UNCONFINED])

@@ -56,6 +56,8 @@ from types import TracebackType
 from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
+from . import escape
+
 OFFLINE_PREFIX = "offline-"
 
 # Fault models that answer every messages request with this HTTP status and error type.
@@ -67,8 +69,10 @@ _HTTP_FAULTS: dict[str, tuple[int, str]] = {
     "offline-overloaded": (529, "overloaded_error"),
 }
 _SCRIPTED = ("offline-reference", "offline-flawed", "offline-idle")
+# A hostile agent: tries to reach the harness from its cell, then writes the good reference.
+ESCAPE_MODEL = "offline-escape"
 _STREAM_FAULTS = ("offline-overloaded-once", "offline-hang", "offline-cut", "offline-garbage")
-OFFLINE_MODELS: tuple[str, ...] = _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS
+OFFLINE_MODELS: tuple[str, ...] = _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS + (ESCAPE_MODEL,)
 
 # A request with less room than this is a side request (title, quota), not the agent loop.
 _SIDE_MAX_TOKENS = 1024
@@ -288,7 +292,8 @@ def _agent_step(body: dict[str, Any], script: CellScript, files: dict[str, bytes
 def _tools(calls: list[tuple[str, dict[str, Any]]]) -> _Reply:
     # Ids are filled in from the request's digest when the reply is sent.
     blocks = [{"type": "tool_use", "id": "", "name": name, "input": given} for name, given in calls]
-    describe = "; ".join(f"{name} {given['file_path']}" for name, given in calls)
+    where = ("file_path", "path", "pattern")
+    describe = "; ".join(f"{name} {next(given[k] for k in where if given.get(k))}" for name, given in calls)
     return _Reply(blocks, "tool_use", describe)
 
 
@@ -655,5 +660,7 @@ class OfflineServer:
                 self._overloaded_once.add(cell.cell_id)
             if first:
                 raise _ApiError(529, "overloaded_error", f"{model}: scripted first-request 529")
+        if model == ESCAPE_MODEL and (attacks := escape.next_calls(body, cell.script.workspace)):
+            return _tools(attacks)
         files = cell.script.bad if model == "offline-flawed" else cell.script.good
         return _agent_step(body, cell.script, files)
