@@ -44,9 +44,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import select
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -73,6 +75,26 @@ _SCRIPTED = ("offline-reference", "offline-flawed", "offline-idle")
 ESCAPE_MODEL = "offline-escape"
 _STREAM_FAULTS = ("offline-overloaded-once", "offline-hang", "offline-cut", "offline-garbage")
 OFFLINE_MODELS: tuple[str, ...] = _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS + (ESCAPE_MODEL,)
+
+# Weather and latency are data in the model's name, so a grid needs no extra setting:
+# `offline-overloaded-for-<N>s` answers 529 for N seconds from this server's first request for
+# it, then plays the reference; `<model>@<N>s` holds a session's last reply until N seconds
+# after its first request, so every session lasts about N seconds, like a live one.
+_STORM_RE = re.compile(r"^offline-overloaded-for-(\d+(?:\.\d+)?)s$")
+_HOLD_RE = re.compile(r"^(offline-[A-Za-z0-9-]+)@(\d+(?:\.\d+)?)s$")
+
+
+def split_hold(model: str) -> tuple[str, float | None]:
+    """`offline-reference@20s` -> ("offline-reference", 20.0); other names come back as they are."""
+    match = _HOLD_RE.match(model)
+    return (match[1], float(match[2])) if match else (model, None)
+
+
+def is_served(model: str) -> bool:
+    """Whether this server plays the model (a hold suffix allowed)."""
+    base, _ = split_hold(model)
+    return base in OFFLINE_MODELS or bool(_STORM_RE.match(base))
+
 
 # A request with less room than this is a side request (title, quota), not the agent loop.
 _SIDE_MAX_TOKENS = 1024
@@ -109,6 +131,7 @@ class _Cell:
     script: CellScript
     cell_id: str = ""
     log: list[dict[str, Any]] = field(default_factory=list)
+    first_at: float | None = None  # monotonic time of its first agent-loop request (holds)
 
 
 class _ApiError(Exception):
@@ -441,7 +464,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not isinstance(body, dict):
             raise _ApiError(400, "invalid_request_error", "request body is not a JSON object")
         model = body.get("model")
-        if not isinstance(model, str) or model not in OFFLINE_MODELS:
+        if not isinstance(model, str) or not is_served(model):
             offline = isinstance(model, str) and is_offline(model)
             if not offline and not _is_main_loop(body):
                 return _text("OK.")  # a side request under the CLI's small model
@@ -453,10 +476,16 @@ class _Handler(BaseHTTPRequestHandler):
                 f"model {model!r} is not served by the ponybench offline server; "
                 f"known models: {', '.join(OFFLINE_MODELS)}",
             )
+        base, hold_s = split_hold(model)
         if rest == "/v1/messages/count_tokens":
+            if base in _HTTP_FAULTS:  # the pre-flight's credential check meets the fault too
+                status, kind = _HTTP_FAULTS[base]
+                raise _ApiError(status, kind, f"{model}: scripted HTTP {status} ({kind})")
             counted = sum(_tokens(body.get(k)) for k in ("system", "tools", "messages"))
             return _Json({"input_tokens": max(1, counted)}, "count_tokens")
-        return self._server.owner._decide(cell, model, body)
+        action = self._server.owner._decide(cell, base, body)
+        self._server.owner._hold(cell, action, body, hold_s)
+        return action
 
     # ------------------------------------------------------------ senders
 
@@ -541,9 +570,11 @@ class _Handler(BaseHTTPRequestHandler):
 class OfflineServer:
     """One per process; serves many cells at once, told apart by the /cell/<id> path prefix."""
 
-    def __init__(self) -> None:
+    def __init__(self, latency_s: float = 0.0) -> None:
         self._cells: dict[str, _Cell] = {}
         self._overloaded_once: set[str] = set()
+        self.latency_s = latency_s  # a session's minimum length for every model (see _hold)
+        self._storm_began: dict[str, float] = {}
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -637,8 +668,28 @@ class OfflineServer:
             with cell.script.log_path.open("a", encoding="utf-8") as out:
                 out.write(line)
 
+    def _hold(self, cell: _Cell, action: _Action, body: dict[str, Any], hold_s: float | None) -> None:
+        """Hold the reply that ends a session until hold_s after the session began (the model's
+        suffix, else the server's latency); the wait ends early when the server stops."""
+        hold = hold_s if hold_s is not None else self.latency_s
+        if not hold or not _is_main_loop(body):
+            return
+        with self._lock:
+            if cell.first_at is None:
+                cell.first_at = time.monotonic()
+            began = cell.first_at
+        if isinstance(action, _Reply) and action.stop_reason == "end_turn" and self._httpd is not None:
+            self._httpd.stopping.wait(max(0.0, began + hold - time.monotonic()))
+
     def _decide(self, cell: _Cell, model: str, body: dict[str, Any]) -> _Action:
         """The answer of a known offline model to a messages request; _ApiError for faults."""
+        storm = _STORM_RE.match(model)
+        if storm:
+            with self._lock:
+                began = self._storm_began.setdefault(model, time.monotonic())
+            if time.monotonic() - began < float(storm[1]):
+                raise _ApiError(529, "overloaded_error", f"{model}: scripted overload, {storm[1]}s long")
+            model = "offline-reference"
         if model in _HTTP_FAULTS:
             status, kind = _HTTP_FAULTS[model]
             raise _ApiError(status, kind, f"{model}: scripted HTTP {status} ({kind})")
