@@ -9,7 +9,6 @@ exit code says little; grandchildren can outlive it; --max-turns can be overrun.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import shutil
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import textfiles
 from .arms import Arm
 from .sandbox import death_signal_prefix, kill_group, prefix_works
 
@@ -241,31 +241,19 @@ class Stream:
 
 def parse_stream(path: Path) -> Stream:
     """Read events by field, never by position: key order changes between CLI versions."""
-    out = Stream()
-    if not path.exists():
-        return out
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                ev = json.loads(line)
-            except json.JSONDecodeError:
-                out.bad_lines += 1
-                continue
-            if not isinstance(ev, dict):
-                continue
-            kind, sub = ev.get("type"), ev.get("subtype")
-            if kind == "result":
-                out.result = ev
-            elif kind == "system" and sub == "init":
-                out.init = ev
-            elif kind == "system" and sub == "hook_response":
-                text = ev.get("stdout") or ev.get("output") or ""
-                out.hook_outputs.append(str(text))
-            elif kind == "assistant":
-                _assistant(out, ev)
+    lines = textfiles.read_jsonl(path)
+    out = Stream(bad_lines=lines.bad)
+    for ev in lines.objects:
+        kind, sub = ev.get("type"), ev.get("subtype")
+        if kind == "result":
+            out.result = ev
+        elif kind == "system" and sub == "init":
+            out.init = ev
+        elif kind == "system" and sub == "hook_response":
+            text = ev.get("stdout") or ev.get("output") or ""
+            out.hook_outputs.append(str(text))
+        elif kind == "assistant":
+            _assistant(out, ev)
     return out
 
 
@@ -317,15 +305,6 @@ def invalid_reason(stream: Stream, run: Run, stderr_tail: str) -> str | None:
     if res.get("is_error") and res.get("subtype") == "success":
         return f"session error: {text[:200]}"
     return None
-
-
-def tail(path: Path, limit: int = 300) -> str:
-    try:
-        data = path.read_bytes()[-limit:]
-    except OSError:
-        return ""
-    lines = data.decode(errors="replace").strip().splitlines()
-    return lines[-1].strip() if lines else ""
 
 
 def claude_version(claude: str) -> str | None:

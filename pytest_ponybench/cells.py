@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import agent, audit, confine, metrics, workspace
+from . import agent, audit, confine, metrics, textfiles, workspace
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
 from .offline import CellScript, OfflineServer, is_offline
@@ -169,7 +169,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         )
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         tried = audit.audit_stream(cell_dir / "claude.jsonl", ws, home)
-        invalid = agent.invalid_reason(stream, run, agent.tail(cell_dir / "claude.stderr"))
+        invalid = agent.invalid_reason(stream, run, textfiles.last_line(cell_dir / "claude.stderr"))
         res = stream.result or {}
         usage = stream.usage
         reply = str(res.get("result") or stream.last_text or "")

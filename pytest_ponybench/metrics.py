@@ -22,11 +22,13 @@ import hashlib
 import os
 import re
 import stat
-import subprocess
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from . import gitcmd
+from .gitcmd import GitError
 
 # Only code counts: data, media and prose the agent writes must not move the size numbers.
 CODE_SUFFIXES: frozenset[str] = frozenset(
@@ -367,62 +369,8 @@ def delivered_stats(workspace: Path, *, seeded: Mapping[str, str], selfcheck_as_
     return code_stats(texts, selfcheck_as_test=selfcheck_as_test)
 
 
-class WorkspaceGitError(RuntimeError):
-    """git could not (or must not) be run in a workspace to measure its diff."""
-
-
-_GIT_TIMEOUT = 120.0
-_GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "ponybench",
-    "GIT_AUTHOR_EMAIL": "ponybench@localhost",
-    "GIT_COMMITTER_NAME": "ponybench",
-    "GIT_COMMITTER_EMAIL": "ponybench@localhost",
-}
-
-
 def _git(workspace: Path, *args: str, stdin: bytes = b"") -> bytes:
-    git_dir = workspace / ".git"
-    # Any inherited GIT_* (GIT_DIR, GIT_INDEX_FILE from a hook, GIT_CONFIG_*) would point git
-    # elsewhere; pinning GIT_DIR also stops git from climbing into an enclosing repository.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        _GIT_IDENTITY,
-        GIT_DIR=str(git_dir),
-        GIT_WORK_TREE=str(workspace),
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_TERMINAL_PROMPT="0",
-    )
-    cmd = [
-        "git",
-        "--no-pager",
-        "--literal-pathspecs",
-        "-c",
-        "core.autocrlf=false",
-        "-c",
-        "core.safecrlf=false",
-        "-c",
-        "core.quotepath=false",
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "gc.auto=0",
-        "-c",
-        "maintenance.auto=false",
-        "-c",
-        f"safe.directory={workspace}",
-        *args,
-    ]
-    try:
-        done = subprocess.run(
-            cmd, cwd=workspace, env=env, input=stdin, capture_output=True, timeout=_GIT_TIMEOUT, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise WorkspaceGitError(f"git {args[0]} in {workspace}: {exc}") from exc
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").strip()
-        raise WorkspaceGitError(f"git {' '.join(args[:2])} failed in {workspace}: {err}")
-    return done.stdout
+    return gitcmd.check(workspace, *args, repo=workspace, stdin=stdin)
 
 
 def _check_repo(workspace: Path) -> None:
@@ -434,17 +382,17 @@ def _check_repo(workspace: Path) -> None:
     """
     git_dir = workspace / ".git"
     if git_dir.is_symlink() or not git_dir.is_dir():
-        raise WorkspaceGitError(f"{workspace} has no .git directory of its own")
+        raise GitError(f"{workspace} has no .git directory of its own")
     keys = _git(workspace, "config", "--list", "--name-only", "-z").split(b"\0")
     bad = sorted({k.decode("utf-8", "replace") for k in keys if k.lower().startswith(b"filter.")})
     if bad:
-        raise WorkspaceGitError(f"refusing to run git in {workspace}: config sets {bad}")
+        raise GitError(f"refusing to run git in {workspace}: config sets {bad}")
 
 
 def _base(workspace: Path) -> str:
     try:
         roots = _git(workspace, "rev-list", "--max-parents=0", "HEAD").split()
-    except WorkspaceGitError:
+    except GitError:
         roots = []
     if roots:
         return roots[-1].decode()

@@ -58,7 +58,7 @@ from types import TracebackType
 from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
-from . import escape
+from . import escape, textfiles
 
 OFFLINE_PREFIX = "offline-"
 
@@ -640,9 +640,7 @@ class OfflineServer:
             path = cell.script.log_path
             if path is None:
                 return list(cell.log)
-            if not path.exists():
-                return []
-            return [json.loads(line) for line in path.read_text().splitlines() if line]
+            return textfiles.read_jsonl(path).objects
 
     # ------------------------------------------------------------ used by the handler
 

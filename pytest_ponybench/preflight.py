@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import agent
+from . import agent, textfiles
 from .arms import Arm
 from .offline import CellScript, OfflineServer, is_offline
 from .selftest import check_reference
@@ -89,7 +89,7 @@ def _session(
             server.unregister(cell_id)
     stream = agent.parse_stream(out / "claude.jsonl")
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    return stream, run, text, agent.invalid_reason(stream, run, agent.tail(out / "claude.stderr"))
+    return stream, run, text, agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
 
 
 def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: float = 60.0) -> dict[str, Any]:

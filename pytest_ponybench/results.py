@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from . import textfiles
+
 RESULTS = "results.jsonl"
 RUN_JSON = "run.json"
 SUMMARY = "summary.json"
@@ -76,10 +78,16 @@ def write_json(path: Path, data: Any) -> None:
     """Write whole or not at all: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2, sort_keys=False, default=str)
-        fh.write("\n")
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=False, default=str)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())  # a full disk fails here, before the old file is replaced
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 @contextmanager
@@ -152,15 +160,4 @@ class RunDir:
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     """Every whole record; a torn or garbled line (a crash mid-write) is skipped, never merged."""
-    if not path.exists():
-        return []
-    out: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(rec, dict) and "task" in rec:
-                out.append(rec)
-    return out
+    return [rec for rec in textfiles.read_jsonl(path).objects if "task" in rec]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from . import gitcmd
 from .tasks import Task
 
 # Copying a real repository must not drag in dependencies, history, build output, media or
@@ -44,16 +44,25 @@ FIXTURE_IGNORE = (
     "*service-account*.json",
     "id_rsa*",
 )
-GIT_ENV = {
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "ponybench",
-    "GIT_AUTHOR_EMAIL": "ponybench@localhost",
-    "GIT_COMMITTER_NAME": "ponybench",
-    "GIT_COMMITTER_EMAIL": "ponybench@localhost",
-    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
-}
+
+
+def leaves(link: Path, root: Path) -> bool:
+    """Whether the symlink link resolves to a place outside root (root itself counts as inside)."""
+    real_root = root.resolve()
+    target = (link.parent / os.readlink(link)).resolve()
+    return target != real_root and real_root not in target.parents
+
+
+def escaping_links(workspace: Path) -> list[str]:
+    """Symlinks in the workspace (.git aside) whose target lies outside it, as 'link -> target'."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(workspace, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in (*dirnames, *filenames):
+            p = Path(dirpath) / name
+            if p.is_symlink() and leaves(p, workspace):
+                found.append(f"{p.relative_to(workspace).as_posix()} -> {os.readlink(p)}")
+    return sorted(found)
 
 
 def _write(dest: Path, files: Mapping[str, bytes]) -> None:
@@ -91,40 +100,24 @@ def lay(task: Task, dest: Path, reference: str | None = None) -> dict[str, str]:
     return seeded
 
 
-def git(workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """git in the workspace with the user's config kept out and a fixed identity."""
-    return subprocess.run(
-        ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false", *args],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, **GIT_ENV},
-        check=False,
-    )
-
-
 def snapshot(workspace: Path) -> str:
     """git init + commit the seeded state; return the base commit every diff is taken against."""
-    for args in (
-        ("init", "-q", "-b", "main"),
-        ("add", "-A"),
-        ("commit", "-q", "--allow-empty", "--no-verify", "-m", "ponybench: seeded base"),
-    ):
-        done = git(workspace, *args)
+    # init unpinned (a pinned work tree would be written into the new repository's config),
+    # the rest pinned to the workspace's own .git.
+    steps: list[tuple[Path | None, tuple[str, ...]]] = [
+        (None, ("init", "-q", "-b", "main")),
+        (workspace, ("add", "-A")),
+        (workspace, ("commit", "-q", "--allow-empty", "--no-verify", "-m", "ponybench: seeded base")),
+    ]
+    for repo, args in steps:
+        done = gitcmd.run(workspace, *args, repo=repo)
         if done.returncode != 0:
-            raise RuntimeError(f"git {' '.join(args)} failed in {workspace}: {done.stderr.strip()}")
-    return git(workspace, "rev-parse", "HEAD").stdout.strip()
+            err = done.stderr.decode("utf-8", "replace").strip()
+            raise RuntimeError(f"git {' '.join(args)} failed in {workspace}: {err}")
+    return gitcmd.check(workspace, "rev-parse", "HEAD", repo=workspace).decode().strip()
 
 
 def inside_git_repo(path: Path) -> bool:
     """Whether path lies in a git work tree (the agent would see that repository's history)."""
-    probe = subprocess.run(
-        ["git", "rev-parse", "--is-inside-work-tree"],
-        cwd=path,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    return probe.returncode == 0 and probe.stdout.strip() == "true"
+    probe = gitcmd.run(path, "rev-parse", "--is-inside-work-tree")
+    return probe.returncode == 0 and probe.stdout.strip() == b"true"

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import agent, workspace
+from pytest_ponybench import agent, procs, workspace
 from pytest_ponybench.arms import BASELINE
 from pytest_ponybench.offline import CellScript, OfflineServer
 from pytest_ponybench.tasks import Task, load_tasks
@@ -80,34 +80,6 @@ MIB = 1024.0
 # ------------------------------------------------------------------ process-tree memory sampler
 
 
-def _parents() -> dict[int, int]:
-    out: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        # The command name may hold spaces and parentheses: the fields start after the last ')'.
-        out[int(name)] = int(stat[stat.rfind(b")") + 2 :].split()[1])
-    return out
-
-
-def _descendants(root: int, parents: dict[int, int]) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for pid, ppid in parents.items():
-        children.setdefault(ppid, []).append(pid)
-    found, todo = set(), [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
 def _status_kib(pid: int, keys: Sequence[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     try:
@@ -119,14 +91,6 @@ def _status_kib(pid: int, keys: Sequence[str]) -> dict[str, int]:
     except (OSError, ValueError, IndexError):
         pass
     return out
-
-
-def _cmdline(pid: int) -> list[str]:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return [a.decode(errors="replace") for a in fh.read().split(b"\0") if a]
-    except OSError:
-        return []
 
 
 def classify(argv: Sequence[str], is_root: bool) -> str:
@@ -175,7 +139,7 @@ class TreeSampler:
             self._stop.wait(SAMPLE_S)
 
     def sample(self) -> None:
-        pids = _descendants(self.root, _parents())
+        pids = procs.descendants(self.root, procs.processes())
         if self.include_root:
             pids.add(self.root)
         for pid in pids:
@@ -184,7 +148,7 @@ class TreeSampler:
                 continue
             peak = self.procs.get(pid)
             if peak is None:
-                peak = self.procs[pid] = ProcPeak(classify(_cmdline(pid), pid == self.root))
+                peak = self.procs[pid] = ProcPeak(classify(procs.cmdline(pid), pid == self.root))
             peak.hwm_kib = max(peak.hwm_kib, hwm)
         self.ticks += 1
 
@@ -563,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\nmemory: per-process VmHWM sampled every {SAMPLE_S * 1000:.0f} ms "
         f"({sampler.ticks} samples in the harness run); peaks, not sums"
     )
-    left = _descendants(os.getpid(), _parents())
+    left = procs.descendants(os.getpid(), procs.processes())
     if left:
         problems.append(f"processes left behind: {sorted(left)}")
     if problems:

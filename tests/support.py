@@ -11,6 +11,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench import procs, textfiles
+
 REPO = Path(__file__).resolve().parents[1]
 CLAUDE = shutil.which("claude")
 CLAUDE_INSTALL = "npm install -g @anthropic-ai/claude-code@2.1.332"
@@ -23,8 +25,9 @@ def run_dirs(root: Path) -> list[Path]:
 
 
 def records(run_dir: Path) -> list[dict[str, Any]]:
-    lines = (run_dir / "results.jsonl").read_text().splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    lines = textfiles.read_jsonl(run_dir / "results.jsonl")
+    assert lines.bad == 0, f"{run_dir}/results.jsonl has {lines.bad} torn or garbled line(s)"
+    return lines.objects
 
 
 def tagged_processes(tag: str) -> list[str]:
@@ -33,21 +36,12 @@ def tagged_processes(tag: str) -> list[str]:
     Tests set a unique tag in the environment of the pytest they start; every claude, unshare
     and scorer process below it inherits it, so parallel tests never count each other's.
     """
-    found = []
     needle = tag.encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if needle not in (entry / "environ").read_bytes():
-                continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, IndexError):
-            continue
-        if state != "Z":
-            found.append(cmdline)
-    return found
+    return [
+        " ".join(p.cmdline())
+        for p in procs.processes()
+        if p.pid != os.getpid() and not p.zombie and needle in p.environ()
+    ]
 
 
 HOOK_MARKER = "PONYBENCH-HOOK-MARKER-4417"

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from pytest_ponybench import gitcmd
+from pytest_ponybench.gitcmd import GitError
 from pytest_ponybench.metrics import (
     CODE_SUFFIXES,
     CodeStats,
-    WorkspaceGitError,
     chat_code_lines,
     code_stats,
     count_lines,
@@ -451,25 +450,9 @@ def test_delivered_stats_selfcheck_in_modified_seed(tmp_path: Path) -> None:
 
 # --- diff_stats in a real git repository --------------------------------------------------------
 
-GIT_ENV = {
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@localhost",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@localhost",
-}
-
 
 def git(ws: Path, *args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    subprocess.run(
-        ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false", *args],
-        cwd=ws,
-        env={**env, **GIT_ENV},
-        check=True,
-        capture_output=True,
-    )
+    gitcmd.check(ws, *args)
 
 
 def seed_repo(ws: Path, files: dict[str, str]) -> None:
@@ -559,7 +542,7 @@ def test_diff_stats_ignores_inherited_git_env(tmp_path: Path, monkeypatch: pytes
 
 def test_diff_stats_requires_own_repository(tmp_path: Path) -> None:
     write(tmp_path, {"a.py": "x = 1\n"})
-    with pytest.raises(WorkspaceGitError, match="no .git directory"):
+    with pytest.raises(GitError, match="no .git directory"):
         diff_stats(tmp_path)
 
 
@@ -569,6 +552,6 @@ def test_diff_stats_refuses_filter_planted_by_agent(tmp_path: Path) -> None:
     write(tmp_path, {".gitattributes": "*.py filter=evil\n", "b.py": "b = 1\n"})
     with (tmp_path / ".git" / "config").open("a", encoding="utf-8") as fh:
         fh.write(f'[filter "evil"]\n\tclean = touch {marker}\n')
-    with pytest.raises(WorkspaceGitError, match="filter.evil.clean"):
+    with pytest.raises(GitError, match="filter.evil.clean"):
         diff_stats(tmp_path)
     assert not marker.exists()

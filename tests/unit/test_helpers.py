@@ -1,0 +1,176 @@
+"""The small helpers every module shares: git with a clean environment, JSON lines and log
+tails, the process table, the symlink check. Real git, real files, real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_ponybench import gitcmd, procs, workspace
+from pytest_ponybench.tasks import Task
+from pytest_ponybench.textfiles import last_line, parse_jsonl, read_jsonl
+
+# --- git ------------------------------------------------------------------------------------------
+
+
+def outer_repo(path: Path) -> Path:
+    """A real repository with one commit, standing for the project the harness runs in."""
+    path.mkdir()
+    (path / "README").write_text("outer\n")
+    gitcmd.check(path, "init", "-q", "-b", "main")
+    gitcmd.check(path, "add", "-A")
+    gitcmd.check(path, "commit", "-q", "-m", "outer base")
+    return path
+
+
+def commits(repo: Path) -> list[str]:
+    return gitcmd.check(repo, "rev-list", "--all", repo=repo).decode().split()
+
+
+def task_with_seed(tmp_path: Path) -> Task:
+    return Task(id="t", path=tmp_path, kind="surgical", prompt="p", file="a.py", seed={"a.py": b"x = 1\n"})
+
+
+@pytest.mark.parametrize("exported", ["GIT_DIR", "GIT_DIR+GIT_WORK_TREE+GIT_INDEX_FILE"])
+def test_snapshot_with_git_dir_exported_commits_nothing_into_the_outer_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exported: str
+) -> None:
+    # git exports these to every hook it runs: a harness started from a hook inherits them.
+    outer = outer_repo(tmp_path / "outer")
+    before = commits(outer)
+    index_before = (outer / ".git" / "index").read_bytes()
+    monkeypatch.setenv("GIT_DIR", str(outer / ".git"))
+    if "GIT_WORK_TREE" in exported:
+        monkeypatch.setenv("GIT_WORK_TREE", str(outer))
+        monkeypatch.setenv("GIT_INDEX_FILE", str(outer / ".git" / "index"))
+    ws = tmp_path / "cell" / "workspace"
+    workspace.lay(task_with_seed(tmp_path), ws)
+    assert not workspace.inside_git_repo(ws.parent)  # the cell's scratch is no repository
+    base = workspace.snapshot(ws)
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    monkeypatch.delenv("GIT_INDEX_FILE", raising=False)
+    assert commits(outer) == before
+    assert (outer / ".git" / "index").read_bytes() == index_before
+    assert commits(ws) == [base]
+    tracked = gitcmd.check(ws, "ls-files", repo=ws).decode().split()
+    assert tracked == ["a.py"]
+    # The kept workspace's repository names no work tree of its own: it can move into the run dir.
+    assert "worktree" not in (ws / ".git" / "config").read_text()
+
+
+def test_inside_git_repo_sees_an_enclosing_repository_and_only_that(tmp_path: Path) -> None:
+    outer = outer_repo(tmp_path / "outer")
+    (outer / "sub").mkdir()
+    assert workspace.inside_git_repo(outer / "sub")
+    (tmp_path / "plain").mkdir()
+    assert not workspace.inside_git_repo(tmp_path / "plain")
+
+
+def test_clean_env_drops_every_inherited_git_variable() -> None:
+    base = {"PATH": "/bin", "GIT_DIR": "/x", "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.pager"}
+    env = gitcmd.clean_env({"GIT_DIR": "/ws/.git"}, base=base)
+    assert env["PATH"] == "/bin"
+    assert env["GIT_DIR"] == "/ws/.git"
+    assert "GIT_CONFIG_COUNT" not in env and "GIT_CONFIG_KEY_0" not in env
+    assert env["GIT_CONFIG_GLOBAL"] == os.devnull and env["GIT_CONFIG_NOSYSTEM"] == "1"
+
+
+def test_git_failure_names_the_command_and_gits_message(tmp_path: Path) -> None:
+    with pytest.raises(gitcmd.GitError, match=r"git rev-parse HEAD failed in .*: fatal"):
+        gitcmd.check(tmp_path, "rev-parse", "HEAD", repo=tmp_path)
+
+
+def test_repository_hooks_never_run(tmp_path: Path) -> None:
+    ws = outer_repo(tmp_path / "ws")
+    marker = tmp_path / "hook-ran"
+    hook = ws / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    (ws / "b").write_text("b\n")
+    gitcmd.check(ws, "add", "-A", repo=ws)
+    gitcmd.check(ws, "commit", "-q", "-m", "b", repo=ws)  # no --no-verify: the hook is simply off
+    assert not marker.exists()
+
+
+# --- JSON lines and log tails ---------------------------------------------------------------------
+
+
+def test_parse_jsonl_skips_blank_and_counts_torn_and_non_object_lines() -> None:
+    data = b'{"a": 1}\n\n{"b": 2\n[1, 2]\n"text"\n\xff\xfe{"c": 3}\n{"d": 4}'
+    lines = parse_jsonl(data)
+    assert lines.objects == [{"a": 1}, {"d": 4}]
+    assert lines.bad == 4
+
+
+def test_parse_jsonl_keeps_a_line_separator_inside_a_string() -> None:
+    # JavaScript's JSON.stringify leaves U+2028 unescaped; str.splitlines would cut there.
+    text = json.dumps({"text": "a\u2028b\u2029c\x1cd"}, ensure_ascii=False) + "\n"
+    assert parse_jsonl(text.encode()).objects == [{"text": "a\u2028b\u2029c\x1cd"}]
+
+
+def test_read_jsonl_of_a_missing_file_is_empty_and_of_a_folder_raises(tmp_path: Path) -> None:
+    assert read_jsonl(tmp_path / "nope.jsonl").objects == []
+    with pytest.raises(IsADirectoryError):
+        read_jsonl(tmp_path)
+
+
+def test_last_line_reads_only_the_end_of_a_big_log(tmp_path: Path) -> None:
+    log = tmp_path / "stderr"
+    log.write_bytes(b"noise\n" * 100_000 + b"Traceback ...\nValueError: \xff bad\n\n  \n")
+    assert last_line(log) == "ValueError: \ufffd bad"
+    assert last_line(tmp_path / "missing") == ""
+    (tmp_path / "empty").write_bytes(b"")
+    assert last_line(tmp_path / "empty") == ""
+
+
+# --- the process table ----------------------------------------------------------------------------
+
+
+def test_group_members_and_descendants_of_a_real_process_tree() -> None:
+    # A parent in its own group that starts a grandchild: both are seen, by group and by tree.
+    sleep = "import time; time.sleep(30)"
+    code = f"import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {sleep!r}])\n{sleep}"
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while len(procs.group_members(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        members = procs.group_members(proc.pid)
+        assert proc.pid in members and len(members) == 2
+        below = procs.descendants(os.getpid(), procs.processes())
+        assert set(members) <= below
+        mine = procs.read(proc.pid)
+        assert mine is not None and mine.ppid == os.getpid() and mine.pgid == proc.pid
+        assert procs.cmdline(proc.pid)[:2] == [sys.executable, "-c"]
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    deadline = time.monotonic() + 5
+    while procs.group_members(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert procs.group_members(proc.pid) == []
+    assert procs.read(2**22 + 1) is None  # beyond pid_max: gone, not an error
+
+
+# --- links that leave the workspace ---------------------------------------------------------------
+
+
+def test_escaping_links_names_links_that_leave_and_only_those(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "pkg").mkdir(parents=True)
+    (ws / "pkg" / "real.py").write_text("x = 1\n")
+    (ws / "inside.py").symlink_to("pkg/real.py")
+    (ws / "self").symlink_to(".")
+    (ws / "pkg" / "up").symlink_to("../../outside")
+    (ws / "abs").symlink_to("/etc/passwd")
+    (ws / ".git").mkdir()
+    (ws / ".git" / "ignored").symlink_to("/etc")
+    assert workspace.escaping_links(ws) == ["abs -> /etc/passwd", "pkg/up -> ../../outside"]
+    assert workspace.leaves(ws / "abs", ws) and not workspace.leaves(ws / "self", ws)
