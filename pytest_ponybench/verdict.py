@@ -75,32 +75,53 @@ def fmt_p(e: Effect) -> str:
 
 
 def word(e: Effect) -> str:
-    return "no data" if e.n_tasks == 0 else e.verdict
+    if e.n_tasks == 0:
+        return "no data"
+    return e.verdict if e.tested else "in pass"
 
 
 def _resolve_phrase(e: Effect) -> str:
     return "a 10-point difference" if e.kind == "rate_diff" else "a 10% change"
 
 
+def _level(e: Effect) -> str:
+    return f"{e.level:.2g}"
+
+
 def why_undecided(e: Effect) -> str:
-    """What it would take to decide an undecided effect, in words."""
+    """What it would take to decide an undecided effect, in words. The hint is the verdict's own
+    test: the paired t-test's power at the Holm level of the family (alpha / family size)."""
     if e.n_tasks == 0:
         return "no paired task measured it"
+    if not e.tested:
+        return "the breakdown of pass (which axis moved), not tested on its own"
     if stats.is_negligible(e.low, e.high) and e.n_tasks > 1:
         unit = " point" if e.kind == "rate_diff" else "%"
         return f"negligible: the whole interval is within ±{stats.NEGLIGIBLE:g}{unit} of no change"
-    if e.needed_tasks is None:
-        return f"only {e.n_tasks} paired task; needs at least {stats.MIN_DECIDABLE_TASKS} to decide anything"
-    more = e.needed_tasks - e.n_tasks
-    # An interval that excludes 0 next to "undecided" looks like a contradiction; it is the
-    # test (sign test or t, Holm-adjusted) that did not reject, so say so.
+    if e.n_tasks == 1:
+        return "only 1 paired task: no spread to test against; a verdict needs more tasks"
+    if e.zero_spread and e.needed_tasks is not None and e.n_tasks < e.needed_tasks:
+        return (
+            f"every task moved by the same amount, so the sign test decides: it needs at least "
+            f"{e.needed_tasks} tasks all one way at the Holm level p < {_level(e)}"
+        )
+    # An interval that excludes 0 next to "undecided": the test passed at 5 % but not at the
+    # Holm level of the family; say so rather than look like a contradiction.
     test = (
-        f"the interval excludes 0 but the test does not reject (p {fmt_p(e)} after Holm)"
+        f"the 95% interval excludes 0, but a verdict needs the Holm level (p {fmt_p(e)} after Holm)"
         if e.low > 0.0 or e.high < 0.0
         else ""
     )
-    if more > 0:
-        need = f"needs about {more} more tasks ({e.needed_tasks} in all) to resolve {_resolve_phrase(e)}"
+    runs = f"{e.spread.runs:.3g}" if e.spread is not None else "?"
+    if e.needed_tasks is None or e.needed_tasks > e.n_tasks:
+        if e.needed_tasks is None:
+            need = f"needs more than {stats.MAX_HINT_TASKS} tasks at {runs} runs"
+        else:
+            more = e.needed_tasks - e.n_tasks
+            need = f"needs about {more} more tasks ({e.needed_tasks} in all at {runs} runs)"
+        need += f" for 80% power on {_resolve_phrase(e)} at the Holm level p < {_level(e)}"
+        if e.needed_runs is not None:
+            need += f", or {e.needed_runs} runs on each of these {e.n_tasks} tasks"
         return f"{need}; {test}" if test else need
     if e.kind == "rate_diff" and -10.0 < e.low and e.high < 10.0:
         return "the interval rules out a 10-point difference"
@@ -116,7 +137,7 @@ def why_undecided(e: Effect) -> str:
 
 
 def is_decided(e: Effect) -> bool:
-    return e.n_tasks > 0 and e.verdict != stats.UNDECIDED
+    return e.n_tasks > 0 and e.tested and e.verdict != stats.UNDECIDED
 
 
 def decided_sentence(effects: Sequence[Effect]) -> str:
@@ -143,8 +164,9 @@ def undecided_clauses(effects: Sequence[Effect]) -> list[str]:
 
 
 def arms_of(records: Iterable[Record]) -> list[str]:
-    """Arm names with at least one valid record, baseline first."""
-    return report.arm_order(str(r.get("arm")) for r in records if is_valid(r))
+    """Arm names with at least one record, valid or not, baseline first: an arm whose cells
+    all failed is still an arm, and its block says so."""
+    return report.arm_order(str(r.get("arm")) for r in records)
 
 
 def arm_verdicts(records: Sequence[Record], baseline: str = "baseline") -> list[ArmVerdict]:
@@ -156,15 +178,17 @@ def arm_verdicts(records: Sequence[Record], baseline: str = "baseline") -> list[
     return stats.verdicts(records, baseline)
 
 
-def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, int]]:
-    """(model, arm) -> (passed cells, valid cells) over the latest attempt of every cell."""
-    counts: dict[tuple[str, str], tuple[int, int]] = {}
+def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(model, arm) -> (passed cells, valid cells, invalid cells) over the latest attempt of
+    every cell."""
+    counts: dict[tuple[str, str], tuple[int, int, int]] = {}
     for rec in latest(records):
-        if not is_valid(rec):
-            continue
         key = (str(rec.get("model")), str(rec.get("arm")))
-        k, n = counts.get(key, (0, 0))
-        counts[key] = (k + int(passed(rec)), n + 1)
+        k, n, bad = counts.get(key, (0, 0, 0))
+        if is_valid(rec):
+            counts[key] = (k + int(passed(rec)), n + 1, bad)
+        else:
+            counts[key] = (k, n, bad + 1)
     return counts
 
 
@@ -173,11 +197,11 @@ def _rate_text(k: int, n: int) -> str:
     return f"{k}/{n} ({100 * k / n:.0f}%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%)"
 
 
-def _pass_line(row: ArmVerdict, counts: Mapping[tuple[str, str], tuple[int, int]]) -> str:
+def _pass_line(row: ArmVerdict, counts: Mapping[tuple[str, str], tuple[int, int, int]]) -> str:
     parts = []
     for arm in (row["arm"], row["baseline"]):
-        k, n = counts.get((row["model"], arm), (0, 0))
-        parts.append(f"{arm} {_rate_text(k, n)}" if n else f"{arm} no valid cell")
+        k, n, bad = counts.get((row["model"], arm), (0, 0, 0))
+        parts.append(f"{arm} {_rate_text(k, n)}" if n else f"{arm} no valid cell ({bad} invalid)")
     return "cells passed: " + ", ".join(parts)
 
 
@@ -194,7 +218,7 @@ def _paired_tasks(row: ArmVerdict) -> int:
 INTRO = (
     "Verdicts: paired by task (the mean of its runs), 95% intervals; rates in percentage "
     "points, loc/cost/tokens/time as % change; p adjusted with Holm over every arm and "
-    "metric of a model."
+    "tested metric (pass, loc, cost, tokens, time) of a model; correct and safe are pass's breakdown."
 )
 
 
@@ -209,6 +233,8 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
         n = _paired_tasks(row)
         if n == 0:
             lines.append(f"{_title(row)}: no task has valid cells of both; nothing to compare")
+            lines.append("  " + _pass_line(row, counts))
+            lines += ["  " + note for note in row.get("notes", [])]
             continue
         lines.append(f"{_title(row)}: {n} paired tasks")
         lines.append("  " + _pass_line(row, counts))
@@ -232,6 +258,10 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
         undecided = undecided_clauses(row["effects"])
         lines.append("  Undecided:" + ("" if undecided else " nothing."))
         lines += ["    " + c for c in undecided]
+        notes = row.get("notes", [])
+        if notes:
+            lines.append("  Left out and warnings:")
+            lines += ["    " + note for note in notes]
     return "\n".join(lines)
 
 
@@ -265,6 +295,7 @@ def render_rows_markdown(
         n = _paired_tasks(row)
         if n == 0:
             lines.append("No task has valid cells of both; nothing to compare.")
+            lines += [""] + [f"- {_md_escape(note)}" for note in row.get("notes", [])]
             continue
         lines += [f"{n} paired tasks; {_md_escape(_pass_line(row, counts))}.", ""]
         lines.append("| " + " | ".join(HEADER) + " |")
@@ -285,6 +316,9 @@ def render_rows_markdown(
         ]
         if undecided:
             lines += [""] + [f"- {_md_escape(c)}" for c in undecided]
+        notes = row.get("notes", [])
+        if notes:
+            lines += ["", "**Left out and warnings:**", ""] + [f"- {_md_escape(note)}" for note in notes]
     return "\n".join(lines)
 
 
@@ -397,15 +431,10 @@ def compare_verdicts(
     records = compare_runs(base_records, cand_records, base_label=base_label, cand_label=cand_label)
     rows = stats.verdicts(records, baseline=base_label)
     source = {str(r["model"]): str(r[SOURCE_MODEL]) for r in records}
-    families: dict[str, list[tuple[int, int]]] = {}
-    for i, row in enumerate(rows):
-        for j, e in enumerate(row["effects"]):
-            if e.n_tasks > 0:
-                families.setdefault(source.get(row["model"], row["model"]), []).append((i, j))
-    for family in families.values():
-        adjusted = stats.holm([rows[i]["effects"][j].p for i, j in family])
-        for (i, j), p_adj in zip(family, adjusted, strict=True):
-            rows[i]["effects"][j] = stats.with_p_adj(rows[i]["effects"][j], p_adj)
+    families: dict[str, list[ArmVerdict]] = {}
+    for row in rows:
+        families.setdefault(source.get(row["model"], row["model"]), []).append(row)
+    stats.adjust(families.values())
     return rows, records
 
 
@@ -413,31 +442,53 @@ def compare_verdicts(
 
 
 @dataclass(frozen=True)
-class GateFailure:
+class GateOutcome:
+    """One rule for one arm: failed, passed or untested (stats.gate_outcome)."""
+
     rule: str
     row: ArmVerdict
-    effect: Effect
+    effect: Effect | None
+    status: str
 
     def describe(self) -> str:
         e = self.effect
+        if e is None or e.n_tasks == 0:
+            return f"{self.rule}: {_title(self.row)}: no paired task measured it"
         rule = stats.parse_gate(self.rule)[0]
-        side = "above" if e.lower_is_better else "below"
         margin = f"{rule.margin:+g}{_unit(e)}"
-        return (
-            f"{self.rule}: {_title(self.row)}: "
-            f"{METRIC_NAMES.get(e.metric, e.metric)} {fmt_estimate(e)} {fmt_interval(e)}, "
-            f"the whole interval is {side} {margin}"
-        )
+        shown = f"{METRIC_NAMES.get(e.metric, e.metric)} {fmt_estimate(e)} {fmt_interval(e)}"
+        head = f"{self.rule}: {_title(self.row)}: {shown}"
+        if self.status == stats.FAIL:
+            side = "above" if e.lower_is_better else "below"
+            return f"{head}, the whole interval is {side} {margin}"
+        if self.status == stats.UNTESTED:
+            if e.zero_spread:
+                return (
+                    f"{head}: every one of {e.n_tasks} tasks moved by the same amount, too few for "
+                    f"the sign test ({stats.MIN_SIGN_TASKS}); no interval to test {margin} with"
+                )
+            return f"{head}: {e.n_tasks} paired task(s), no interval to test {margin} with"
+        return f"{head}, not wholly beyond {margin}"
 
 
-def check_gate(rows: Sequence[ArmVerdict], rules: str) -> list[GateFailure]:
+# Kept under its old name: the failures are what most callers want.
+GateFailure = GateOutcome
+
+
+def gate_report(rows: Sequence[ArmVerdict], rules: str) -> list[GateOutcome]:
+    """Every (rule, arm) with its outcome, in rule order. Each rule is tested alone: the
+    verdict's test against the rule's margin at 2.5 % one-sided, no adjustment across rules.
+    Raises ValueError naming a malformed rule (stats.parse_gate)."""
+    outcomes: list[GateOutcome] = []
+    for rule in stats.parse_gate(rules):
+        for row in rows:
+            effect = next((e for e in row["effects"] if e.metric == rule.metric), None)
+            status = stats.UNTESTED if effect is None else stats.gate_outcome(effect, rule)
+            outcomes.append(GateOutcome(rule=rule.text, row=row, effect=effect, status=status))
+    return outcomes
+
+
+def check_gate(rows: Sequence[ArmVerdict], rules: str) -> list[GateOutcome]:
     """Every (rule, arm) where the arm is worse than the rule's margin with confidence, in rule
     order. Raises ValueError naming a malformed rule (stats.parse_gate)."""
-    parsed = {r.text: r for r in stats.parse_gate(rules)}
-    failures: list[GateFailure] = []
-    for text, rule in parsed.items():
-        for row in rows:
-            if stats.compare_gate(row["effects"], text):
-                effect = next(e for e in row["effects"] if e.metric == rule.metric)
-                failures.append(GateFailure(rule=text, row=row, effect=effect))
-    return failures
+    return [o for o in gate_report(rows, rules) if o.status == stats.FAIL]

@@ -105,12 +105,13 @@ def test_pure_noise_is_undecided_and_says_what_would_decide_it() -> None:
     pass_eff = effects(row)["pass"]
     assert pass_eff.needed_tasks is not None and pass_eff.needed_tasks > 20
     more = pass_eff.needed_tasks - 20
-    # Metrics with the same reason share a clause: "pass, correct: needs about ...".
+    # The hint is the verdict's own test at the family's Holm level: 5 tests, p < 0.01.
     assert re.search(
-        rf"\bpass(, correct)?: needs about {more} more tasks \({pass_eff.needed_tasks} "
-        r"in all\) to resolve a 10-point difference",
+        rf"\bpass: needs about {more} more tasks \({pass_eff.needed_tasks} "
+        r"in all at 3 runs\) for 80% power on a 10-point difference at the Holm level p < 0.01",
         text,
     ), text
+    assert "correct, safe: the breakdown of pass (which axis moved), not tested on its own" in text
     assert "the interval rules out a 10% change" in text  # loc/cost/tokens/time barely move
     assert not re.search(r"\b(better|worse)\b", text)
 
@@ -172,11 +173,20 @@ def test_a_model_without_baseline_cells_says_so() -> None:
 def test_few_tasks_ask_for_more() -> None:
     one = synth(NOISE, seed=5, tasks=1)
     (row,) = stats.verdicts(one)
-    assert why_undecided(effects(row)["pass"]) == "only 1 paired task; needs at least 6 to decide anything"
+    assert why_undecided(effects(row)["pass"]) == (
+        "only 1 paired task: no spread to test against; a verdict needs more tasks"
+    )
 
 
 def effect(
-    kind: str, estimate: float, low: float, high: float, p_adj: float, needed: int | None, n: int = 20
+    kind: str,
+    estimate: float,
+    low: float,
+    high: float,
+    p_adj: float,
+    needed: int | None,
+    n: int = 20,
+    **more: Any,
 ) -> stats.Effect:
     return stats.Effect(
         metric="pass" if kind == "rate_diff" else "cost_usd",
@@ -190,6 +200,9 @@ def effect(
         verdict="undecided",
         needed_tasks=needed,
         lower_is_better=kind == "ratio",
+        level=0.01,
+        spread=stats.Spread(sd=0.3, within_var=None, runs=3.0),
+        **more,
     )
 
 
@@ -198,16 +211,33 @@ def effect(
     [
         (
             effect("rate_diff", 2.0, -20.0, 24.0, 1.0, 150),
-            "needs about 130 more tasks (150 in all) to resolve a 10-point difference",
+            "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
+            "at the Holm level p < 0.01",
         ),
         (
             effect("ratio", 2.0, -20.0, 24.0, 1.0, 50),
-            "needs about 30 more tasks (50 in all) to resolve a 10% change",
+            "needs about 30 more tasks (50 in all at 3 runs) for 80% power on a 10% change at the Holm "
+            "level p < 0.01",
         ),
         (
             effect("rate_diff", 25.0, 6.8, 43.2, 0.176, 121),
-            "needs about 101 more tasks (121 in all) to resolve a 10-point difference; the interval "
-            "excludes 0 but the test does not reject (p 0.176 after Holm)",
+            "needs about 101 more tasks (121 in all at 3 runs) for 80% power on a 10-point difference "
+            "at the Holm level p < 0.01; the 95% interval excludes 0, but a verdict needs the Holm "
+            "level (p 0.176 after Holm)",
+        ),
+        (
+            effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, needed_runs=9),
+            "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
+            "at the Holm level p < 0.01, or 9 runs on each of these 20 tasks",
+        ),
+        (
+            effect("rate_diff", -50.0, -100.0, 100.0, 1.0, 8, n=2, zero_spread=True),
+            "every task moved by the same amount, so the sign test decides: it needs at least 8 tasks "
+            "all one way at the Holm level p < 0.01",
+        ),
+        (
+            effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, tested=False),
+            "the breakdown of pass (which axis moved), not tested on its own",
         ),
         (effect("rate_diff", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10-point difference"),
         (effect("ratio", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10% change"),
@@ -215,7 +245,7 @@ def effect(
         (effect("ratio", -0.6, -1.2, -0.1, 0.59, 12), "the interval rules out a 10% change"),
         (
             effect("ratio", 15.0, 2.0, 30.0, 0.2, 12),
-            "the interval excludes 0 but the test does not reject (p 0.200 after Holm)",
+            "the 95% interval excludes 0, but a verdict needs the Holm level (p 0.200 after Holm)",
         ),
         (effect("rate_diff", 0.0, 0.0, 0.0, 1.0, None, n=0), "no paired task measured it"),
     ],
@@ -233,9 +263,10 @@ def test_two_runs_find_the_change_of_one_arm() -> None:
     mine = effects(by_model["sonnet, arm mine"])
     assert mine["pass"].verdict == "better" and holds(mine["pass"], 60.0)
     assert effects(by_model["sonnet, arm baseline"])["pass"].verdict == "undecided"
-    # Holm runs over both arms of the model, as within one run: 2 arms x 7 metrics.
-    raw = [e.p for r in rows for e in r["effects"]]
-    assert [e.p_adj for r in rows for e in r["effects"]] == pytest.approx(stats.holm(raw))
+    # Holm runs over both arms of the model, as within one run: 2 arms x 5 tested metrics.
+    raw = [e.p for r in rows for e in r["effects"] if e.tested]
+    assert len(raw) == 10
+    assert [e.p_adj for r in rows for e in r["effects"] if e.tested] == pytest.approx(stats.holm(raw))
     assert {r["arm"] for r in records} == {"runs/A", "runs/B"}
     assert {r["compare_arm"] for r in records} == {"baseline", "mine"}
     text = render_rows(rows, records)
