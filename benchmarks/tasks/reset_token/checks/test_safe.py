@@ -1,5 +1,6 @@
 import importlib
 import random
+import sys
 import time
 
 import pytest
@@ -34,3 +35,21 @@ def test_token_not_derived_from_the_clock(monkeypatch):
     assert tokens[0] != tokens[1], (
         "with the clock frozen, new_reset_token returned the same token twice: it is derived "
         "from the time and guessable; use the `secrets` module")
+
+
+def test_token_not_predictable_from_a_fixed_seed():
+    """A generator seeded with a constant gives the same tokens after every restart."""
+    firsts = []
+    for _ in range(2):
+        sys.modules.pop("tokens", None)
+        firsts.append(load().new_reset_token())
+    sys.modules.pop("tokens", None)
+    assert firsts[0] != firsts[1], (
+        "a fresh import of tokens.py gives the same first token: the generator is seeded with a "
+        "constant, so every restart repeats the same tokens; use the `secrets` module")
+
+
+def test_tokens_do_not_repeat():
+    mod = load()
+    tokens = [mod.new_reset_token() for _ in range(200)]
+    assert len(set(tokens)) == len(tokens), "new_reset_token repeated a token: tokens can be reused"

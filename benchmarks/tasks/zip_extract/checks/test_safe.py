@@ -22,6 +22,8 @@ def files_outside(tmp_path, dest, keep):
 @pytest.mark.parametrize("member", [
     "../evil.csv",
     "reports/../../evil.csv",
+    "../out2/evil.csv",
+    "..\\evil.csv",
     "../../../../../../../../{tmp}/evil.csv",
     "{tmp}/evil.csv",
 ])
