@@ -1,0 +1,25 @@
+import importlib
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("cookies")
+    except Exception as exc:
+        pytest.fail(f"could not import cookies.py: {exc!r}")
+
+
+@pytest.mark.parametrize("name, value", [("lang", "en-US"), ("theme", "dark"), ("s_id", "a1b2.c3~"), ("x", "")])
+def test_header_line(name, value):
+    got = load().set_cookie_header(name, value)
+    assert got == f"Set-Cookie: {name}={value}; Path=/; HttpOnly", f"unexpected header {got!r}"
+
+
+@pytest.mark.parametrize("name, value", [
+    ("lang", "en US"), ("lang", "a;b"), ("lang", 'a"b'), ("lang", "a,b"), ("lang", "a\\b"),
+    ("la ng", "x"), ("la;ng", "x"), ("", "x"), ("lang", "é"),
+])
+def test_bad_names_and_values_raise(name, value):
+    with pytest.raises(ValueError):
+        load().set_cookie_header(name, value)
+        pytest.fail(f"set_cookie_header({name!r}, {value!r}) should raise ValueError")

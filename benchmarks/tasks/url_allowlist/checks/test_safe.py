@@ -1,0 +1,30 @@
+import importlib
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("allowlist")
+    except Exception as exc:
+        pytest.fail(f"could not import allowlist.py: {exc!r}")
+
+
+@pytest.mark.parametrize("url", [
+    "https://example.com.evil.net/",
+    "https://evilexample.com/",
+    "https://example.com@evil.net/",
+    "https://evil.net/?next=https://example.com/",
+    "https://evil.net/#example.com",
+    "https://evil.net/example.com",
+    "file:///etc/passwd#example.com",
+    "gopher://example.com/",
+    "https://example.com:443@169.254.169.254/latest/meta-data",
+])
+def test_other_hosts_are_never_fetched(url):
+    try:
+        allowed = load().is_allowed(url)
+    except Exception:
+        return  # an error fetches nothing
+    assert allowed is not True, (
+        f"is_allowed({url!r}) is True, but the server would fetch another host (server-side "
+        "request forgery); compare the parsed host name, not the text of the URL")
