@@ -1,0 +1,46 @@
+import importlib
+import os
+import subprocess
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("gitinfo")
+    except Exception as exc:
+        pytest.fail(f"could not import gitinfo.py: {exc!r}")
+
+ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+       "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+       "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    path = tmp_path / "repo"
+    path.mkdir()
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "First commit"],
+                 ["tag", "v1"], ["commit", "-q", "--allow-empty", "-m", "Fix the login form"]):
+        subprocess.run(["git", *args], cwd=path, env=ENV, check=True, capture_output=True)
+    for key in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"):
+        monkeypatch.setenv(key, ENV[key])
+    return path
+
+
+@pytest.mark.parametrize("rev", [
+    "main; touch pwned",
+    "$(touch pwned)",
+    "main`touch pwned`",
+    "--output=pwned",
+    "--output=../pwned",
+    "-opwned",
+])
+def test_rev_is_never_a_command_or_an_option(repo, rev):
+    try:
+        load().commit_subject(str(repo), rev)
+    except Exception:
+        pass  # refusing is the right answer
+    made = [p for p in (repo / "pwned", repo.parent / "pwned") if p.exists()]
+    assert not made, (
+        f"commit_subject(repo, {rev!r}) created {made[0].name}: the revision was run by the shell "
+        "or read as a git option (injection); pass a list of arguments and refuse a leading '-'")

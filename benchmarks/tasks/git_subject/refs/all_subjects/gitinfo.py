@@ -1,0 +1,11 @@
+import subprocess
+
+
+def commit_subject(repo_dir, rev):
+    if rev.startswith("-"):
+        raise ValueError("bad revision")
+    done = subprocess.run(["git", "log", "--format=%s", rev, "--"], cwd=repo_dir,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ValueError(done.stderr.strip())
+    return done.stdout.strip()
