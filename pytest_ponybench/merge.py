@@ -242,6 +242,7 @@ def merge(paths: Sequence[Path], out: Path, *, allow_mixed: bool = False) -> Mer
     versions = {str(p.path): p.claude_version for p in parts}
     info = {k: v for k, v in parts[0].info.items() if k not in _PER_PART}
     options = dict(info.get("options") or {})
+    options.pop("shard", None)  # the merged dir is the whole grid: --resume runs what is missing
     budgets = [(p.info.get("options") or {}).get("budget_usd") for p in parts]
     shares = [float(b) for b in budgets if isinstance(b, int | float)]
     if len(shares) == len(parts):

@@ -33,6 +33,7 @@ from .results import locked, write_json
 
 WEATHER = "weather.json"
 DEFAULT_BREAKER = 5
+MAX_LOG = 200  # backoffs and waits kept in weather.json
 
 # Kinds of invalid cell. The first four are weather: everyone waits.
 OVERLOADED, RATE_LIMITED, SERVER_ERROR, UNREACHABLE = (
@@ -98,8 +99,8 @@ class Policy:
     """How long to wait and when to give up."""
 
     breaker: int = DEFAULT_BREAKER  # consecutive invalid cells of one kind; 0 = never stop
-    base_s: float = 5.0
-    max_s: float = 300.0
+    base_s: float = 2.0
+    max_s: float = 120.0
 
     def backoff_s(self, streak: int, retry_after: float | None) -> float:
         own = self.base_s * 2 ** max(0, streak - 1)
@@ -154,16 +155,28 @@ class Weather:
     def wait_if_needed(self) -> str | None:
         """Before a cell: wait out the shared backoff. Returns the stop reason when the breaker
         has tripped (the cell must not start), else None once the cell may start."""
+        began = self.clock()
         while True:
             data = self.state()
             if data["stopped"]:
                 return str(data["stopped"])
             left = float(data["until"]) - self.clock()
             if left <= 0:
-                self._cell_started = self.clock()
+                self._cell_started = now = self.clock()
+                if now > began:
+                    self._log_wait(began, now)
                 return None
             step = min(left, 1.0)  # re-read: another worker may lengthen or end the wait
             self.sleep(step)
+
+    def _log_wait(self, began: float, ended: float) -> None:
+        """Who waited when (bounded): the evidence that every worker honours one backoff."""
+        with locked(self.run_dir / ".weather.lock"):
+            data = self._read()
+            waits = data.setdefault("waits", [])
+            waits.append({"pid": os.getpid(), "from": round(began, 3), "to": round(ended, 3)})
+            data["waits"] = waits[-MAX_LOG:]
+            write_json(self.path, data)
 
     def observe(self, record: Mapping[str, Any], retry_after: float | None = None) -> str | None:
         """After a cell: update the shared weather; returns the stop reason when this record
@@ -197,6 +210,7 @@ class Weather:
                                 "cell_id": record.get("cell_id"),
                             }
                         )
+                        data["backoffs"] = data["backoffs"][-MAX_LOG:]
                 count = int(streak["count"])
                 if self.policy.breaker and count >= self.policy.breaker and not data["stopped"]:
                     data["stopped"] = (
