@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -47,6 +49,8 @@ class SandboxResult:
     stdout: Path
     stderr: Path
     isolated: tuple[str, ...]  # what was actually applied: "net", "pid" namespaces, "pids" cgroup
+    channel: bytes = b""  # what the child wrote to its Channel, if it was given one
+    channel_overflowed: bool = False
 
     @property
     def network_cut(self) -> bool:
@@ -116,16 +120,22 @@ def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 LIMIT_EXEC = Path(__file__).parent / "_probe" / "limit_exec.py"
-
-
 PIDS_ROOT = Path("/sys/fs/cgroup/pids")
+CHANNEL_CAP = 16 << 20  # bytes kept from a channel; a child that writes more loses the rest
+
+
+@functools.cache
+def take_shim() -> str:
+    """The exec shim's source, read once per process: what runs the checks is the code the
+    session started with, whatever happens to the package on disk later."""
+    return LIMIT_EXEC.read_text(encoding="utf-8")
 
 
 def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None) -> list[str]:
     """argv wrapped in the exec shim that applies limits to it and all it starts."""
     values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files, limits.processes)
     procs = str(cgroup / "cgroup.procs") if cgroup is not None else "-"
-    return [sys.executable, "-I", "-S", str(LIMIT_EXEC), *map(str, values), procs, "--", *argv]
+    return [sys.executable, "-I", "-S", "-c", take_shim(), *map(str, values), procs, "--", *argv]
 
 
 def _reap_stale_cgroups() -> None:
@@ -188,20 +198,56 @@ def kill_group(proc: subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
         pass
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (not zombie) processes of a process group, read from /proc."""
-    found: list[int] = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            found.append(int(entry.name))
-    return found
+class Channel:
+    """A pipe the child inherits as one fd, drained into memory as it is written.
+
+    Unlike a file, nothing the child does to its filesystem can rewrite or truncate what was
+    already written: code running later in the child can only add to it.
+    """
+
+    def __init__(self, cap: int = CHANNEL_CAP) -> None:
+        self._read, self.write_fd = os.pipe()
+        os.set_blocking(self._read, False)
+        self._cap = cap
+        self._chunks: list[bytes] = []
+        self._size = 0
+        self.overflowed = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._drain, name="ponybench-channel", daemon=True)
+
+    def start(self) -> None:
+        """Once the child holds the write end: the parent's copy must go, or EOF never comes."""
+        os.close(self.write_fd)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        while True:
+            ready, _, _ = select.select([self._read], [], [], 0.05)
+            if not ready:
+                if self._stop.is_set():
+                    return  # a descendant still holds the write end; what it had written is in
+                continue
+            try:
+                chunk = os.read(self._read, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return
+            if self._size + len(chunk) > self._cap:
+                self.overflowed = True
+                continue
+            self._chunks.append(chunk)
+            self._size += len(chunk)
+
+    def close(self) -> bytes:
+        """Everything the child wrote (up to the cap); call after the child has ended."""
+        if self._thread.ident is not None:
+            self._stop.set()
+            self._thread.join()
+        else:
+            os.close(self.write_fd)  # never started: the child could not be spawned
+        os.close(self._read)
+        return b"".join(self._chunks)
 
 
 def run_sandboxed(
@@ -213,37 +259,65 @@ def run_sandboxed(
     env: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     isolate: bool = True,
+    channel_env: str | None = None,
+    feed: tuple[str, bytes] | None = None,
 ) -> SandboxResult:
-    """Run argv under limits; stdout/stderr land in out_dir; never raises on child misbehaviour."""
+    """Run argv under limits; stdout/stderr land in out_dir; never raises on child misbehaviour.
+
+    With channel_env, the child gets a Channel's write end, its number in that variable, and
+    the result carries what was written to it. With feed = (variable, data), the child gets a
+    pipe holding data (at most PIPE_BUF bytes) to read once, its fd number in that variable:
+    unlike the environment or argv, nothing in /proc shows it to code that runs later.
+    """
     limits = limits or Limits()
     out_dir.mkdir(parents=True, exist_ok=True)
     prefix, spaces = namespace_prefix() if isolate else ((), ())
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
+    child_env = dict(env) if env is not None else scrub_env()
+    channel = Channel() if channel_env else None
+    if channel is not None and channel_env:
+        child_env[channel_env] = str(channel.write_fd)
+    pass_fds = [channel.write_fd] if channel is not None else []
+    fed = -1
+    if feed is not None:
+        fed, fill = os.pipe()
+        os.write(fill, feed[1][: select.PIPE_BUF])
+        os.close(fill)
+        child_env[feed[0]] = str(fed)
+        pass_fds.append(fed)
     started = time.monotonic()
     timed_out = False
-    with (
-        pids_cgroup(limits.processes) if isolate else nullcontext() as cgroup,
-        open(stdout, "wb") as so,
-        open(stderr, "wb") as se,
-    ):
-        if cgroup is not None:
-            spaces = (*spaces, "pids")
-        proc = subprocess.Popen(
-            [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
-            cwd=cwd,
-            env=dict(env) if env is not None else scrub_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=so,
-            stderr=se,
-            start_new_session=True,
-        )
-        try:
-            proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:  # also on Ctrl-C: no scorer process may outlive the harness
-            # Also on success: a daemon the child left behind in its group must not survive it.
-            kill_group(proc, grace_s=0.5 if timed_out else 0.0)
+    try:
+        with (
+            pids_cgroup(limits.processes) if isolate else nullcontext() as cgroup,
+            open(stdout, "wb") as so,
+            open(stderr, "wb") as se,
+        ):
+            if cgroup is not None:
+                spaces = (*spaces, "pids")
+            proc = subprocess.Popen(
+                [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
+                cwd=cwd,
+                env=child_env,
+                stdin=subprocess.DEVNULL,
+                stdout=so,
+                stderr=se,
+                start_new_session=True,
+                pass_fds=pass_fds,
+            )
+            if channel is not None:
+                channel.start()
+            try:
+                proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            finally:  # also on Ctrl-C: no scorer process may outlive the harness
+                # Also on success: a daemon the child left behind in its group must not survive it.
+                kill_group(proc, grace_s=0.5 if timed_out else 0.0)
+    finally:
+        if fed >= 0:
+            os.close(fed)
+        written = channel.close() if channel is not None else b""
     return SandboxResult(
         returncode=proc.returncode,
         timed_out=timed_out,
@@ -251,4 +325,6 @@ def run_sandboxed(
         stdout=stdout,
         stderr=stderr,
         isolated=spaces,
+        channel=written,
+        channel_overflowed=channel is not None and channel.overflowed,
     )

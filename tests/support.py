@@ -8,8 +8,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pytest_ponybench import procs, textfiles
 
@@ -57,3 +62,19 @@ def make_plugin(root: Path, name: str = "marker-plugin", manifest: str | None = 
     hook = {"type": "command", "command": f"echo {HOOK_MARKER}"}
     (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
     return plugin
+
+
+@contextmanager
+def small_tmpfs(path: Path, size: str = "1m") -> Iterator[Path]:
+    """A tmpfs of the given size mounted at path: a real full disk to write into. Skips the
+    test where this machine does not let us mount one (not root, no CAP_SYS_ADMIN)."""
+    path.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)

@@ -3,6 +3,7 @@ tails, the process table, the symlink check. Real git, real files, real processe
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench import gitcmd, procs, workspace
+from pytest_ponybench.results import write_json
 from pytest_ponybench.tasks import Task
 from pytest_ponybench.textfiles import last_line, parse_jsonl, read_jsonl
+from tests.support import small_tmpfs
 
 # --- git ------------------------------------------------------------------------------------------
 
@@ -174,3 +177,17 @@ def test_escaping_links_names_links_that_leave_and_only_those(tmp_path: Path) ->
     (ws / ".git" / "ignored").symlink_to("/etc")
     assert workspace.escaping_links(ws) == ["abs -> /etc/passwd", "pkg/up -> ../../outside"]
     assert workspace.leaves(ws / "abs", ws) and not workspace.leaves(ws / "self", ws)
+
+
+# --- JSON files on a full disk --------------------------------------------------------------------
+
+
+def test_write_json_on_a_full_disk_keeps_the_old_file_whole_and_leaves_no_temp(tmp_path: Path) -> None:
+    with small_tmpfs(tmp_path / "small", "64k") as small:
+        target = small / "summary.json"
+        write_json(target, {"rows": [1, 2, 3]})
+        with pytest.raises(OSError) as raised:
+            write_json(target, {"rows": ["x" * 1000] * 200})  # 200 kB on a 64 kB disk
+        assert raised.value.errno == errno.ENOSPC
+        assert json.loads(target.read_text()) == {"rows": [1, 2, 3]}
+        assert [p.name for p in small.iterdir()] == ["summary.json"]
