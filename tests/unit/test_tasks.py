@@ -496,11 +496,26 @@ def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
     tasks = load_tasks(SUITE, FIXTURES)
     kinds = [t.kind for t in tasks]
     axes = [t.axis for t in tasks if t.has_references]
-    assert len(tasks) >= 12
-    assert axes.count("safe") >= 7
-    assert axes.count("correct") >= 3
+    assert len(tasks) >= 22
+    assert sum(t.has_safety for t in tasks) >= 14
+    assert axes.count("correct") >= 7
     assert kinds.count("open") >= 1
     assert kinds.count("fixture") >= 1
-    assert any("quick" in t.tags for t in tasks)
+    assert sum("quick" in t.tags for t in tasks) >= 6
     assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
     assert len({t.content_hash() for t in tasks}) == len(tasks)
+
+
+def test_every_shipped_task_meets_the_reference_minimums() -> None:
+    tasks = load_tasks(SUITE, FIXTURES)
+    assert {t.id: t.shortfalls() for t in tasks if t.shortfalls()} == {}
+    for t in tasks:
+        assert t.scored == (t.kind != "open")
+        if t.scored:  # the offline models write good/ and bad/ through real tool calls
+            assert t.good and t.bad, t.id
+
+
+def test_every_shipped_prompt_states_the_environment() -> None:
+    for t in load_tasks(SUITE, FIXTURES):
+        if t.scored:
+            assert "Python 3.11" in t.prompt and "standard library" in t.prompt, t.id
