@@ -2,7 +2,8 @@
 
   ponybench summary RUN_DIR [--baseline ARM] [--markdown]
   ponybench compare RUN [--baseline ARM] [--fail-on RULES] [--markdown]
-  ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown]
+  ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown] [--html PATH]
+  ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
 
 Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
@@ -167,6 +168,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         _emit(verdict.render_rows_markdown(rows, records, heading=heading))
     else:
         _emit(verdict.render_rows(rows, records))
+    if args.html is not None:
+        runs = [Path(r) for r in args.runs]
+        _note(f"report: {_write_html(runs, Path(args.html), args.baseline or 'baseline')}")
     if rules is None:
         return OK
     failures = verdict.check_gate(rows, rules)
@@ -180,6 +184,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return GATE_FAILED
     passed = "nothing is worse beyond its margin with confidence"
     print(f"**Gate passed:** `{rules}`: {passed}" if md else f"gate passed: {rules}: {passed}")
+    return OK
+
+
+def _write_html(runs: Sequence[Path], out: Path | None, baseline: str = "baseline") -> Path:
+    # Imported here: the plotting library costs the text commands time they do not need.
+    from . import htmlreport
+
+    try:
+        if len(runs) == 1:
+            return htmlreport.write_report(runs[0], out, baseline=baseline)
+        assert out is not None
+        return htmlreport.write_compare_report(runs[0], runs[1], out)
+    except (htmlreport.NotARunDir, FileExistsError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    run = Path(args.run_dir)
+    _require_records(load_records(args.run_dir), args.run_dir)  # the same errors as summary's
+    print(_write_html([run], Path(args.out) if args.out else None, args.baseline or "baseline"))
     return OK
 
 
@@ -213,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge,report}")
 
     p = sub.add_parser(
         "summary",
@@ -242,7 +266,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on", metavar="RULES", help="exit 1 when the candidate is worse than a margin with confidence"
     )
     c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    c.add_argument("--html", metavar="PATH", help="also write the comparison as an HTML report at PATH")
     c.set_defaults(func=cmd_compare)
+
+    r = sub.add_parser(
+        "report",
+        help="write the HTML report of a run dir",
+        description="Write a self-contained HTML report of a run dir (verdicts, plots, every cell "
+        "with its transcript, diff and failed checks, arms side by side); open it from the file "
+        "system. Reads the run dir only.",
+    )
+    r.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp>, a rescore-<stamp>/ or a merged run dir")
+    r.add_argument(
+        "-o", "--out", metavar="PATH", help="the page (default RUN_DIR/report.html); cell files go beside it"
+    )
+    r.add_argument(
+        "--baseline", metavar="ARM", help="the arm the others are compared with (default: baseline)"
+    )
+    r.set_defaults(func=cmd_report)
 
     m = sub.add_parser(
         "merge",

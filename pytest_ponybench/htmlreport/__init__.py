@@ -1,0 +1,72 @@
+"""The HTML report of a run dir (or of two runs compared): one self-contained page plus one small
+script per cell, opened from the file system with no server and no network.
+
+    write_report(run_dir)                       -> run_dir/report.html (+ run_dir/report/)
+    write_compare_report(base, cand, out_html)  -> out_html (+ the folder named after it)
+
+Both only read the run dirs: records, run.json, summary.json, spend.json and the kept cell
+folders. Nothing is run but git reading a workspace's base commit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import verdict
+from .details import SOURCE_KEY
+from .source import NotARunDir, Source, load
+
+REPORT_HTML = "report.html"
+
+__all__ = ["REPORT_HTML", "NotARunDir", "write_compare_report", "write_report"]
+
+
+def _tag(source_index: int, source: Source) -> list[dict[str, object]]:
+    return [{**r, SOURCE_KEY: source_index} for r in source.records]
+
+
+def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseline") -> Path:
+    """Write the report of one run dir; return the page's path (default RUN_DIR/report.html).
+
+    Raises NotARunDir when run_dir holds no results.jsonl, FileExistsError when the folder the
+    cell scripts go to exists and is not a report's."""
+    from .build import build  # the plotting library loads only when a page is built
+
+    source = load(run_dir)
+    records = _tag(0, source)
+    rows = verdict.arm_verdicts(records, baseline)
+    arms = verdict.arms_of(records)
+    note = ""
+    if not rows and len(arms) > 1:
+        note = f"no arm named {baseline!r}, so no verdict (arms: {', '.join(arms)})"
+    return build(
+        [source],
+        records,
+        rows,
+        out if out is not None else run_dir / REPORT_HTML,
+        title=f"ponybench report: {run_dir.name}",
+        baseline_note=note,
+    )
+
+
+def write_compare_report(base_dir: Path, cand_dir: Path, out: Path) -> Path:
+    """The candidate run against the base run, arm by arm (as `ponybench compare BASE CAND`).
+
+    Raises NotARunDir, and ValueError when the runs share no task or no (model, arm)."""
+    from .build import build
+
+    base, cand = load(base_dir, "base"), load(cand_dir, "candidate")
+    base_label, cand_label = base_dir.name or "base", cand_dir.name or "candidate"
+    if base_label == cand_label:
+        base_label, cand_label = "base", "candidate"
+    base.label, cand.label = base_label, cand_label
+    rows, records = verdict.compare_verdicts(
+        _tag(0, base), _tag(1, cand), base_label=base_label, cand_label=cand_label
+    )
+    return build(
+        [base, cand],
+        records,
+        rows,
+        out,
+        title=f"ponybench comparison: {cand_label} vs {base_label}",
+    )

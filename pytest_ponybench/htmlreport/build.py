@@ -1,0 +1,447 @@
+"""Assemble the report: one HTML page (run, verdicts, plots, matrix, the table of every cell) and
+the cells' details in script files beside it, which the page loads when a cell is opened.
+
+The page reads its data from an inline JSON block and inserts every record- or agent-written
+string as text (never as HTML); the cell scripts hold JSON too. A Content-Security-Policy lets
+only the page's own script and the cell scripts beside it run, and lets nothing be fetched.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import resources
+from itertools import repeat
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from markupsafe import Markup
+
+from .. import __version__, report, stats, verdict
+from ..records import is_valid, latest, number, passed, tokens
+from . import plots
+from .details import SOURCE_KEY, Job, details_json, outcome, reason
+from .source import Source
+
+MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next build
+# Cells are written in parts of about this size: one file per cell would make a 5,000-cell run
+# spend most of its build creating files, while a part still loads in milliseconds.
+PART_BYTES = 256_000
+# Above this many cells the details are built by worker processes (reading workspaces and
+# transcripts is most of the work); below it starting them costs more than it saves.
+PARALLEL_CELLS = 1_000
+MAX_WORKERS = 4
+DETAILS_MODULE = f"{__package__}.details"
+REASON_CHARS = 300  # in the table; the cell view shows all of it
+
+
+@dataclass
+class Cell:
+    index: int
+    rec: dict[str, Any]
+    source: Source
+    folder: Path | None
+    group: int = 0
+    part: int = 0
+
+
+# --- the page's data ----------------------------------------------------------------------------
+
+
+def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source]) -> list[Cell]:
+    """One cell per (task, arm, model, run): its latest attempt, as the summary counts it."""
+    chosen = latest(records)
+    arms = {a: i for i, a in enumerate(report.arm_order(str(r.get("arm")) for r in chosen))}
+
+    def key(r: Mapping[str, Any]) -> tuple[str, str, int, str]:
+        return (str(r.get("task")), str(r.get("model")), arms[str(r.get("arm"))], str(r.get("run")))
+
+    cells = []
+    for i, rec in enumerate(sorted(chosen, key=key)):
+        source = sources[int(rec.get(SOURCE_KEY, 0))]
+        cells.append(Cell(i, dict(rec), source, source.cell_folder(rec)))
+    groups: dict[tuple[str, str, str], int] = {}
+    for c in cells:  # side by side: the arms of one (task, model, run)
+        c.group = groups.setdefault(
+            (str(c.rec.get("task")), str(c.rec.get("model")), str(c.rec.get("run"))), len(groups)
+        )
+    return cells
+
+
+def _table(cells: Sequence[Cell]) -> dict[str, Any]:
+    rows = []
+    for c in cells:
+        r = c.rec
+        ms = number(r.get("duration_ms"))
+        rows.append(
+            [
+                c.index,
+                str(r.get("task")),
+                str(r.get("arm")),
+                str(r.get("model")),
+                str(r.get("run")),
+                outcome(r),
+                reason(r)[:REASON_CHARS],
+                number(r.get("total_loc")),
+                tokens(r),
+                number(r.get("cost_usd")),
+                None if ms is None else round(ms / 1000, 2),
+                c.group,
+                str(r.get("cell_id")),
+                c.part,
+            ]
+        )
+    columns = [
+        "i",
+        "task",
+        "arm",
+        "model",
+        "run",
+        "outcome",
+        "reason",
+        "loc",
+        "tokens",
+        "cost",
+        "time",
+        "group",
+        "id",
+        "part",
+    ]
+    return {"columns": columns, "rows": rows}
+
+
+def _bar(value: float, kind: str) -> float:
+    """Position 0-100 on the drawn interval's scale: rate changes over -100..+100 points,
+    ratios on a log scale from a quarter to four times (what lies beyond is drawn at the edge)."""
+    if kind == "rate_diff":
+        x = (value + 100) / 2
+    else:
+        r = 1 + value / 100
+        x = 0.0 if r <= 0 else (min(2.0, max(-2.0, math.log2(r))) + 2) * 25 if math.isfinite(r) else 100.0
+    return round(min(100.0, max(0.0, x)), 2)
+
+
+def _effect(e: stats.Effect) -> dict[str, Any]:
+    decided = verdict.is_decided(e)
+    fields = {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}
+    return {
+        "metric": verdict.METRIC_NAMES.get(e.metric, e.metric),
+        "estimate": verdict.fmt_estimate(e),
+        "interval": verdict.fmt_interval(e),
+        "word": verdict.word(e),
+        "tasks": e.n_tasks,
+        "p": verdict.fmt_p(e),
+        "why": "" if decided else verdict.why_undecided(e),
+        "drawn": e.n_tasks > 0,
+        "low": _bar(e.low, e.kind),
+        "high": _bar(e.high, e.kind),
+        "at": _bar(e.estimate, e.kind),
+        "zero": 50.0,
+        "fields": "; ".join(f"{k} {v}" for k, v in fields.items()),
+    }
+
+
+def _pass_text(totals: Mapping[tuple[str, str], Mapping[str, Any]], model: str, arm: str) -> str:
+    row = totals.get((model, arm))
+    n = int(row["valid"]) if row else 0
+    if not row or not n:
+        return f"{arm} no valid cell"
+    k = round(float(row["passed"] or 0) * n)
+    ci = stats.wilson(k, n)
+    return f"{arm} {k}/{n} ({100 * k / n:.0f}%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%)"
+
+
+def _verdict_blocks(
+    rows: Sequence[stats.ArmVerdict], totals: Mapping[tuple[str, str], Any]
+) -> dict[str, list[Any]]:
+    by_model: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        effects = row["effects"]
+        by_model[row["model"]].append(
+            {
+                "title": f"{row['arm']} vs {row['baseline']}",
+                "tasks": max((e.n_tasks for e in effects), default=0),
+                "pass": [_pass_text(totals, row["model"], a) for a in (row["arm"], row["baseline"])],
+                "effects": [_effect(e) for e in effects],
+                "decided": verdict.decided_sentence(effects),
+                "undecided": verdict.undecided_clauses(effects),
+                "notes": list(row.get("notes", [])),
+            }
+        )
+    return by_model
+
+
+def _matrix(cells: Sequence[Cell], model: str, arms: Sequence[str]) -> list[dict[str, Any]]:
+    """Task x arm pass fractions for one model, from the summary's own rows."""
+    rows = [r for r in report.aggregate(c.rec for c in cells) if r["model"] == model]
+    by_task: dict[str, dict[str, Any]] = defaultdict(dict)
+    for r in rows:
+        n = int(r["valid"])
+        k = round(float(r["passed"] or 0) * n)
+        by_task[r["task"]][r["arm"]] = {
+            "k": k,
+            "n": n,
+            "invalid": int(r["invalid"]),
+            "frac": k / n if n else None,
+        }
+    return [{"task": t, "cells": [by_task[t].get(a) for a in arms]} for t in sorted(by_task)]
+
+
+def _summary_rows(cells: Sequence[Cell], model: str) -> list[list[str]]:
+    rows = [r for r in report.model_totals(c.rec for c in cells) if r["model"] == model]
+    order = {a: i for i, a in enumerate(report.arm_order(r["arm"] for r in rows))}
+    return [report._cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
+
+
+def _run_info(source: Source, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    run = source.run
+    options = run.get("options") if isinstance(run.get("options"), dict) else {}
+    assert isinstance(options, dict)
+    models = options.get("models") or sorted({str(r.get("model")) for r in records})
+    harness = run.get("harness") if isinstance(run.get("harness"), dict) else {}
+    project = run.get("project") if isinstance(run.get("project"), dict) else {}
+    chosen = latest(records)
+    spent = number(source.spend.get("spent_usd"))
+    offline = bool(models) and all(str(m).startswith("offline-") for m in models)
+    invalid = [f"{r.get('cell_id')}: {r.get('error') or 'invalid'}" for r in chosen if not is_valid(r)]
+    missing = run.get("missing") or source.summary.get("missing") or []
+    preflight = run.get("preflight") if isinstance(run.get("preflight"), dict) else {}
+    assert isinstance(preflight, dict)
+    if not preflight:
+        pre = "not recorded"
+    elif not preflight.get("ran"):
+        pre = "not run (offline models only, or skipped)"
+    else:
+        problems = preflight.get("problems") or []
+        pre = "passed" if not problems else "failed: " + "; ".join(map(str, problems))
+    rescored = sorted({str(r["rescored_from"]) for r in records if r.get("rescored_from")})
+    return {
+        "label": source.label,
+        "path": str(source.path),
+        "started": run.get("started"),
+        "finished": run.get("finished"),
+        "mode": run.get("mode"),
+        "exitstatus": run.get("exitstatus"),
+        "harness": f"{harness.get('version', '?')} ({_sha(harness)})" if harness else "?",
+        "project": _sha(project) if project else "?",
+        "claude": run.get("claude_version") or "?",
+        "python": ", ".join(f"{k} {run.get(k.lower(), '?')}" for k in ("Python", "pytest", "xdist")),
+        "models": ", ".join(map(str, models)),
+        "runs": options.get("runs", "?"),
+        "arms": [_arm(a) for a in run.get("arms") or [] if isinstance(a, dict)],
+        "spend": "?"
+        if spent is None
+        else f"${spent:.4f}" + (" (offline models: notional, nothing was paid)" if offline else ""),
+        "preflight": pre,
+        "cells": len(chosen),
+        "passed": sum(is_valid(r) and passed(r) for r in chosen),
+        "failed": sum(is_valid(r) and not passed(r) for r in chosen),
+        "invalid": invalid,
+        "missing": [str(m) for m in missing],
+        "rescored": rescored,
+        "run_json": json.dumps(run, indent=1, default=str),
+    }
+
+
+def _arm(arm: Mapping[str, Any]) -> dict[str, str]:
+    """An arm as run.json describes it: name, kind, hash and what it adds, in words."""
+    what = []
+    if arm.get("plugin_dir"):
+        what.append(f"plugin {arm['plugin_dir']}" + (f" ({_sha(arm)})" if "git_sha" in arm else ""))
+    if arm.get("prompt"):
+        what.append(f"prompt: {arm['prompt']}")
+    if arm.get("settings"):
+        settings = arm["settings"]
+        what.append(f"settings: {settings if isinstance(settings, str) else json.dumps(settings)}")
+    return {
+        "name": str(arm.get("name", "?")),
+        "kind": str(arm.get("kind", "?")),
+        "hash": str(arm.get("hash", "?")),
+        "what": "; ".join(what) or ("nothing added" if arm.get("kind") == "baseline" else "-"),
+    }
+
+
+def _sha(info: Mapping[str, Any]) -> str:
+    sha = info.get("git_sha")
+    if not sha:
+        return "not a git checkout"
+    return f"git {str(sha)[:12]}" + (", dirty" if info.get("git_dirty") else ", clean")
+
+
+# --- files --------------------------------------------------------------------------------------
+
+
+def _details(cells: Sequence[Cell], page_dir: Path) -> list[tuple[int, str]]:
+    """Every cell's details as JSON text; a large run is split over worker processes."""
+    jobs: list[Job] = [(c.index, c.rec, str(c.folder) if c.folder else None) for c in cells]
+    workers = min(MAX_WORKERS, os.cpu_count() or 1)
+    if len(jobs) < PARALLEL_CELLS or workers < 2:
+        return details_json(jobs, str(page_dir))
+    # Plain child interpreters fed JSON on stdin: unlike multiprocessing's spawn they need
+    # nothing from the caller's __main__ (a pytest controller, a script without a main guard).
+    size = -(-len(jobs) // workers)
+    with ThreadPoolExecutor(workers) as pool:
+        parts = pool.map(_worker, [jobs[i : i + size] for i in range(0, len(jobs), size)], repeat(page_dir))
+        return [(int(i), str(text)) for part in parts for i, text in part]
+
+
+def _worker(jobs: Sequence[Job], page_dir: Path) -> list[list[Any]]:
+    request = json.dumps({"page_dir": str(page_dir), "jobs": jobs}, default=str).encode()
+    done = subprocess.run(
+        [sys.executable, "-m", DETAILS_MODULE], input=request, capture_output=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"a report worker failed: {done.stderr.decode(errors='replace')[-2000:]}")
+    out: list[list[Any]] = json.loads(done.stdout)
+    return out
+
+
+def _write_parts(cells: Sequence[Cell], folder: Path, page_dir: Path) -> None:
+    """The cells' details as scripts `p<N>.js`, each `ponybenchCells({index: detail, ...})`."""
+    part: list[str] = []
+    size = 0
+    number_ = 0
+
+    def flush() -> None:
+        nonlocal part, size, number_
+        if part:
+            (folder / f"p{number_}.js").write_text(
+                "ponybenchCells({" + ",".join(part) + "});\n", encoding="utf-8"
+            )
+            number_ += 1
+            part, size = [], 0
+
+    texts = dict(_details(cells, page_dir))
+    for cell in cells:
+        text = texts[cell.index]
+        if size and size + len(text) > PART_BYTES:
+            flush()
+        cell.part = number_
+        part.append(f'"{cell.index}":{text}')
+        size += len(text)
+    flush()
+
+
+def _static(name: str) -> str:
+    return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON for an inline <script type="application/json">: no '<', '>' or '&' left to end it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _csp_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader(__package__, "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def build(
+    sources: Sequence[Source],
+    records: Sequence[dict[str, Any]],
+    rows: Sequence[stats.ArmVerdict],
+    out: Path,
+    *,
+    title: str,
+    baseline_note: str = "",
+) -> Path:
+    """Write the page at `out` and the cell scripts in the folder beside it named after it."""
+    t0 = time.monotonic()
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cells_dir = out.with_suffix("") if out.suffix else out.with_name(out.name + "-cells")
+    if cells_dir.exists() and not (cells_dir / MARKER).exists():
+        raise FileExistsError(f"{cells_dir}: exists and is not a report's cell folder; pick another -o")
+    cells = _cells(records, sources)
+    models = sorted({str(c.rec.get("model")) for c in cells})
+    arms = report.arm_order(str(c.rec.get("arm")) for c in cells)
+    totals = {(r["model"], r["arm"]): r for r in report.model_totals(c.rec for c in cells)}
+    blocks = _verdict_blocks(rows, totals)
+
+    tmp = Path(tempfile.mkdtemp(prefix=f".{cells_dir.name}.", dir=out.parent))
+    try:
+        (tmp / MARKER).write_text(f"pytest-ponybench {__version__} report cells\n")
+        _write_parts(cells, tmp, out.parent)
+        task_link = {t: f"#task={quote(t)}" for t in {str(c.rec.get("task")) for c in cells}}
+        sections = []
+        for model in models:
+            mine = [c for c in cells if str(c.rec.get("model")) == model]
+            model_arms = [a for a in arms if any(str(c.rec.get("arm")) == a for c in mine)]
+            sections.append(
+                {
+                    "model": model,
+                    "verdicts": blocks.get(model, []),
+                    "columns": report.COLUMNS,
+                    "summary": _summary_rows(cells, model),
+                    "figure": Markup(plots.model_figure([c.rec for c in mine], model_arms, task_link)),
+                    "arms": model_arms,
+                    "matrix": _matrix(cells, model, model_arms),
+                }
+            )
+        data = {
+            "table": _table(cells),
+            "cellsDir": quote(cells_dir.name),
+            "arms": arms,
+            "models": models,
+            "tasks": sorted({str(c.rec.get("task")) for c in cells}),
+        }
+        script = _static("report.js")
+        page = (
+            _environment()
+            .get_template("report.html.j2")
+            .render(
+                title=title,
+                runs=[
+                    _run_info(s, [r for r in records if int(r.get(SOURCE_KEY, 0)) == i])
+                    for i, s in enumerate(sources)
+                ],
+                sections=sections,
+                intro=verdict.INTRO,
+                baseline_note=baseline_note,
+                data=Markup(_script_json(data)),
+                style=Markup(_static("report.css")),
+                script=Markup(script),
+                script_hash=_csp_hash(script),
+                version=__version__,
+                build_s=f"{time.monotonic() - t0:.1f}",
+                n_cells=len(cells),
+            )
+        )
+        if cells_dir.exists():
+            shutil.rmtree(cells_dir)
+        tmp.chmod(0o755)  # mkdtemp's 0700 would hide the cells from whoever the report is shared with
+        tmp.rename(cells_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    fd, tmp_page = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    os.chmod(tmp_page, 0o644)
+    os.replace(tmp_page, out)
+    return out
