@@ -156,7 +156,10 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         confined = _confine_check(offline, ctx)
         rec["confined"] = confined
         if confined:
-            cmd = confine.wrap(cmd, workspace=ws, home=home, hide=_harness_paths(cell, ctx), env=env)
+            plugin = [cell.arm.plugin_dir.resolve()] if cell.arm.plugin_dir is not None else []
+            cmd = confine.wrap(
+                cmd, workspace=ws, home=home, hide=_harness_paths(cell, ctx), env=env, readable=plugin
+            )
         t0 = time.monotonic()
         run = agent.run_claude(
             cmd,

@@ -91,8 +91,10 @@ def bwrap_argv(
     install: Path | None = None,
     hide: Sequence[Path] = (),
     env: Mapping[str, str] | None = None,
+    readable: Sequence[Path] = (),
 ) -> list[str]:
-    """The bwrap prefix that confines one session to workspace (cwd) and home."""
+    """The bwrap prefix that confines one session to workspace (cwd) and home; `readable` (the
+    arm's plugin folder) is bound read-only, so the CLI can load the plugin and run its hooks."""
     argv = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     bound: list[Path] = []
@@ -121,6 +123,9 @@ def bwrap_argv(
         inside_system = any(r in real.parents for r in bound)
         if real.is_dir() and inside_system and not (install and _under(install, [real])):
             argv += ["--tmpfs", str(real)]
+    for path in readable:
+        if path.exists():
+            argv += ["--ro-bind", str(path), str(path)]
     # Last, so they win over a tmpfs laid over a folder that holds them.
     for path in (workspace, home):
         argv += ["--bind", str(path), str(path)]
@@ -135,6 +140,7 @@ def wrap(
     home: Path,
     hide: Sequence[Path] = (),
     env: Mapping[str, str] | None = None,
+    readable: Sequence[Path] = (),
 ) -> list[str]:
     """cmd confined (cmd[0] is the claude binary); the caller checked status().available."""
     state = status()
@@ -142,7 +148,13 @@ def wrap(
         raise RuntimeError(f"cannot confine: {state.reason}")
     claude = os.path.realpath(cmd[0])  # a link like ~/.local/bin/claude is not visible inside
     prefix = bwrap_argv(
-        state.bwrap, workspace=workspace, home=home, install=install_folder(cmd[0]), hide=hide, env=env
+        state.bwrap,
+        workspace=workspace,
+        home=home,
+        install=install_folder(cmd[0]),
+        hide=hide,
+        env=env,
+        readable=readable,
     )
     return [*prefix, claude, *cmd[1:]]
 

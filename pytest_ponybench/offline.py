@@ -58,7 +58,7 @@ from types import TracebackType
 from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
-from . import escape, textfiles
+from . import coin, escape, textfiles
 
 OFFLINE_PREFIX = "offline-"
 
@@ -74,7 +74,9 @@ _SCRIPTED = ("offline-reference", "offline-flawed", "offline-idle")
 # A hostile agent: tries to reach the harness from its cell, then writes the good reference.
 ESCAPE_MODEL = "offline-escape"
 _STREAM_FAULTS = ("offline-overloaded-once", "offline-hang", "offline-cut", "offline-garbage")
-OFFLINE_MODELS: tuple[str, ...] = _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS + (ESCAPE_MODEL,)
+OFFLINE_MODELS: tuple[str, ...] = (
+    _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS + (ESCAPE_MODEL,) + (coin.COIN_MODEL,)
+)
 
 # Weather and latency are data in the model's name, so a grid needs no extra setting:
 # `offline-overloaded-for-<N>s` answers 529 for N seconds from this server's first request for
@@ -711,5 +713,11 @@ class OfflineServer:
                 raise _ApiError(529, "overloaded_error", f"{model}: scripted first-request 529")
         if model == ESCAPE_MODEL and (attacks := escape.next_calls(body, cell.script.workspace)):
             return _tools(attacks)
+        if model == coin.COIN_MODEL:
+            # Directed by what reached it: a plugin skill first, then good or bad by the cell's coin.
+            if (call := coin.skill_call(body)) is not None:
+                return _Reply([call], "tool_use", f"Skill {call['input']['skill']}")
+            good = coin.draws_good(cell.cell_id, coin.directed_good(body))
+            return _agent_step(body, cell.script, cell.script.good if good else cell.script.bad)
         files = cell.script.bad if model == "offline-flawed" else cell.script.good
         return _agent_step(body, cell.script, files)
