@@ -1,0 +1,139 @@
+"""Did a cell change the harness? A baseline of what the agent must not touch, taken when the
+cell starts and compared when it ends.
+
+Trees (the task folders, the fixtures, the plugin package with its probe) are compared by each
+entry's lstat: type and mode, size, inode, mtime and ctime. A process can set a file's mtime
+back (os.utime) but not its ctime, which the kernel moves on every write, chmod, rename or
+link, so stat alone catches a rewrite however careful; reading the stats costs far less than
+hashing the contents. Append-only files (the run's results.jsonl) may grow while a cell runs,
+since other workers append their records; the bytes present at the start must stay the same,
+so their prefix is compared.
+
+Bytecode caches are the one exception in a tree: Python writes a new file into __pycache__ the
+first time the harness imports a module lazily, during any cell. Files in __pycache__ that
+existed at the start must stay as they were; new ones are not reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+PYCACHE = "__pycache__"
+KEEP_BYTES = 32 << 20  # an append-only file up to this size is kept, not hashed
+MESSAGE = "the agent changed the harness"
+
+# (file type and mode, size, inode, mtime_ns, ctime_ns); None for a path that does not exist.
+Signature = tuple[int, int, int, int, int] | None
+
+
+def _signature(path: str) -> Signature:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        # A directory's times move whenever an entry is added, removed or renamed (a new
+        # bytecode file included); the entries themselves are compared instead.
+        return (st.st_mode, 0, st.st_ino, 0, 0)
+    return (st.st_mode, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _walk(root: str) -> Iterator[str]:
+    """root and every path below it, without following symlinks."""
+    yield root
+    try:
+        entries = list(os.scandir(root))
+    except (NotADirectoryError, FileNotFoundError):
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            yield from _walk(entry.path)
+        else:
+            yield entry.path
+
+
+def _in_pycache(path: str) -> bool:
+    """A __pycache__ folder or anything in one."""
+    return f"{os.sep}{PYCACHE}{os.sep}" in path or path.endswith(f"{os.sep}{PYCACHE}")
+
+
+def _prefix(path: str, size: int) -> bytes | None:
+    """The first size bytes themselves, or their sha256 when there are more than KEEP_BYTES
+    (comparing kept bytes is many times faster than hashing them twice per cell); None when the
+    file is gone or shorter than that."""
+    digest = hashlib.sha256() if size > KEEP_BYTES else None
+    kept: list[bytes] = []
+    left = size
+    try:
+        with open(path, "rb") as fh:
+            while left > 0:
+                chunk = fh.read(min(left, 1 << 20))
+                if not chunk:
+                    return None
+                if digest is not None:
+                    digest.update(chunk)
+                else:
+                    kept.append(chunk)
+                left -= len(chunk)
+    except FileNotFoundError:
+        return None
+    return digest.digest() if digest is not None else b"".join(kept)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What the watched paths looked like when it was taken; `changed()` says what differs now."""
+
+    trees: dict[str, Signature]
+    appended: dict[str, tuple[int, bytes | None]]  # path -> (size then, those bytes or their digest)
+
+    @classmethod
+    def take(cls, paths: Iterable[Path], *, append_only: Iterable[Path] = ()) -> Baseline:
+        """Record every file and folder below paths, and the current content of append_only
+        files. A path that does not exist is recorded as missing: its appearance is a change."""
+        trees: dict[str, Signature] = {}
+        for root in paths:
+            for path in _walk(str(Path(root).absolute())):
+                trees[path] = _signature(path)
+        appended: dict[str, tuple[int, bytes | None]] = {}
+        for file in append_only:
+            name = str(Path(file).absolute())
+            try:
+                size = os.stat(name).st_size
+            except FileNotFoundError:
+                appended[name] = (0, None)
+                continue
+            appended[name] = (size, _prefix(name, size))
+        return cls(trees, appended)
+
+    def changed(self) -> list[str]:
+        """Paths added, removed or modified since the baseline, sorted; [] when nothing is."""
+        found: set[str] = set()
+        roots = [p for p in self.trees if os.path.dirname(p) not in self.trees]
+        now: set[str] = set()
+        for root in roots:
+            for path in _walk(root):
+                now.add(path)
+                if path not in self.trees:
+                    if not _in_pycache(path):
+                        found.add(path)
+                elif _signature(path) != self.trees[path]:
+                    found.add(path)
+        found.update(p for p, sig in self.trees.items() if sig is not None and p not in now)
+        for path, (size, before) in self.appended.items():
+            if before is None:  # absent at the start: anything may appear
+                continue
+            if _prefix(path, size) != before:
+                found.add(path)
+        return sorted(found)
+
+
+def message(changes: list[str]) -> str:
+    """The invalid reason of a cell after which the harness was found changed."""
+    more = f" (and {len(changes) - 1} more)" if len(changes) > 1 else ""
+    return f"{MESSAGE}: {changes[0]}{more}"
