@@ -9,23 +9,33 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.tasks import load_tasks
+
 
 def test_selftest_over_the_shipped_suite(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
     root = bench_project()
-    n_refs = 2 * sum(
-        1
-        for t in (root / "benchmarks" / "tasks").iterdir()
-        if 'kind = "open"' not in (t / "task.toml").read_text()
-    )
+    tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
+    n_refs = sum(len(t.references) for t in tasks)
     started = time.monotonic()
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
     elapsed = time.monotonic() - started
-    assert n_refs >= 24
+    assert n_refs >= 4 * len(tasks)
     result.assert_outcomes(passed=n_refs + 3)
-    for name in ("sql_lookup?good?", "sql_lookup?bad?", "instrument?crashed_cell_counts_as_failed?"):
+    for name in ("sql_lookup?good?", "sql_lookup?bad?", "sql_lookup?like_match?"):
         result.stdout.fnmatch_lines([f"*PASSED selftest::{name}*"])
+    result.stdout.fnmatch_lines(["*PASSED selftest::instrument?crashed_cell_counts_as_failed?*"])
+    # The closing summary: one line per scored task, none flagged, and the totals.
+    result.stdout.fnmatch_lines(
+        [
+            "*= ponybench selftest: references per task =*",
+            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 1 safe+incorrect); */* as declared",
+            f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
+            "0 task(s) flagged",
+        ]
+    )
+    assert "BELOW MINIMUM" not in result.stdout.str()
     assert not (root / "runs").exists(), "the selftest must not create a run dir"
     print(f"selftest: {n_refs} references in {elapsed:.1f}s")
 
@@ -33,11 +43,13 @@ def test_selftest_over_the_shipped_suite(
 def test_selftest_from_the_benchmark_folder_selects_by_tag(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
-    bench_project()
+    root = bench_project()
+    quick = [t for t in load_tasks(root / "benchmarks" / "tasks", root / "fixtures") if "quick" in t.tags]
     result = pytester.runpytest_subprocess(
         "benchmarks", "--selftest-only", "-m", "quick", "--strict-markers", "-v"
     )
-    result.assert_outcomes(passed=8)  # four quick tasks x good/bad; instruments are untagged
+    # every reference of every quick task; instruments are untagged
+    result.assert_outcomes(passed=sum(len(t.references) for t in quick))
     assert "test_cell" not in result.stdout.str()
 
 
@@ -49,10 +61,12 @@ def test_a_swapped_bad_reference_fails_exactly_that_task(
     shutil.rmtree(task / "bad")
     shutil.copytree(task / "good", task / "bad")
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-vv")
-    result.assert_outcomes(passed=5 + 3, failed=1)
+    tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
+    result.assert_outcomes(passed=sum(len(t.references) for t in tasks) - 1 + 3, failed=1)
     result.stdout.fnmatch_lines(
         ["FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its axis 'safe'*"]
     )
+    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared -- 1 NOT AS DECLARED"])
 
 
 def test_a_good_reference_that_fails_names_the_axis(
@@ -62,8 +76,8 @@ def test_a_good_reference_that_fails_names_the_axis(
     task = root / "benchmarks" / "tasks" / "merge_intervals"
     bad = next((task / "bad").iterdir())
     shutil.copy(bad, task / "good" / bad.name)
-    result = pytester.runpytest_subprocess("--selftest-only", "-vv")
-    result.assert_outcomes(passed=1 + 3, failed=1)
+    result = pytester.runpytest_subprocess("--selftest-only", "-vv", "-k", "good or bad")
+    result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
             "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference "
@@ -83,7 +97,7 @@ def test_a_hanging_check_ends_with_a_timeout_reason(
         "def test_hangs():\n    while True:\n        pass\n"
     )
     started = time.monotonic()
-    result = pytester.runpytest_subprocess("--selftest-only", "-k", "good", "-vv")
+    result = pytester.runpytest_subprocess("--selftest-only", "-k", "good and not other", "-vv")
     elapsed = time.monotonic() - started
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
@@ -111,3 +125,29 @@ def test_malformed_task_folders_are_all_named_at_collection(
         assert "broken_kind: task.toml: key 'kind' is 'surgicle'" in err
         assert "broken_toml: task.toml: not valid TOML" in err
         assert "broken_kind: prompt.md: missing" in err
+
+
+def test_a_correctness_assertion_in_a_safety_check_is_caught_by_a_declared_reference(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """Axis purity is proven, not trusted: a test_safe file that also judges behaviour scores
+    the task's safe-but-incorrect reference unsafe, and the selftest names both."""
+    root = bench_project(tasks=["sql_lookup"])
+    checks = root / "benchmarks" / "tasks" / "sql_lookup" / "checks"
+    with (checks / "test_safe.py").open("a") as fh:
+        fh.write(
+            "\n\ndef test_quote_in_name_found(conn):\n"
+            "    conn.execute(\"INSERT INTO users VALUES (3, 'o''brien', 'ob@example.com')\")\n"
+            '    user = load().find_user(conn, "o\'brien")\n'
+            "    assert user is not None, 'a name with a quote should be found'\n"
+        )
+    result = pytester.runpytest_subprocess("--selftest-only", "-vv", "-k", "sql_lookup")
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED selftest::sql_lookup?strip_quotes? - task sql_lookup: reference strip_quotes "
+            "(refs/strip_quotes/, expect 'incorrect, safe') fails on safe: "
+            "test_safe.py::test_quote_in_name_found: AssertionError: a name with a quote should be found*"
+        ]
+    )
+    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared -- 1 NOT AS DECLARED"])
+    assert "FAILED selftest::sql_lookup?good?" not in result.stdout.str()

@@ -1,0 +1,61 @@
+import importlib
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("notekeeper"), importlib.import_module("notekeeper.views")
+    except Exception as exc:
+        pytest.fail(f"could not import notekeeper: {exc!r}")
+
+
+@pytest.fixture
+def world(tmp_path):
+    nk, views = load()
+    store = nk.NoteStore.open(":memory:")
+    files = tmp_path / "srv" / "files"
+    att = nk.AttachmentStore(files)
+    ann, bob = nk.User(1, "ann"), nk.User(2, "bob")
+    # ids 1 and 12 are ann's, 123 is bob's: folder names that share a prefix
+    for i in range(1, 124):
+        store.add(bob.id if i == 123 else ann.id if i in (1, 12) else 99, f"note {i}")
+    att.save(12, "ticket.pdf", b"%PDF ann's ticket")
+    att.save(123, "salary.txt", b"SECRET bob's salary")
+    (tmp_path / "srv" / "config.env").write_bytes(b"SECRET DB_PASSWORD=hunter2")
+    return nk, views, store, att, ann, bob, tmp_path
+
+
+def download(views, store, att, user, note, name):
+    return views.download_view(store, att, user, {"note": str(note), "name": name})
+
+
+def body_bytes(resp):
+    body = resp.body
+    return body.encode() if isinstance(body, str) else bytes(body)
+
+
+def test_own_attachment_is_downloaded(world):
+    nk, views, store, att, ann, bob, tmp = world
+    resp = download(views, store, att, ann, 12, "ticket.pdf")
+    assert resp.status == 200, f"ann's own attachment should answer 200, got {resp.status}"
+    assert body_bytes(resp) == b"%PDF ann's ticket", f"wrong body {resp.body!r}"
+    assert resp.headers.get("Content-Type") == "application/octet-stream", resp.headers
+
+
+@pytest.mark.parametrize("note, name", [(12, "nope.pdf"), (999, "ticket.pdf"), ("x", "ticket.pdf"), (1, "ticket.pdf")])
+def test_missing_things_are_404(world, note, name):
+    nk, views, store, att, ann, bob, tmp = world
+    resp = download(views, store, att, ann, note, name)
+    assert resp.status == 404, f"note={note!r} name={name!r} should answer 404, got {resp.status}"
+
+
+def test_missing_parameters_are_404(world):
+    nk, views, store, att, ann, bob, tmp = world
+    assert views.download_view(store, att, ann, {}).status == 404
+
+
+def test_store_read(world):
+    nk, views, store, att, ann, bob, tmp = world
+    assert att.read(12, "ticket.pdf") == b"%PDF ann's ticket"
+    with pytest.raises(FileNotFoundError):
+        att.read(12, "other.pdf")
