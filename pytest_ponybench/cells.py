@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import agent, audit, confine, metrics, textfiles, workspace
+from . import agent, audit, confine, metrics, skills, textfiles, workspace
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
 from .offline import CellScript, OfflineServer, is_offline
@@ -201,6 +201,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
                     p.get("name") if isinstance(p, dict) else p
                     for p in (stream.init or {}).get("plugins") or []
                 ],
+                **skills.usage(cell_dir / "claude.jsonl"),
             }
         )
         rec.update(score_cell(task, ws, seeded, reply))

@@ -69,6 +69,8 @@ class Record(TypedDict, total=False):
     subagents: int
     tool_uses: dict[str, int]
     plugins: list[str]
+    skills_available: list[str]
+    skills_used: list[str]
     result_subtype: str | None
     api_error_status: int | None
     arm_hash: str
@@ -124,6 +126,10 @@ FIELDS: dict[str, str] = {
     "subagents": "Subagents the session spawned.",
     "tool_uses": "Tool calls by tool name.",
     "plugins": "Plugins the CLI reported loaded at session start.",
+    "skills_available": "Skills, agents and commands the arm's plugins registered at session start "
+    "(`plugin:name`, from the init event).",
+    "skills_used": "Skills (and plugin agents and commands) the session invoked: `Skill`, `Agent` and "
+    "`SlashCommand` tool calls in the stream.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
     "arm_hash": "Hash of the arm's content (plugin files, prompt, settings).",

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .records import flag, is_valid, latest, number, passed, tokens
+from .skills import exercised
 
 Record = Mapping[str, Any]
 
@@ -60,6 +61,12 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
         "reply_words_median": _median(_numbers(valid, "reply_words")),
         "time_s_mean": _mean([ms / 1000 for ms in _numbers(valid, "duration_ms")]),
         "turns_mean": _mean(_numbers(valid, "turns")),
+        # Of the cells whose arm's plugin registered a skill, agent or command: the share that
+        # invoked one (None where nothing was registered, e.g. the baseline).
+        "skill_used": _rate(
+            sum(e is True for e in (exercised(c) for c in valid)),
+            sum(exercised(c) is not None for c in valid),
+        ),
     }
 
 
@@ -112,6 +119,8 @@ COLUMNS = (
     "words",
     "time_s",
 )
+# Shown only where an arm's plugin registered something: the share of its cells that used it.
+SKILL_COLUMN = "skill"
 
 
 def _cells(row: Mapping[str, Any]) -> list[str]:
@@ -134,10 +143,15 @@ def _cells(row: Mapping[str, Any]) -> list[str]:
 
 def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     order = {a: i for i, a in enumerate(arm_order(r["arm"] for r in rows))}
-    body = [_cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(COLUMNS)]
+    ordered = sorted(rows, key=lambda r: order[r["arm"]])
+    body = [_cells(r) for r in ordered]
+    columns = COLUMNS
+    if any(r.get("skill_used") is not None for r in rows):
+        columns = (*COLUMNS, SKILL_COLUMN)
+        body = [b + [_pct(r.get("skill_used"))] for b, r in zip(body, ordered, strict=True)]
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(columns)]
     fmt = "  " + "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
-    return [title, fmt.format(*COLUMNS), *(fmt.format(*b) for b in body)]
+    return [title, fmt.format(*columns), *(fmt.format(*b) for b in body)]
 
 
 def render_table(records: Sequence[Record]) -> str:

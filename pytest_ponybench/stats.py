@@ -100,9 +100,9 @@ class Effect:
     the raw `p`. `needed_tasks` is the total number of paired tasks (not the number still to add)
     that gives 80 % power for a 10-point / 10 % difference at the Holm level of the family
     (`level`), at the current runs per task; `needed_runs` the runs per task that would do it
-    on the tasks there are, when that takes fewer cells than adding tasks. `tested` is False for
-    a breakdown metric (correct, safe): shown, never decided. `zero_spread`: every task moved by
-    the same amount, so the sign test decided.
+    on the tasks there are (None when runs cannot: the tasks disagree more than runs average).
+    `tested` is False for a breakdown metric (correct, safe): shown, never decided.
+    `zero_spread`: every task moved by the same amount, so the sign test decided.
     """
 
     metric: str
@@ -439,12 +439,9 @@ def with_p_adj(effect: Effect, p_adj: float, family_size: int = 1) -> Effect:
     if effect.spread is not None and effect.n_tasks >= 2:
         delta = _delta(effect.kind)
         need = needed_tasks(effect.spread.sd, delta, level)
-        more_runs = needed_runs(effect.spread, delta, effect.n_tasks, level)
-        # Worth saying only when it takes fewer cells than the tasks the hint asks for.
-        if more_runs is not None and (
-            need is None or effect.n_tasks * more_runs < need * max(1.0, effect.spread.runs)
-        ):
-            runs = more_runs
+        # Tasks take authoring; runs only cells. Where runs on the tasks there are can get there
+        # (run noise, not task-to-task disagreement, is the spread), say how many.
+        runs = needed_runs(effect.spread, delta, effect.n_tasks, level)
     return replace(effect, p_adj=p_adj, verdict=verdict, level=level, needed_tasks=need, needed_runs=runs)
 
 
@@ -616,6 +613,9 @@ class _ArmCells:
     tasks: set[str] = field(default_factory=set)
     values: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # metric -> task -> runs
     missing: dict[str, int] = field(default_factory=dict)  # metric -> valid cells without a value
+    skills_available: set[str] = field(default_factory=set)  # what the arm's plugin registered
+    skills_used: set[str] = field(default_factory=set)  # of that, what a session invoked
+    skill_cells: int = 0  # valid cells where something was registered
 
 
 def _collect(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, _ArmCells]]:
@@ -629,6 +629,14 @@ def _collect(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, _ArmCe
             continue
         task = str(rec.get("task"))
         cells.tasks.add(task)
+        available = rec.get("skills_available")
+        if isinstance(available, list) and available:
+            cells.skill_cells += 1
+            cells.skills_available.update(map(str, available))
+            used = rec.get("skills_used")
+            cells.skills_used.update(
+                str(u) for u in (used if isinstance(used, list) else []) if u in available
+            )
         for metric in RATE_METRICS + RATIO_METRICS:
             value = metric_value(rec, metric)
             if value is None or _unscored(rec, metric):
@@ -660,6 +668,12 @@ def _notes(arm: str, baseline: str, cells: _ArmCells, base: _ArmCells) -> list[s
                 f"{baseline} {100 * rate_b:.0f}% ({base.invalid} of {base.cells}); invalid cells are left "
                 f"out, so its quality figures may be biased"
             )
+    if cells.skills_available and not cells.skills_used:
+        names = ", ".join(sorted(cells.skills_available))
+        notes.append(
+            f"warning: {arm}'s plugin registered {names} in {cells.skill_cells} cells and no session "
+            f"used it: the arm was loaded but not exercised"
+        )
     shared = cells.tasks & base.tasks
     for metric in RATE_METRICS + RATIO_METRICS:
         counts = [

@@ -1,0 +1,103 @@
+"""Is the arm exercised? Which plugin skills, agents and commands a session had, and which it used.
+
+Read from the stream the CLI writes (`claude.jsonl`), by field: the `system/init` event lists the
+skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
+the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an assistant
+`tool_use` of `Skill` (`input.skill`), of `Agent`/`Task` (`input.subagent_type`) or of
+`SlashCommand` (`input.command`). A trigger check that greps the reply for a skill's name reads
+0 % on current CLI versions; these are the events the CLI really writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+# tool name -> the input field that names what was invoked
+INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
+
+
+def events(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    event = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(event, dict):
+                    yield event
+    except OSError:
+        return
+
+
+def arm_plugins(init: Mapping[str, Any]) -> list[str]:
+    """Names of the plugins the session loaded that are not the CLI's own built-ins."""
+    names = []
+    for plugin in init.get("plugins") or []:
+        if isinstance(plugin, dict) and plugin.get("path") != "builtin" and plugin.get("name"):
+            names.append(str(plugin["name"]))
+        elif isinstance(plugin, str):
+            names.append(plugin)
+    return names
+
+
+def registered(init: Mapping[str, Any], plugins: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """The skills, agents and commands the init event lists from these plugins (default: every
+    plugin that is not built in), by kind."""
+    prefixes = {f"{p}:" for p in (arm_plugins(init) if plugins is None else plugins)}
+    out: dict[str, list[str]] = {}
+    for kind, key in (("skills", "skills"), ("agents", "agents"), ("commands", "slash_commands")):
+        listed = init.get(key) or []
+        names = [str(n.get("name") if isinstance(n, dict) else n) for n in listed]
+        out[kind] = sorted({n for n in names if any(n.startswith(p) for p in prefixes)})
+    return out
+
+
+def _name(text: str) -> str:
+    return text.strip().lstrip("/").split()[0] if text.strip() else ""
+
+
+def invoked(stream: Iterable[Mapping[str, Any]]) -> list[str]:
+    """What the session invoked through Skill, Agent/Task and SlashCommand calls, in order, once
+    each; agents only when a plugin brings them (`plugin:agent`), not the built-in general ones."""
+    used: list[str] = []
+    for event in stream:
+        if event.get("type") != "assistant":
+            continue
+        message = event.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            field = INVOKERS.get(str(block.get("name")))
+            given = block.get("input")
+            if field is None or not isinstance(given, dict) or not isinstance(given.get(field), str):
+                continue
+            name = _name(given[field])
+            if field == "subagent_type" and ":" not in name:
+                continue
+            if name and name not in used:
+                used.append(name)
+    return used
+
+
+def usage(stream_path: Path) -> dict[str, list[str]]:
+    """The record fields of one cell: `skills_available` (what the arm's plugins registered:
+    skills, agents, commands) and `skills_used` (what the session invoked)."""
+    all_events = list(events(stream_path))
+    init = next((e for e in all_events if e.get("type") == "system" and e.get("subtype") == "init"), {})
+    reg = registered(init)
+    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"]})
+    return {"skills_available": available, "skills_used": invoked(all_events)}
+
+
+def exercised(rec: Mapping[str, Any]) -> bool | None:
+    """Whether a cell used anything its arm's plugin registered; None when it registered nothing."""
+    available = rec.get("skills_available")
+    if not isinstance(available, list) or not available:
+        return None
+    used = rec.get("skills_used")
+    return bool(isinstance(used, list) and set(used) & set(available))
