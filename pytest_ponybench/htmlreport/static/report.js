@@ -101,7 +101,14 @@
 
   ["text", "task", "arm", "model", "outcome"].forEach(function (name) {
     var input = $("f-" + name);
-    input.addEventListener("input", function () { state[name] = input.value; state.page = 0; apply(); });
+    function changed() {
+      if (state[name] === input.value) return;
+      state[name] = input.value;
+      state.page = 0;
+      apply();
+    }
+    input.addEventListener("input", changed);
+    input.addEventListener("change", changed);
   });
   $("filters").addEventListener("submit", function (ev) { ev.preventDefault(); });
   $("f-clear").addEventListener("click", function () { setFilters({}); });

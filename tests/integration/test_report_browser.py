@@ -1,0 +1,359 @@
+"""The HTML report of a real offline run, opened from file:// in Chromium with the network cut:
+the figures are the summary's, every part opens and works, and nothing from a transcript or a
+record runs as code.
+
+Debian's chromium and chromium-driver (installed by .ci/run), driven by Selenium. Each test
+saves a screenshot under its tmp dir and prints the path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import records, run_dirs
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import UnexpectedAlertPresentException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+pytestmark = pytest.mark.needs_claude
+
+TASKS = ["cart_bogo", "line_count", "merge_intervals", "explain_fixture_scopes"]
+ARMS = 'baseline = {}\ntold = { prompt = "Be careful." }\n'
+MODELS = "offline-reference,offline-flawed"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+INJECTED = '<script>window.__pwned = 1; alert(1)</script></script><img src=x onerror="window.__pwned = 2">'
+
+
+@pytest.fixture(scope="module")
+def offline_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real two-arm offline run (the real claude CLI against the offline server), shared by
+    the tests of this module; they only read it, or copy it before changing anything."""
+    root = tmp_path_factory.mktemp("report-project")
+    bench = root / "benchmarks"
+    (bench / "tasks").mkdir(parents=True)
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copy(repo / "benchmarks" / "test_cells.py", bench / "test_cells.py")
+    for task in TASKS:
+        shutil.copytree(repo / "benchmarks" / "tasks" / task, bench / "tasks" / task)
+    shutil.copytree(repo / "fixtures", root / "fixtures")
+    (root / "pyproject.toml").write_text(f'[tool.ponybench]\nout = "runs"\n\n[tool.ponybench.arms]\n{ARMS}')
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "benchmarks",
+            "-n",
+            "2",
+            "--models",
+            MODELS,
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    (run,) = run_dirs(root)
+    return run
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-', dir=tmp_path)}",
+        "--window-size=1400,1000",
+        # The network cut: every host resolves to nothing and every request goes to a dead proxy.
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--proxy-server=127.0.0.1:9",
+    ):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _report(run: Path, *args: str) -> Path:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_ponybench.cli", "report", str(run), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    page = Path(done.stdout.strip().splitlines()[-1])
+    assert page.is_file()
+    return page
+
+
+def _summary_text(run: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_ponybench.cli", "summary", str(run)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _open(driver: WebDriver, page: Path) -> None:
+    driver.get(page.as_uri())
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+
+
+def _texts(driver: WebDriver, css: str, within: Any = None) -> list[str]:
+    return [e.text.strip() for e in (within or driver).find_elements(By.CSS_SELECTOR, css)]
+
+
+def _shot(driver: WebDriver, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / f"{name}.png"
+    driver.save_screenshot(str(path))
+    print(f"screenshot: {path}")
+    return path
+
+
+def _console_errors(driver: WebDriver) -> list[dict[str, Any]]:
+    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def _open_overlay(driver: WebDriver, link: Any) -> None:
+    link.click()
+    WebDriverWait(driver, 30).until(
+        lambda d: (
+            not d.find_element(By.ID, "overlay").get_attribute("hidden")
+            and "loading" not in d.find_element(By.ID, "overlay-title").text
+        )
+    )
+
+
+def _terminal_rows(summary: str, title: str) -> list[list[str]]:
+    """The rows under a block title of `ponybench summary`, split into columns."""
+    lines = summary.splitlines()
+    start = lines.index(title)
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("  ") or not line.strip():
+            break
+        rows.append(line.split())
+    return rows
+
+
+def _verdict_rows(summary: str, title_start: str) -> tuple[str, list[list[str]]]:
+    """The pass line and the metric rows of one verdict block of `ponybench summary`."""
+    lines = summary.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title_start))
+    pass_line = lines[start + 1].strip()
+    rows = []
+    for line in lines[start + 3 :]:
+        if not line.startswith("  ") or line.startswith("  Decided"):
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return pass_line, rows
+
+
+def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
+    offline_run: Path, browser: WebDriver, tmp_path: Path
+) -> None:
+    run = offline_run
+    page = _report(run)
+    assert page == run / "report.html"
+    summary = json.loads((run / "summary.json").read_text())
+    terminal = _summary_text(run)
+    cells = {r["cell_id"]: r for r in records(run)}
+    _open(browser, page)
+
+    # Nothing came from anywhere but the file system.
+    urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert all(u.startswith("file://") for u in urls), urls
+    assert "Run" in browser.find_element(By.ID, "run-1").text
+    assert "told" in browser.find_element(By.CSS_SELECTOR, "table.arms").text
+    assert "Be careful." in browser.find_element(By.CSS_SELECTOR, "table.arms").text
+
+    for section in browser.find_elements(By.CSS_SELECTOR, "section.model"):
+        model = section.get_attribute("data-model")
+        # The verdict: the terminal's pass line and metric rows, word for word.
+        pass_line, rows = _verdict_rows(terminal, f"told vs baseline ({model})")
+        verdict = section.find_element(By.CSS_SELECTOR, ".verdict")
+        assert verdict.find_element(By.CSS_SELECTOR, ".passline").text == pass_line
+        shown = [
+            [c for i, c in enumerate(_texts(browser, "td", tr)) if i != 3]  # 3: the drawn interval
+            for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
+        ]
+        assert shown == rows
+        assert verdict.find_elements(By.CSS_SELECTOR, "tr.effect .track .ci")  # intervals drawn
+        words = {
+            tr.get_attribute("class").split()[-1]
+            for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
+        }
+        assert words <= {"better", "worse", "undecided", "no-data", "in-pass"} and words
+        if "undecided" in words:
+            assert verdict.find_elements(By.CSS_SELECTOR, "tr.why"), (
+                "an undecided metric says what would decide it"
+            )
+        # The all-tasks table: the terminal's block for this model.
+        table = [
+            _texts(browser, "td", tr)
+            for tr in section.find_elements(By.CSS_SELECTOR, "table.summary tbody tr")
+        ]
+        assert table == _terminal_rows(terminal, f"ALL TASKS ({model})")
+        # The matrix: passed/valid of summary.json's rows.
+        for td in section.find_elements(By.CSS_SELECTOR, "table.matrix td.pick"):
+            row = next(
+                r
+                for r in summary["rows"]
+                if (r["task"], r["model"], r["arm"])
+                == (td.get_attribute("data-task"), model, td.get_attribute("data-arm"))
+            )
+            assert td.text.split()[0] == f"{round(row['passed'] * row['valid'])}/{row['valid']}"
+
+    # The table: every cell, then filtered.
+    count = browser.find_element(By.ID, "f-count")
+    assert count.text == f"{len(cells)} of {len(cells)} cells"
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("failed")
+    failed = [c for c in cells.values() if c.get("valid") and not (c.get("correct") and c.get("safe"))]
+    assert failed, "the flawed model fails some cells"
+    assert count.text == f"{len(failed)} of {len(cells)} cells"
+    assert set(_texts(browser, "#cell-table tbody td.outcome")) == {"failed"}
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("every outcome")
+    browser.find_element(By.ID, "f-text").send_keys("line_count")
+    assert set(_texts(browser, "#cell-table tbody tr td:first-child")) == {"line_count"}
+    browser.find_element(By.ID, "f-clear").click()
+
+    # A matrix cell opens that task's cells.
+    pick = browser.find_element(By.CSS_SELECTOR, "section.model table.matrix td.pick")
+    pick.click()
+    rows = browser.find_elements(By.CSS_SELECTOR, "#cell-table tbody tr")
+    assert {tuple(_texts(browser, "td", tr)[:3]) for tr in rows} == {
+        (pick.get_attribute("data-task"), pick.get_attribute("data-arm"), pick.get_attribute("data-model"))
+    }
+    _shot(browser, tmp_path, "report-top")
+
+    # A failed cell: its failing check, transcript (a Write or Edit shown as code) and diff.
+    browser.find_element(By.ID, "f-clear").click()
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("failed")
+    row = browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr")
+    cell_id = next(
+        c["cell_id"]
+        for c in failed
+        if [c["task"], c["arm"], c["model"], str(c["run"])] == _texts(browser, "td", row)[:4]
+    )
+    record = cells[cell_id]
+    _open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
+    view = browser.find_element(By.ID, "overlay-body")
+    assert browser.find_element(By.ID, "overlay-title").text == cell_id
+    assert view.find_element(By.CSS_SELECTOR, ".badge").text == "failed"
+    assert view.find_element(By.CSS_SELECTOR, ".cellhead .reason").text == record["reason"]
+    failing = [c for c in record["checks"] if c["outcome"] != "passed"]
+    if failing:
+        listed = view.find_element(By.CSS_SELECTOR, "ul.checks").text
+        assert failing[0]["nodeid"] in listed and failing[0]["message"].splitlines()[0] in listed
+    tools = _texts(browser, ".transcript .item.tool .head", view)
+    assert any(t.startswith(("Write", "Edit")) for t in tools), tools
+    assert view.find_elements(By.CSS_SELECTOR, ".transcript .item.tool pre.code")
+    assert _texts(browser, ".transcript .item.final .head", view) == ["result"]
+    assert "diff --git" in view.find_element(By.CSS_SELECTOR, "pre.diff").text
+    _shot(browser, tmp_path, "report-cell")
+
+    # Side by side: the two arms of the same (task, model, run).
+    _open_overlay(browser, view.find_element(By.CSS_SELECTOR, "a.side"))
+    columns = browser.find_elements(By.CSS_SELECTOR, "#overlay-body div.side > .column")
+    heads = [c.find_element(By.CSS_SELECTOR, ".what").text for c in columns]
+    task, model, run_n = record["task"], record["model"], record["run"]
+    assert heads == [f"{task} / {arm} / {model} / run {run_n}" for arm in ("baseline", "told")]
+    for column in columns:
+        assert column.find_elements(By.CSS_SELECTOR, "pre.diff") and column.find_elements(
+            By.CSS_SELECTOR, ".transcript"
+        )
+    _shot(browser, tmp_path, "report-side-by-side")
+
+    assert _console_errors(browser) == []
+
+
+def _inject(run: Path, dest: Path) -> tuple[Path, str]:
+    """A copy of the run whose first cell's transcript and record hold markup and script."""
+    shutil.copytree(run, dest, symlinks=True)
+    lines = (dest / "results.jsonl").read_text().splitlines()
+    rec = json.loads(lines[0])
+    rec["reason"] = f"reason {INJECTED}"
+    rec["extra"] = {"note": INJECTED}
+    lines[0] = json.dumps(rec)
+    (dest / "results.jsonl").write_text("\n".join(lines) + "\n")
+    stream = dest / "cells" / rec["cell_id"] / "claude.jsonl"
+    hostile = [
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": f"text {INJECTED}"}]}},
+        {
+            "type": "assistant",
+            "message": {
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "name": "Write",
+                        "input": {"file_path": "/x.html", "content": INJECTED},
+                    }
+                ]
+            },
+        },
+        {"type": "user", "message": {"content": [{"type": "tool_result", "content": f"result {INJECTED}"}]}},
+    ]
+    with open(stream, "a") as fh:
+        fh.writelines(json.dumps(e) + "\n" for e in hostile)
+    return dest, rec["cell_id"]
+
+
+def test_markup_in_a_transcript_or_a_record_shows_as_text_and_runs_nothing(
+    offline_run: Path, browser: WebDriver, tmp_path: Path
+) -> None:
+    run, cell_id = _inject(offline_run, tmp_path / "hostile-run")
+    page = _report(run)
+    # Hooks installed before any script of the page: an alert or a handler would be recorded.
+    browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument",
+        {"source": "window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));"},
+    )
+    try:
+        _open(browser, page)
+        browser.find_element(By.ID, "f-text").send_keys("script")
+        assert INJECTED in browser.find_element(By.CSS_SELECTOR, "#cell-table tbody td.reason").text
+        row = browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr")
+        _open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
+        view = browser.find_element(By.ID, "overlay-body")
+        assert browser.find_element(By.ID, "overlay-title").text == cell_id
+        transcript = view.find_element(By.CSS_SELECTOR, ".transcript").text
+        assert f"text {INJECTED}" in transcript and f"result {INJECTED}" in transcript
+        assert INJECTED in _texts(browser, ".transcript .item.tool pre.code", view)
+        view.find_element(By.CSS_SELECTOR, "details summary").click()
+        assert INJECTED in view.find_element(By.CSS_SELECTOR, "table.record").text
+        _shot(browser, tmp_path, "report-injection")
+        assert browser.execute_script("return [window.__pwned, window.__alerts]") == [None, []]
+        assert browser.find_elements(By.CSS_SELECTOR, "#overlay-body script, #overlay-body img") == []
+    except UnexpectedAlertPresentException:  # pragma: no cover - the failure this test exists for
+        pytest.fail("a script from the transcript or the record ran")
+    assert _console_errors(browser) == []
