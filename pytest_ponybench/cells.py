@@ -249,6 +249,9 @@ def rescore_cell(cell: Cell, source: RunDir, out: RunDir) -> dict[str, Any]:
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         reply = str((stream.result or {}).get("result") or stream.last_text or "")
         rec.update(score_cell(cell.task, ws, seeded, reply))
+        # Scored again, judged again: what the agent tried still counts. The workspace path is
+        # the one the session ran in, from the stream's init event.
+        audit.apply(rec, audit.audit_stream(cell_dir / "claude.jsonl"))
     except Exception as exc:
         rec.update(valid=False, error=f"rescore failed: {type(exc).__name__}: {exc}")
     finally:
