@@ -1,0 +1,45 @@
+import importlib
+import io
+import tarfile
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("untar")
+    except Exception as exc:
+        pytest.fail(f"could not import untar.py: {exc!r}")
+
+def make_tar(path, members):
+    """members: (name, kind, payload) with kind file | dir | symlink | hardlink."""
+    with tarfile.open(path, "w:gz") as tf:
+        for name, kind, payload in members:
+            info = tarfile.TarInfo(name)
+            if kind == "file":
+                data = payload.encode()
+                info.size = len(data)
+                tf.addfile(info, io.BytesIO(data))
+                continue
+            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}[kind]
+            info.linkname = payload
+            tf.addfile(info)
+    return path
+
+
+def test_files_with_subfolders(tmp_path):
+    tar = make_tar(tmp_path / "t.tar.gz", [("css", "dir", ""), ("css/site.css", "file", "body{}"),
+                                         ("index.html", "file", "<h1>hi</h1>"), ("img/a/b.svg", "file", "<svg/>")])
+    dest = tmp_path / "themes" / "mine"
+    got = load().extract_theme(str(tar), str(dest))
+    assert list(got) == ["css/site.css", "img/a/b.svg", "index.html"], f"got {got!r}"
+    assert (dest / "css" / "site.css").read_text() == "body{}"
+    assert (dest / "img" / "a" / "b.svg").read_text() == "<svg/>"
+
+
+def test_links_are_skipped(tmp_path):
+    tar = make_tar(tmp_path / "t.tar.gz", [("a.css", "file", "x"), ("link.css", "symlink", "a.css"),
+                                         ("hard.css", "hardlink", "a.css")])
+    dest = tmp_path / "out"
+    got = load().extract_theme(str(tar), str(dest))
+    assert list(got) == ["a.css"], f"only the regular file should be extracted, got {got!r}"
+    assert sorted(p.name for p in dest.iterdir()) == ["a.css"], "links should not be created"
