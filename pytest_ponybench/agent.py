@@ -8,7 +8,6 @@ exit code says little; grandchildren can outlive it; --max-turns can be overrun.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import shutil
@@ -21,7 +20,7 @@ from typing import Any
 
 from . import textfiles
 from .arms import Arm
-from .sandbox import death_signal_prefix, kill_group, prefix_works
+from .sandbox import death_signal_prefix, kill_group, namespace_prefix
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
@@ -157,17 +156,9 @@ def cell_env(
     return env
 
 
-@functools.cache
 def pid_namespace_prefix() -> tuple[str, ...]:
     """unshare --pid so every descendant of claude (MCP servers, setsid'd children) dies with it."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return ()
-    candidates = (
-        (unshare, "--pid", "--fork", "--kill-child"),
-        (unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"),
-    )
-    return next((argv for argv in candidates if prefix_works(argv)), ())
+    return namespace_prefix(net=False)[0]
 
 
 @dataclass

@@ -105,17 +105,25 @@ def death_signal_prefix() -> tuple[str, ...]:
 
 
 @functools.cache
-def namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The unshare prefix this machine allows, probed once: (argv prefix, namespaces)."""
+def namespace_prefix(net: bool = True) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The unshare prefix this machine allows, probed once: (argv prefix, namespaces).
+
+    With net, the child also loses the network (the scorer); without, it keeps it and only gets
+    its own PID namespace, so every descendant dies with it (claude, which needs the API).
+    """
     unshare = shutil.which("unshare")
     if unshare is None:
         return (), ()
+    pid = ("--pid", "--fork", "--kill-child")
+    user = ("--user", "--map-root-user")
     candidates: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
-        ((unshare, "--net", "--pid", "--fork", "--kill-child"), ("net", "pid")),
-        ((unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"), ("net", "pid")),
-        ((unshare, "--pid", "--fork", "--kill-child"), ("pid",)),
-        ((unshare, "--user", "--map-root-user", "--net"), ("net",)),
+        ((unshare, "--net", *pid), ("net", "pid")),
+        ((unshare, *user, "--net", *pid), ("net", "pid")),
+        ((unshare, *pid), ("pid",)),
+        ((unshare, *user, "--net"), ("net",)),
     ]
+    if not net:
+        candidates = [((unshare, *pid), ("pid",)), ((unshare, *user, *pid), ("pid",))]
     return next(((argv, spaces) for argv, spaces in candidates if prefix_works(argv)), ((), ()))
 
 
