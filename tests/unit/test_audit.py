@@ -114,7 +114,7 @@ def test_glob_root_keeps_the_literal_prefix() -> None:
 def test_subagent_calls_count_and_other_events_are_ignored() -> None:
     sub = call("Write", file_path="/tmp/from-subagent")
     sub["parent_tool_use_id"] = "toolu_0"
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "system", "subtype": "init", "cwd": "/w"},
         {"type": "user", "message": {"content": [{"type": "tool_result", "content": "/etc/passwd"}]}},
         {"type": "assistant", "message": {"content": "not a list"}},
