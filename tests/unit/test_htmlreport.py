@@ -1,0 +1,269 @@
+"""The report's pieces on hand-made inputs: the transcript from stream-json, the workspace diff
+against the seeded base (real git), where a record's cell folder is (retries, rescore dirs), the
+escaping of the page's inline data, and a whole report of a small run dir read back from disk.
+The page in a browser is tested in tests/integration/test_report_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench import report
+from pytest_ponybench.htmlreport import NotARunDir, diff, transcript, write_report
+from pytest_ponybench.htmlreport import build as page
+from pytest_ponybench.htmlreport.source import load
+from pytest_ponybench.workspace import snapshot
+
+HOSTILE = "</script><script>alert(1)</script><!--"
+
+
+def _lines(*events: dict[str, Any]) -> list[str]:
+    return [json.dumps(e) for e in events]
+
+
+def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
+    items = transcript.items_of(
+        _lines(
+            {
+                "type": "system",
+                "subtype": "init",
+                "model": "m",
+                "tools": ["Write"],
+                "plugins": [{"name": "p"}],
+            },
+            {"type": "assistant", "message": {"content": [{"type": "text", "text": "Writing it."}]}},
+            {
+                "type": "assistant",
+                "message": {
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "name": "Write",
+                            "input": {"file_path": "/w/a.py", "content": "x = 1\n"},
+                        },
+                        {
+                            "type": "tool_use",
+                            "name": "Edit",
+                            "input": {"file_path": "/w/b.py", "old_string": "y = 1", "new_string": "y = 2"},
+                        },
+                        {"type": "tool_use", "name": "Read", "input": {"file_path": "/w/c.py"}},
+                    ]
+                },
+            },
+            {
+                "type": "user",
+                "message": {"content": [{"type": "tool_result", "content": "boom", "is_error": True}]},
+            },
+            {
+                "type": "result",
+                "subtype": "success",
+                "is_error": False,
+                "num_turns": 2,
+                "total_cost_usd": 0.5,
+                "usage": {"input_tokens": 10, "output_tokens": 3},
+                "result": "Done.",
+            },
+        )
+        + ["not json {"],
+        prompt="Do the thing.",
+    )
+    kinds = [(i["kind"], i["title"]) for i in items]
+    assert kinds == [
+        ("prompt", "prompt"),
+        ("session", "session start"),
+        ("text", "assistant"),
+        ("tool", "Write"),
+        ("tool", "Edit"),
+        ("tool", "Read"),
+        ("result", "tool result"),
+        ("final", "result"),
+        ("event", "not JSON"),
+    ]
+    write, edit, read, result, final = items[3], items[4], items[5], items[6], items[7]
+    assert (write["path"], write["code"]) == ("/w/a.py", "x = 1\n")
+    assert (edit["old"], edit["code"]) == ("y = 1", "y = 2")
+    assert json.loads(read["text"]) == {"file_path": "/w/c.py"}
+    assert result["error"] is True and result["text"] == "boom"
+    assert "input_tokens 10, output_tokens 3" in final["text"] and "Done." in final["text"]
+    assert "plugins: p" in items[1]["text"]
+
+
+def test_a_long_text_is_kept_cut_and_says_how_much() -> None:
+    big = "y" * (transcript.KEEP_CHARS + 123)
+    (item,) = transcript.items_of(
+        _lines({"type": "user", "message": {"content": [{"type": "tool_result", "content": big}]}})
+    )
+    assert len(item["text"]) == transcript.KEEP_CHARS and item["cut"] == 123
+
+
+def test_the_prompt_is_the_first_requests_user_text_without_the_clis_reminder() -> None:
+    line = json.dumps(
+        {
+            "body": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "<system-reminder>\ngit status\n</system-reminder>"},
+                            {"type": "text", "text": "Add a function."},
+                        ],
+                    }
+                ]
+            }
+        }
+    )
+    assert transcript.prompt_from_requests(line) == "Add a function."
+    assert transcript.prompt_from_requests("torn {") is None
+
+
+def _workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "workspace"
+    (ws / "pkg").mkdir(parents=True)
+    (ws / "pkg" / "a.py").write_text("one\ntwo\nthree\n")
+    (ws / "gone.py").write_text("bye\n")
+    snapshot(ws)
+    return ws
+
+
+def test_diff_against_the_seeded_base_shows_changed_new_and_deleted_files(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    (ws / "pkg" / "a.py").write_text("one\nTWO\nthree\n")
+    (ws / "gone.py").unlink()
+    (ws / "new.py").write_text("fresh\n")
+    (ws / "blob.bin").write_bytes(b"\0\1\2")
+    base = diff.base_files(ws)
+    assert base == {"pkg/a.py": b"one\ntwo\nthree\n", "gone.py": b"bye\n"}
+    text = diff.workspace_diff(ws, base)
+    assert "diff --git a/pkg/a.py b/pkg/a.py\n--- a/pkg/a.py\n+++ b/pkg/a.py\n" in text
+    assert "-two\n+TWO\n" in text
+    assert "diff --git a/gone.py b/gone.py\ndeleted file\n" in text and "-bye\n" in text
+    assert (
+        "diff --git a/new.py b/new.py\nnew file\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,1 @@\n+fresh\n"
+        in text
+    )
+    assert "diff --git a/blob.bin b/blob.bin\nnew file\nBinary files differ\n" in text
+    assert ".git/" not in text
+
+
+def test_diff_never_follows_a_symlink_nor_runs_what_the_agent_put_in_git_config(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET\n")
+    (ws / "link.py").symlink_to(secret)
+    ran = tmp_path / "filter-ran"
+    with open(ws / ".git" / "config", "a") as fh:
+        fh.write(f'[filter "evil"]\n\tclean = touch {ran}\n\tsmudge = touch {ran}\n')
+    (ws / ".gitattributes").write_text("* filter=evil\n")
+    text = diff.workspace_diff(ws, diff.base_files(ws))
+    assert f"+{secret}" in text and "TOP SECRET" not in text
+    assert not ran.exists()
+
+
+def test_a_workspace_without_git_has_no_base(tmp_path: Path) -> None:
+    with pytest.raises(diff.BaseUnreadable, match="no .git"):
+        diff.base_files(tmp_path)
+
+
+def _run_dir(path: Path, recs: list[dict[str, Any]], run: dict[str, Any] | None = None) -> Path:
+    path.mkdir(parents=True)
+    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    (path / "run.json").write_text(json.dumps(run or {}))
+    return path
+
+
+def _rec(task: str, arm: str, run: int = 0, **fields: Any) -> dict[str, Any]:
+    return {
+        "cell_id": f"{task}-{arm}-m-r{run}",
+        "task": task,
+        "arm": arm,
+        "model": "m",
+        "run": run,
+        "attempt": 1,
+        "valid": True,
+        "correct": True,
+        "safe": True,
+        "reason": "",
+        **fields,
+    }
+
+
+def test_cell_folders_of_retried_attempts_and_of_a_rescore_dir(tmp_path: Path) -> None:
+    run = _run_dir(
+        tmp_path / "runs" / "s1", [_rec("t", "baseline", attempt=1), _rec("t", "baseline", attempt=2)]
+    )
+    cells = run / "cells"
+    (cells / "t-baseline-m-r0~1").mkdir(parents=True)
+    (cells / "t-baseline-m-r0").mkdir()
+    source = load(run)
+    assert source.cell_folder(source.records[0]) == cells / "t-baseline-m-r0~1"
+    assert source.cell_folder(source.records[1]) == cells / "t-baseline-m-r0"
+    assert source.cell_folder({"cell_id": "../escape"}) is None
+    # A rescore dir keeps no folders: its records point at the scored run's.
+    moved = tmp_path / "elsewhere"
+    rescore = _run_dir(run / "rescore-s2", [_rec("t", "baseline", attempt=2, rescored_from=str(moved))])
+    assert load(rescore).cell_folder(load(rescore).records[0]) == cells / "t-baseline-m-r0"
+
+
+def test_inline_data_cannot_end_its_script_block() -> None:
+    text = page._script_json({"reason": HOSTILE, "x": "a & b > c"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"reason": HOSTILE, "x": "a & b > c"}
+
+
+def test_report_of_a_small_run_holds_the_summary_figures_and_no_raw_markup(tmp_path: Path) -> None:
+    recs = [
+        _rec("t1", "baseline", total_loc=10, cost_usd=0.5),
+        _rec("t1", "told", correct=False, reason=f"check failed {HOSTILE}", total_loc=12, cost_usd=0.75),
+        _rec("t2", "baseline", total_loc=8, cost_usd=0.25),
+        _rec("t2", "told", total_loc=9, cost_usd=0.5, extra={"note": HOSTILE}),
+        _rec("t2", "told", run=1, valid=False, error=f"API error {HOSTILE}"),
+    ]
+    arms = [
+        {"name": "baseline", "kind": "baseline", "hash": "b0"},
+        {"name": "told", "kind": "prompt", "hash": "t0", "prompt": HOSTILE},
+    ]
+    run = _run_dir(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 2}})
+    out = write_report(run)
+    assert out == run / "report.html"
+    html = out.read_text()
+    assert HOSTILE not in html and "<script>alert" not in html
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)" in html  # the arm's prompt, escaped
+    data = json.loads(
+        re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)[1]
+    )
+    rows = data["table"]["rows"]
+    cols = data["table"]["columns"]
+    outcomes = sorted(r[cols.index("outcome")] for r in rows)
+    assert outcomes == ["failed", "invalid", "passed", "passed", "passed"]
+    # The all-tasks table holds the terminal's figures.
+    for row in report.model_totals(recs):
+        assert "<td>" + "</td><td>".join(report._cells(row)) + "</td>" in html
+    # Every cell's details are in a part file beside the page, as JSON.
+    parts = sorted((run / "report").glob("p*.js"))
+    assert parts and (run / "report" / ".ponybench-report").exists()
+    details: dict[str, Any] = {}
+    for part in parts:
+        body = part.read_text()
+        assert body.startswith("ponybenchCells(") and body.endswith(");\n")
+        details.update(json.loads(body[len("ponybenchCells(") : -3]))
+    assert len(details) == 5
+    invalid = next(d for d in details.values() if d["outcome"] == "invalid")
+    assert invalid["reason"] == f"API error {HOSTILE}"
+    assert invalid["note"].startswith("the cell's folder was not kept")
+    # Built twice: the cells folder is replaced, not mixed.
+    write_report(run)
+    assert sorted((run / "report").glob("p*.js")) == parts
+
+
+def test_report_refuses_a_folder_that_is_not_a_run_dir_and_one_it_would_overwrite(tmp_path: Path) -> None:
+    with pytest.raises(NotARunDir, match="no results.jsonl"):
+        write_report(tmp_path)
+    run = _run_dir(tmp_path / "run", [_rec("t", "baseline")])
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(FileExistsError, match="is not a report's cell folder"):
+        write_report(run, tmp_path / "mine.html")
