@@ -301,7 +301,12 @@ def invalid_reason(stream: Stream, run: Run, stderr_tail: str) -> str | None:
 def claude_version(claude: str) -> str | None:
     try:
         done = subprocess.run(
-            [claude, "--version"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+            [claude, "--version"],
+            capture_output=True,
+            text=True,
+            errors="replace",  # a version line is informational: odd bytes must not stop a run
+            timeout=30,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -87,13 +87,22 @@ def validate_plugin(name: str, path: Path) -> Path:
     return path
 
 
+def _read_text(label: str, path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(label, f"{path} is not UTF-8 text: {exc}") from None
+    except OSError as exc:
+        raise _fail(label, f"{path} cannot be read: {exc}") from None
+
+
 def _settings_text(name: str, value: str, base: Path) -> str:
     text = value.strip()
     if not text.startswith("{"):
         path = (base / text).expanduser()
         if not path.is_file():
             raise _fail(name, f"settings {value!r} is neither a JSON object nor an existing file")
-        text = path.read_text(encoding="utf-8")
+        text = _read_text(name, path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -119,23 +128,23 @@ def make_arm(name: str, kind: str, value: Any, base: Path, where: str) -> Arm:
         path = (base / str(value)).expanduser()
         if not path.is_file():
             raise _fail(label, f"prompt file {path} does not exist")
-        return Arm(name, "prompt", prompt=path.read_text(encoding="utf-8"))
+        return Arm(name, "prompt", prompt=_read_text(label, path))
     if kind == "settings":
         text = json.dumps(value, sort_keys=True) if isinstance(value, dict) else str(value)
         return Arm(name, "settings", settings=_settings_text(label, text, base))
     raise _fail(label, f"unknown kind {kind!r}; expected one of {', '.join(SPEC_KINDS)}")
 
 
-def parse_spec(spec: str, base: Path) -> Arm:
+def parse_spec(spec: str, base: Path, source: str = "--arm") -> Arm:
     """--arm NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH"""
     name, sep, rest = spec.partition("=")
     kind, sep2, value = rest.partition(":")
     if not sep or not sep2 or not name:
         raise pytest.UsageError(
-            f"--arm {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
+            f"{source} {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
             "or NAME=settings:JSON_OR_PATH"
         )
-    return make_arm(name.strip(), kind.strip(), value, base, "--arm")
+    return make_arm(name.strip(), kind.strip(), value, base, source)
 
 
 def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
@@ -161,11 +170,32 @@ def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
 
 
 def resolve(
-    table: Mapping[str, Any], specs: Sequence[str], wanted: Sequence[str], base: Path, where: str
+    table: Mapping[str, Any],
+    specs: Sequence[str],
+    wanted: Sequence[str],
+    base: Path,
+    where: str,
+    added: Sequence[tuple[str, str]] = (),
 ) -> list[Arm]:
-    """All arms, validated, baseline first; --arms selects by name (unknown names are an error)."""
+    """All arms, validated, baseline first; --arms selects by name (unknown names are an error).
+
+    `added` holds (spec, source) pairs from pytest_ponybench_arms hook implementations. A name
+    may be declared once: `baseline` is the arm with nothing added, and an arm given twice
+    (table and --arm, or --arm twice) is refused rather than one silently replacing the other.
+    """
+    declared: list[tuple[Arm, str]] = [(a, where) for a in from_table(table, base, where)]
+    declared += [(parse_spec(s, base), "--arm") for s in specs]
+    declared += [(parse_spec(s, base, source), source) for s, source in added]
     arms: dict[str, Arm] = {"baseline": BASELINE}
-    for arm in [*from_table(table, base, where), *(parse_spec(s, base) for s in specs)]:
+    origin: dict[str, str] = {}
+    for arm, source in declared:
+        if arm.name == "baseline" and arm.kind != "baseline":
+            raise _fail(
+                f"'baseline' ({source})", "the name is reserved for the arm with nothing added; name yours"
+            )
+        if arm.name in origin:
+            raise _fail(f"{arm.name!r} ({source})", f"declared twice (also in {origin[arm.name]})")
+        origin[arm.name] = source
         arms[arm.name] = arm
     if wanted:
         unknown = [w for w in wanted if w not in arms]

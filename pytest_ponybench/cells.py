@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ class CellContext:
     max_budget_usd: float | None = None
     claude_version: str | None = None
     allow_unconfined: bool = False  # a paid model may run where confinement is impossible
+    # Adds metrics to a finished record (pytest_ponybench_record implementations).
+    extend: Callable[[Cell, dict[str, Any], Path], None] | None = None
 
 
 def _fresh_cell_dir(run_dir: RunDir, cell_id: str) -> tuple[Path, int]:
@@ -221,12 +224,19 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         if ws.exists():
             shutil.move(str(ws), str(cell_dir / "workspace"))
         shutil.rmtree(scratch, ignore_errors=True)
+        if ctx.extend is not None and rec.get("valid"):
+            ctx.extend(cell, rec, cell_dir)
         rec["finished"] = now_iso()
         ctx.run_dir.append(rec)
     return rec
 
 
-def rescore_cell(cell: Cell, source: RunDir, out: RunDir) -> dict[str, Any]:
+def rescore_cell(
+    cell: Cell,
+    source: RunDir,
+    out: RunDir,
+    extend: Callable[[Cell, dict[str, Any], Path], None] | None = None,
+) -> dict[str, Any]:
     """Score a kept workspace again with the task as it is now; no claude, nothing paid.
 
     The new record starts from the old one (tokens, cost and time do not change) and is
@@ -252,6 +262,8 @@ def rescore_cell(cell: Cell, source: RunDir, out: RunDir) -> dict[str, Any]:
         # Scored again, judged again: what the agent tried still counts. The workspace path is
         # the one the session ran in, from the stream's init event.
         audit.apply(rec, audit.audit_stream(cell_dir / "claude.jsonl"))
+        if extend is not None:
+            extend(cell, rec, cell_dir)
     except Exception as exc:
         rec.update(valid=False, error=f"rescore failed: {type(exc).__name__}: {exc}")
     finally:

@@ -5,6 +5,8 @@ Resolved once per session (CLI > pyproject > default) so every module reads one 
 
 from __future__ import annotations
 
+import enum
+import math
 import shutil
 import tomllib
 from dataclasses import dataclass, field
@@ -31,7 +33,8 @@ OPT_PREFLIGHT = "--preflight"
 OPT_SKIP_PREFLIGHT = "--skip-preflight"
 OPT_BUDGET = "--budget-usd"
 OPT_CELL_BUDGET = "--max-budget-usd"
-OPT_RETRIES = "--retries"
+# Not --retries: pytest-retry owns that name. The pyproject key stays `retries`.
+OPT_RETRIES = "--cell-retries"
 OPT_WARMUP = "--warmup"
 # Command line only, never a pyproject key: running an unconfined agent is a choice per run.
 OPT_ALLOW_UNCONFINED = "--allow-unconfined"
@@ -88,6 +91,14 @@ HELP = {
 # A bad option or [tool.ponybench] value, with the key or flag named: a usage error for pytest.
 ConfigError = pytest.UsageError
 
+# Sane upper bounds: past them a value is a typo, and a grid that never finishes collecting.
+MAX_RUNS = 1000
+MAX_CELLS = 100_000
+MAX_SECONDS = 7 * 24 * 3600.0
+MAX_TURNS = 10_000
+MAX_RETRIES = 20
+MAX_USD = 1_000_000.0
+
 
 def read_pyproject(rootdir: Path) -> tuple[dict[str, Any], Path | None]:
     """The [tool.ponybench] table of rootdir's pyproject.toml (empty when there is none)."""
@@ -96,42 +107,47 @@ def read_pyproject(rootdir: Path) -> tuple[dict[str, Any], Path | None]:
         return {}, None
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
-    table = data.get("tool", {}).get("ponybench", {})
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from exc
+    tool = data.get("tool", {})
+    table = tool.get("ponybench", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.ponybench] must be a table")
     return table, path
 
 
-def _split(value: str | list[str] | None) -> list[str]:
-    if value is None:
-        return []
-    items = value if isinstance(value, list) else value.split(",")
-    return [str(v).strip() for v in items if str(v).strip()]
-
-
-@dataclass
+@dataclass(frozen=True)
 class Settings:
     root: Path
     tasks_dir: Path
     fixtures_dir: Path
     out_dir: Path
-    models: list[str]
+    models: tuple[str, ...]
     runs: int
     cell_timeout: float
     max_turns: int
     claude: str
-    task_filter: list[str]
-    arm_names: list[str]
-    arm_specs: list[str]
+    task_filter: tuple[str, ...]
+    arm_names: tuple[str, ...]
+    arm_specs: tuple[str, ...]
     arms_table: dict[str, Any] = field(default_factory=dict)
     pyproject: Path | None = None
-    selftest_only: bool = False
+    tasks_dir_given: bool = False  # named by the user: a missing folder is then an error
     retries: int = 1
     budget_usd: float | None = None
     max_budget_usd: float | None = None
     warmup: str = "auto"
+
+    @property
+    def bench_dir(self) -> Path:
+        """The benchmark folder: the one that holds the tasks folder and the cell test module."""
+        return self.tasks_dir.parent
+
+    def where(self, key: str) -> str:
+        """How an error names a pyproject key."""
+        return f"[tool.ponybench] {key} in {self.pyproject}" if self.pyproject else f"[tool.ponybench] {key}"
 
     def resolve_claude(self) -> str | None:
         """Absolute path of the claude binary, or None when it cannot be found."""
@@ -141,17 +157,99 @@ class Settings:
         return shutil.which(self.claude)
 
 
-def _number(name: str, value: Any, kind: type, minimum: float) -> Any:
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} must be a number, not {value!r}") from None
-    if number < minimum:
-        raise ConfigError(f"{name} must be at least {minimum:g}, not {value!r}")
+class _Source:
+    """One setting's value and where it came from (flag, pyproject key or default)."""
+
+    def __init__(self, config: pytest.Config, table: dict[str, Any], pyproject: Path | None) -> None:
+        self.config, self.table, self.pyproject = config, table, pyproject
+
+    def pick(self, opt: str | None, key: str) -> tuple[str, Any]:
+        """(where, value): the flag if given, else the pyproject key, else the default."""
+        cli = self.config.getoption(opt) if opt else None
+        if cli is not None:
+            return opt or key, cli
+        if key in self.table:
+            where = f"[tool.ponybench] {key}" + (f" in {self.pyproject}" if self.pyproject else "")
+            return where, self.table[key]
+        return f"the default {key}", DEFAULTS[key]
+
+
+def _parse_number(where: str, value: Any) -> float:
+    """A finite number from a flag's text or a TOML value; bools are not numbers."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{where} must be a number, not {value!r}")
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise ConfigError(f"{where} must be a number, not {value!r}") from None
+    else:
+        raise ConfigError(f"{where} must be a number, not {value!r}")
+    if not math.isfinite(number):
+        raise ConfigError(f"{where} must be a finite number, not {value!r}")
     return number
 
 
+def count(where: str, value: Any, minimum: int, maximum: int) -> int:
+    """A whole number in [minimum, maximum]: 1.7 or true is refused, never rounded."""
+    number = _parse_number(where, value)
+    if number != int(number):
+        raise ConfigError(f"{where} must be a whole number, not {value!r}")
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{where} must be from {minimum} to {maximum}, not {value!r}")
+    return int(number)
+
+
+def seconds(where: str, value: Any, minimum: float, maximum: float) -> float:
+    number = _parse_number(where, value)
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{where} must be from {minimum:g} to {maximum:g}, not {value!r}")
+    return number
+
+
+def dollars(where: str, value: Any) -> float | None:
+    """An optional positive amount (None: no limit)."""
+    if value is None:
+        return None
+    number = _parse_number(where, value)
+    if not 0 < number <= MAX_USD:
+        raise ConfigError(f"{where} must be more than 0 and at most {MAX_USD:g}, not {value!r}")
+    return number
+
+
+def names(where: str, value: Any) -> tuple[str, ...]:
+    """A comma-separated string or a list of strings; a name given twice is refused."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = value
+    else:
+        raise ConfigError(f"{where} must be a comma-separated string or a list of strings, not {value!r}")
+    out = [v.strip() for v in items if v.strip()]
+    twice = sorted({v for v in out if out.count(v) > 1})
+    if twice:
+        raise ConfigError(f"{where}: {', '.join(twice)} given more than once")
+    return tuple(out)
+
+
+def _text(where: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
 def load_settings(config: pytest.Config) -> Settings:
+    """Every setting resolved once (CLI > pyproject > default) and checked, with its source named."""
     root = Path(config.rootpath)
     table, pyproject = read_pyproject(root)
     where = f"{pyproject} [tool.ponybench]" if pyproject else "[tool.ponybench]"
@@ -160,54 +258,106 @@ def load_settings(config: pytest.Config) -> Settings:
         raise ConfigError(
             f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted([*DEFAULTS, 'arms']))})"
         )
-
-    def pick(opt: str, key: str) -> Any:
-        cli = config.getoption(opt)
-        return cli if cli is not None else table.get(key, DEFAULTS[key])
-
-    tasks_dir = root / str(pick(OPT_TASKS_DIR, "tasks"))
+    src = _Source(config, table, pyproject)
     arms_table = table.get("arms", {})
     if not isinstance(arms_table, dict):
         raise ConfigError(f"{where}: key 'arms' must be a table of arm name -> arm")
-    models = _split(pick(OPT_MODELS, "models"))
+    models = names(*src.pick(OPT_MODELS, "models"))
     if not models:
-        raise ConfigError(f"{OPT_MODELS}: give at least one model")
-    return Settings(
+        raise ConfigError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
+    tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
+    settings = Settings(
         root=root,
-        tasks_dir=tasks_dir,
-        fixtures_dir=root / str(table.get("fixtures", DEFAULTS["fixtures"])),
-        out_dir=root / str(pick(OPT_OUT, "out")),
+        tasks_dir=root / _text(tasks_where, tasks_value),
+        fixtures_dir=root / _text(*src.pick(None, "fixtures")),
+        out_dir=root / _text(*src.pick(OPT_OUT, "out")),
         models=models,
-        runs=_number(OPT_RUNS, pick(OPT_RUNS, "runs"), int, 1),
-        cell_timeout=_number(OPT_CELL_TIMEOUT, pick(OPT_CELL_TIMEOUT, "cell_timeout"), float, 1),
-        max_turns=_number(OPT_MAX_TURNS, pick(OPT_MAX_TURNS, "max_turns"), int, 1),
-        claude=str(pick(OPT_CLAUDE, "claude")),
-        task_filter=_split(config.getoption(OPT_TASKS)),
-        arm_names=_split(config.getoption(OPT_ARMS)),
-        arm_specs=list(config.getoption(OPT_ARM) or []),
+        runs=count(*src.pick(OPT_RUNS, "runs"), 1, MAX_RUNS),
+        cell_timeout=seconds(*src.pick(OPT_CELL_TIMEOUT, "cell_timeout"), 1, MAX_SECONDS),
+        max_turns=count(*src.pick(OPT_MAX_TURNS, "max_turns"), 1, MAX_TURNS),
+        claude=_text(*src.pick(OPT_CLAUDE, "claude")),
+        task_filter=names(OPT_TASKS, config.getoption(OPT_TASKS)),
+        arm_names=names(OPT_ARMS, config.getoption(OPT_ARMS)),
+        arm_specs=tuple(config.getoption(OPT_ARM) or ()),
         arms_table=arms_table,
         pyproject=pyproject,
-        selftest_only=bool(config.getoption(OPT_SELFTEST)),
-        retries=_number(OPT_RETRIES, pick(OPT_RETRIES, "retries"), int, 0),
-        budget_usd=_optional(OPT_BUDGET, pick(OPT_BUDGET, "budget_usd")),
-        max_budget_usd=_optional(OPT_CELL_BUDGET, pick(OPT_CELL_BUDGET, "max_budget_usd")),
-        warmup=_choice(OPT_WARMUP, pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
+        tasks_dir_given=not tasks_where.startswith("the default"),
+        retries=count(*src.pick(OPT_RETRIES, "retries"), 0, MAX_RETRIES),
+        budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
+        max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
+        warmup=_choice(*src.pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
     )
+    return settings
 
 
-def _optional(name: str, value: Any) -> float | None:
-    if value is None:
+class Mode(enum.Enum):
+    """What a pytest run asks of ponybench; resolved once, in pytest_configure."""
+
+    SELFTEST = "selftest"  # every task's scorer against its references, no claude
+    RUN = "run"  # a new run dir, the grid of cells
+    RESUME = "resume"  # an earlier run dir, only its cells without a valid record
+    RESCORE = "rescore"  # an earlier run's kept workspaces scored again, nothing run
+
+
+# Options that only mean something to ponybench: given any of them, a missing tasks folder is an
+# error rather than a sign that this pytest run is not about the benchmark.
+_OWN_OPTIONS = (
+    OPT_MODELS,
+    OPT_ARMS,
+    OPT_ARM,
+    OPT_RUNS,
+    OPT_TASKS,
+    OPT_TASKS_DIR,
+    OPT_RESCORE,
+    OPT_RESUME,
+    OPT_BUDGET,
+)
+
+
+def _points_at(config: pytest.Config, folder: Path) -> bool:
+    """Whether the command line's paths lie in, on, or above the benchmark folder."""
+    folder = folder.resolve()
+    for arg in config.args:
+        path = (Path(config.invocation_params.dir) / arg.split("::")[0]).resolve()
+        if path == folder or folder in path.parents or path in folder.parents:
+            return True
+    return False
+
+
+def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
+    """The mode this run asks for, or None when it is not about the benchmark at all.
+
+    Cheap on purpose: it reads pyproject.toml and looks at the paths, nothing else, so a project
+    that merely has the package installed pays nothing and sees nothing.
+    """
+    selftest = bool(config.getoption(OPT_SELFTEST))
+    resume, rescore = config.getoption(OPT_RESUME), config.getoption(OPT_RESCORE)
+    if resume and rescore:
+        raise ConfigError(f"{OPT_RESUME} and {OPT_RESCORE} exclude each other")
+    if selftest and (resume or rescore):
+        raise ConfigError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
+    own = any(config.getoption(o) for o in _OWN_OPTIONS)
+    if not (selftest or own) and not (Path(config.rootpath) / "pyproject.toml").is_file():
         return None
-    number = _number(name, value, float, 0)
-    if number <= 0:
-        raise ConfigError(f"{name} must be more than 0, not {value!r}")
-    return float(number)
-
-
-def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-    return str(value)
+    if not (selftest or own) and not read_pyproject(Path(config.rootpath))[0]:
+        if not (Path(config.rootpath) / str(DEFAULTS["tasks"])).is_dir():
+            return None  # no [tool.ponybench], no benchmarks/tasks: not a benchmark project
+    settings = load_settings(config)
+    if selftest:
+        return Mode.SELFTEST, settings
+    if not _points_at(config, settings.bench_dir):
+        if own and settings.tasks_dir.is_dir():
+            raise ConfigError(
+                f"ponybench options were given, but no path on the command line is in the benchmark "
+                f"folder {settings.bench_dir}: run `pytest {settings.bench_dir.name} ...`"
+            )
+        if not own:
+            return None  # the plan then names the missing tasks folder
+    elif not settings.tasks_dir.is_dir() and not (own or settings.tasks_dir_given):
+        return None
+    if rescore:
+        return Mode.RESCORE, settings
+    return (Mode.RESUME if resume else Mode.RUN), settings
 
 
 def add_options(parser: pytest.Parser) -> None:

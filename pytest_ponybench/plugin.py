@@ -1,21 +1,29 @@
-"""pytest entry point of pytest-ponybench: options, configuration, fixtures.
+"""pytest entry point of pytest-ponybench: options, hook specs, role registration, the cell fixture.
 
-The work lives in `session.PonybenchSession`, registered as a plugin; its hooks do nothing in a
-pytest run that neither asks for the selftest nor points at the benchmark suite.
+A pytest run that asks for neither the selftest nor the benchmark suite registers nothing and
+imports nothing beyond `config`. Otherwise the plan is resolved once (plan.resolve) and only the
+objects this process's role needs are registered, as xdist registers DSession only on its
+controller:
+
+  selftest            SelftestCollection (+ SelftestSummary where the terminal is)
+  cells, controller   Controller, SummaryReporter (+ XdistController with xdist workers)
+  cells, collecting   BenchmarkCollection (xdist workers, or the only process)
+  cells, running      CellRunner (xdist workers, or the only process)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from . import config as cfg
-from .cells import Cell
-from .selftest import SelftestSummary
-from .session import RUN_DIR_KEY, CellInvalid, CellOutcome, PonybenchSession
 
-SESSION_KEY = pytest.StashKey[PonybenchSession]()
+if TYPE_CHECKING:
+    from .runner import CellOutcome, CellRunner
+
+RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,45 +31,80 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     cfg.add_options(parser)
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hooks
+
+    pluginmanager.add_hookspecs(hooks)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """Resolve the run dir and register the session object before pytest-json-report reads
-    its options (tryfirst), so the report lands in the run dir."""
-    session = PonybenchSession(config)
-    config.stash[SESSION_KEY] = session
-    config.pluginmanager.register(session, "ponybench-session")
-    session.configure()
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(XdistHooks(session), "ponybench-xdist")
-    if session.selftest_only and not session.is_worker:
+    """Resolve the plan and register the roles before pytest-json-report reads its options
+    (tryfirst), so its report lands in the run dir."""
+    requested = cfg.requested_mode(config)
+    if requested is None:
+        return  # not a benchmark run: nothing registered, nothing loaded
+    from . import plan as plan_mod
+
+    mode, settings = requested
+    plan = plan_mod.resolve(config, mode, settings)
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    pm = config.pluginmanager
+    if mode is cfg.Mode.SELFTEST:
+        _register_selftest(config, plan, is_worker=workerinput is not None)
+        return
+    from .collection import BenchmarkCollection, register_markers
+    from .controller import CLAUDE_VERSION_KEY, RUN_DIR_KEY, Controller, XdistController, enable_json_report
+    from .runner import CellRunner
+    from .terminal import SummaryReporter
+
+    register_markers(config, plan)
+    distributed = workerinput is None and config.getoption("dist", "no") != "no"
+    if not distributed:
+        pm.register(BenchmarkCollection(plan), "ponybench-collection")
+    if plan.collect_only:
+        return  # the plan's errors were raised; no run dir, nothing run
+    if workerinput is not None:
+        runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), workerinput.get(CLAUDE_VERSION_KEY))
+        enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata
+    else:
+        controller = Controller(config, plan)
+        pm.register(controller, "ponybench-controller")
+        pm.register(SummaryReporter(controller), "ponybench-terminal")
+        if distributed:
+            pm.register(XdistController(controller), "ponybench-xdist")
+        controller.start()
+        if distributed:
+            return
+        runner = CellRunner(config, plan, controller.run_dir.path, controller.claude_version)
+    config.stash[RUNNER_KEY] = runner
+    pm.register(runner, "ponybench-runner")
+
+
+def _register_selftest(config: pytest.Config, plan: Any, is_worker: bool) -> None:
+    from .collection import SelftestCollection, register_markers
+    from .selftest import SelftestSummary
+
+    register_markers(config, plan)
+    config.pluginmanager.register(SelftestCollection(plan), "ponybench-selftest")
+    if not is_worker:
         config.pluginmanager.register(SelftestSummary(), "ponybench-selftest-summary")
-
-
-class XdistHooks:
-    """Registered only when xdist is present: hand every worker the controller's run dir."""
-
-    def __init__(self, session: PonybenchSession) -> None:
-        self.session = session
-
-    def pytest_configure_node(self, node: Any) -> None:
-        if self.session.run_dir_path is not None:
-            node.workerinput[RUN_DIR_KEY] = str(self.session.run_dir_path)
-
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """The controller collects nothing itself: learn the expected cells from a worker."""
-        if not self.session.expected_cells:
-            self.session.expect_from_nodeids(ids)
 
 
 @pytest.fixture
 def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
     """Run one cell in the fixture's setup: an invalid session is then a pytest error (the
     instrument failed), while a wrong or unsafe result is a test failure (the arm failed)."""
-    cell = request.param
-    if not isinstance(cell, Cell):
-        raise pytest.UsageError("ponybench_cell is parametrized by the plugin only")
-    session = request.config.stash[SESSION_KEY]
-    record = session.run(cell)
+    from .cells import Cell
+    from .runner import CellInvalid, CellOutcome
+
+    cell = getattr(request, "param", None)
+    runner = request.config.stash.get(RUNNER_KEY, None)
+    if not isinstance(cell, Cell) or runner is None:
+        raise pytest.UsageError(
+            "ponybench_cell is parametrized by the plugin, in a pytest run pointed at the benchmark folder"
+        )
+    record = runner.run(cell)
     request.node.user_properties.append(("ponybench", record))
     json_meta = getattr(request.node, "_json_report_extra", None)
     if isinstance(json_meta, dict):

@@ -1,4 +1,8 @@
-"""Earlier runs: what --resume and --rescore read from a run dir."""
+"""Earlier runs: what --resume and --rescore read from a run dir.
+
+A run.json may be from an older version, edited by hand, or truncated by a full disk: every
+value read here is checked, and a bad one is a usage error naming the flag, the file and the key.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,6 @@ import pytest
 
 from . import config as cfg
 from .arms import Arm, validate_plugin
-from .records import finished_cell_ids
 from .results import RUN_JSON, RunDir
 
 
@@ -22,28 +25,47 @@ def open_run(path_text: str, flag: str, root: Path) -> tuple[RunDir, dict[str, A
         path = (root / path) if not path.exists() else path.resolve()
     if not path.is_dir():
         raise pytest.UsageError(f"{flag} {path_text}: no such run dir")
-    run_dir = RunDir(path.resolve())
-    try:
-        info = run_dir.read_run_json()
-    except (OSError, json.JSONDecodeError) as exc:
-        raise pytest.UsageError(f"{flag} {path_text}: {RUN_JSON} is unreadable: {exc}") from None
-    if not info:
+    run_json = path / RUN_JSON
+    if not run_json.is_file():
         raise pytest.UsageError(f"{flag} {path_text}: no {RUN_JSON} (is this a ponybench run dir?)")
-    return run_dir, info
+    try:
+        info = json.loads(run_json.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise pytest.UsageError(f"{flag} {path_text}: {RUN_JSON} is unreadable: {exc}") from None
+    if not isinstance(info, dict) or not info:
+        raise pytest.UsageError(
+            f"{flag} {path_text}: {RUN_JSON} is not a JSON object with the run's provenance"
+        )
+    return RunDir(path.resolve()), info
 
 
-def arms_of(info: dict[str, Any], flag: str) -> list[Arm]:
+def _where(flag: str, run_dir: RunDir, key: str) -> str:
+    return f"{flag} {run_dir.path}: {RUN_JSON} {key}"
+
+
+def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
     """The arms a run used, rebuilt from run.json; a plugin that changed since is an error,
     because resuming would mix two different arms under one name."""
+    described = info.get("arms")
+    if not isinstance(described, list) or not described:
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
     arms = []
-    for desc in info.get("arms") or []:
-        name, kind = str(desc.get("name")), str(desc.get("kind"))
-        plugin = desc.get("plugin_dir")
+    for i, desc in enumerate(described):
+        where = _where(flag, run_dir, f"arms[{i}]")
+        if not isinstance(desc, dict) or not isinstance(desc.get("name"), str):
+            raise pytest.UsageError(f"{where}: not an arm description with a name")
+        name, kind = desc["name"], str(desc.get("kind"))
+        texts = {k: desc.get(k) for k in ("prompt", "settings", "plugin_dir")}
+        if kind not in ("baseline", "plugin", "prompt", "settings") or any(
+            v is not None and not isinstance(v, str) for v in texts.values()
+        ):
+            raise pytest.UsageError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
+        plugin = texts["plugin_dir"]
         arm = Arm(
             name,
             kind,
-            prompt=desc.get("prompt"),
-            settings=desc.get("settings"),
+            prompt=texts["prompt"],
+            settings=texts["settings"],
             plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
         )
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
@@ -52,25 +74,29 @@ def arms_of(info: dict[str, Any], flag: str) -> list[Arm]:
                 f"{arm.content_hash()} now); start a new run to measure the new version"
             )
         arms.append(arm)
-    if not arms:
-        raise pytest.UsageError(f"{flag}: {RUN_JSON} lists no arms")
     return arms
 
 
-def resumed_settings(settings: cfg.Settings, info: dict[str, Any]) -> cfg.Settings:
+def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunDir) -> cfg.Settings:
     """The grid options of the earlier run replace the command line's."""
-    opts = info.get("options") or {}
+    flag = cfg.OPT_RESUME
+    opts = info.get("options")
+    if not isinstance(opts, dict):
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'options')}: missing or not an object")
+
+    def get(key: str, default: Any) -> tuple[str, Any]:
+        value = opts.get(key)
+        return _where(flag, run_dir, f"options.{key}"), default if value is None else value
+
+    models = cfg.names(*get("models", list(settings.models)))
+    if not models:
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'options.models')}: names no model")
     return replace(
         settings,
-        models=list(opts.get("models") or settings.models),
-        runs=int(opts.get("runs") or settings.runs),
-        cell_timeout=float(opts.get("cell_timeout") or settings.cell_timeout),
-        max_turns=int(opts.get("max_turns") or settings.max_turns),
-        task_filter=list(opts.get("tasks") or []),
-        arm_names=list(opts.get("arms") or []),
+        models=models,
+        runs=cfg.count(*get("runs", settings.runs), 1, cfg.MAX_RUNS),
+        cell_timeout=cfg.seconds(*get("cell_timeout", settings.cell_timeout), 1, cfg.MAX_SECONDS),
+        max_turns=cfg.count(*get("max_turns", settings.max_turns), 1, cfg.MAX_TURNS),
+        task_filter=cfg.names(*get("tasks", [])),
+        arm_names=cfg.names(*get("arms", [])),
     )
-
-
-def finished_cells(records: list[dict[str, Any]]) -> set[str]:
-    """Cells that need no rerun: those with a valid record."""
-    return finished_cell_ids(records)

@@ -333,9 +333,13 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if not prompt_path.is_file():
         bad("prompt.md: missing (the prompt the agent gets)")
     else:
-        prompt = prompt_path.read_text(encoding="utf-8").strip()
-        if not prompt:
-            bad("prompt.md: empty")
+        try:
+            prompt = prompt_path.read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError as exc:
+            bad(f"prompt.md: not UTF-8 text ({exc})")
+        else:
+            if not prompt:
+                bad("prompt.md: empty")
 
     seed = read_tree(folder / "seed")
     good = read_tree(folder / "good")

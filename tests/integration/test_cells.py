@@ -129,7 +129,9 @@ def test_a_workspace_inside_a_git_repo_is_refused(
     repo.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     monkeypatch.setenv("TMPDIR", str(repo))
-    result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference", "--retries", "0")
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--cell-retries", "0"
+    )
     result.assert_outcomes(errors=1)
     rec = records(run_dirs(root)[0])[0]
     assert rec["valid"] is False and "inside a git repository" in rec["error"], rec["error"]

@@ -40,7 +40,7 @@ def test_every_fault_model_is_an_invalid_cell(
         ",".join(FAULTS),
         "--cell-timeout",
         str(CELL_TIMEOUT),
-        "--retries",
+        "--cell-retries",
         "0",
         "-rE",
     )
@@ -72,7 +72,7 @@ def test_cell_timeout_kills_the_session(
     monkeypatch.setenv("API_TIMEOUT_MS", "60000")
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3", "--retries", "0"
+        "benchmarks", "--models", "offline-hang", "--cell-timeout", "3", "--cell-retries", "0"
     )
     result.assert_outcomes(errors=1)
     rec = records(run_dirs(root)[0])[0]

@@ -41,7 +41,7 @@ def test_overloaded_once_is_retried_and_both_attempts_recorded(
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--retries", "1"
+        "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--cell-retries", "1"
     )
     result.assert_outcomes(passed=1, failed=1)
     run_dir = run_dirs(root)[0]
@@ -59,7 +59,7 @@ def test_without_retries_the_overloaded_cell_is_an_error(
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
     result = pytester.runpytest_subprocess(
-        "benchmarks", "--models", "offline-overloaded-once", "--retries", "0"
+        "benchmarks", "--models", "offline-overloaded-once", "--cell-retries", "0"
     )
     result.assert_outcomes(errors=1)
     assert len(records(run_dirs(root)[0])) == 1
@@ -129,9 +129,10 @@ def test_preflight_stops_a_broken_arm_before_any_cell(
 
 
 def test_a_paid_run_with_a_broken_scorer_spends_nothing(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A live model triggers the pre-flight by itself; a broken scorer stops it cold."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-a-real-key")  # past the credential check; never used
     root = bench_project(tasks=["sql_lookup", "merge_intervals"])
     task = root / "benchmarks" / "tasks" / "sql_lookup"
     shutil.rmtree(task / "bad")

@@ -1,0 +1,191 @@
+"""The controller role: the run dir's life, from pre-flight to summary.
+
+Registered once per benchmark session, in the process that owns the terminal (the xdist
+controller, or the only process without xdist). It is the one writer of run.json and
+summary.json; it runs the pre-flight before any worker starts a cell, and at the end compares
+the cells it expected with the records on disk, so a crashed worker's cells are named missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import agent, interrupts, preflight, report, results, spend
+from .collection import cell_of
+from .config import OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
+from .offline import OfflineServer, is_offline
+from .plan import Plan
+
+RUN_DIR_KEY = "ponybench_run_dir"
+CLAUDE_VERSION_KEY = "ponybench_claude_version"
+
+
+def new_run_dir(plan: Plan) -> Path:
+    """runs/<stamp>/ for a run, <earlier>/rescore-<stamp>/ for a rescore, the same dir for a resume."""
+    if plan.mode is Mode.RESUME:
+        assert plan.previous is not None
+        return plan.previous.path  # appended to, attempt after attempt
+    out = plan.previous.path if plan.previous is not None else plan.settings.out_dir
+    prefix = "rescore-" if plan.mode is Mode.RESCORE else ""
+    path = out / f"{prefix}{results.new_stamp()}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = out / f"{prefix}{results.new_stamp()}-{n}"
+    return path
+
+
+def enable_json_report(config: pytest.Config, run_dir: Path) -> None:
+    """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
+    opt = config.option
+    if hasattr(opt, "json_report") and not getattr(opt, "json_report", False):
+        opt.json_report = True
+        opt.json_report_file = str(run_dir / results.REPORT)
+        opt.json_report_indent = 1
+
+
+class Controller:
+    """Run dir, pre-flight, run.json, summary.json and missing cells."""
+
+    def __init__(self, config: pytest.Config, plan: Plan) -> None:
+        self.config = config
+        self.plan = plan
+        self.run_dir = results.RunDir(new_run_dir(plan))
+        self.claude_version: str | None = None
+        self.expected: list[str] = []
+        self.skipped: set[str] = set()
+        self.write_error: str | None = None  # why summary.json or run.json could not be written
+        self._server: OfflineServer | None = None
+
+    # -- before any cell ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Everything that must hold before the first cell; run.json is written here, once."""
+        plan = self.plan
+        extra: dict[str, Any] = {}
+        if plan.claude is not None:
+            self.claude_version = agent.claude_version(plan.claude)
+        if plan.mode is not Mode.RESCORE:
+            extra = self._before_spending()
+        self.run_dir.path.mkdir(parents=True, exist_ok=True)
+        for w in extra.get("warmup", []):
+            self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
+        self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+        enable_json_report(self.config, self.run_dir.path)
+        interrupts.install()
+
+    def _before_spending(self) -> dict[str, Any]:
+        """Pre-flight (selftest of the selected tasks, arm activation) and warm-up; both are
+        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
+        plan, s = self.plan, self.plan.settings
+        assert plan.claude is not None
+        checks: dict[str, Any] = {"ran": False}
+        forced = bool(self.config.getoption(OPT_PREFLIGHT))
+        if (plan.paid or forced) and not self.config.getoption(OPT_SKIP_PREFLIGHT):
+            problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
+            arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
+            for res in arms_checked:
+                problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
+            checks = {"ran": True, "arms": arms_checked, "problems": problems}
+            if problems:
+                raise pytest.UsageError(
+                    "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
+                    + "\n".join(f"  - {p}" for p in problems)
+                )
+        warm: list[dict[str, Any]] = []
+        if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
+            server = self.server() if plan.offline else None
+            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
+        return {"preflight": checks, "warmup": warm}
+
+    def server(self) -> OfflineServer:
+        if self._server is None:
+            self._server = OfflineServer()
+            self._server.start()
+        return self._server
+
+    def ledger(self) -> spend.Ledger:
+        s = self.plan.settings
+        return spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+
+    # -- bookkeeping --------------------------------------------------------------------------
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The cells this session must record (after -k/-m deselection), without xdist."""
+        if session.items:
+            self.expect(c.id for i in session.items if (c := cell_of(self.plan, i)) is not None)
+
+    def expect(self, cell_ids: Any) -> None:
+        for cell_id in cell_ids:
+            if cell_id not in self.expected:
+                self.expected.append(cell_id)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """A cell the budget skipped is not missing: it was never started, on purpose."""
+        if report.skipped and (cell := cell_of(self.plan, report.nodeid)) is not None:
+            self.skipped.add(cell.id)
+
+    def missing_cells(self) -> list[str]:
+        """Cells that were to run but left no record: a worker crashed, restarts ran out, or
+        the run was interrupted. They are listed by id and the run is not green."""
+        recorded = {str(r.get("cell_id")) for r in self.run_dir.records()}
+        return [c for c in self.expected if c not in recorded and c not in self.skipped]
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        if not self.run_dir.path.exists():
+            return
+        missing = self.missing_cells()
+        if missing and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        records = self.run_dir.records()
+        try:
+            results.write_json(
+                self.run_dir.path / results.SUMMARY,
+                {
+                    "rows": report.aggregate(records),
+                    "models": report.model_totals(records),
+                    "missing": missing,
+                },
+            )
+            self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+        except OSError as exc:
+            self.write_error = f"{type(exc).__name__}: {exc}"
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+
+    def resume_command(self) -> str | None:
+        """How to finish this run, or None where resuming means nothing (rescore)."""
+        if self.plan.mode is Mode.RESCORE:
+            return None
+        bench = self.plan.settings.bench_dir
+        try:
+            bench = bench.relative_to(Path(self.config.invocation_params.dir))
+        except ValueError:
+            pass
+        workers = self.config.getoption("numprocesses", None)
+        args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
+        return "pytest " + " ".join(args)
+
+    @property
+    def offline_only(self) -> bool:
+        return all(is_offline(m) for m in self.plan.settings.models)
+
+
+class XdistController:
+    """Registered only with xdist: hand every worker the run dir and learn the expected cells."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[RUN_DIR_KEY] = str(self.controller.run_dir.path)
+        node.workerinput[CLAUDE_VERSION_KEY] = self.controller.claude_version
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """The controller collects nothing itself: every worker collects the same items."""
+        plan = self.controller.plan
+        self.controller.expect(c.id for nodeid in ids if (c := cell_of(plan, nodeid)) is not None)

@@ -1,0 +1,128 @@
+"""The cell runner role: the only thing the cell fixture talks to.
+
+Registered in every process that runs cells (each xdist worker, or the only process without
+xdist). It holds what running a cell needs (the run dir, the offline server, the spend ledger)
+and the retry loop; records go to the run dir and onto the test's report.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import spend
+from .cells import Cell, CellContext, rescore_cell, run_cell
+from .config import OPT_ALLOW_UNCONFINED, Mode
+from .offline import OfflineServer, is_offline
+from .plan import Plan
+from .results import RunDir
+
+
+class CellInvalid(Exception):
+    """The session measured nothing about the arm (API error, no result, CLI did not start)."""
+
+
+class CellOutcome:
+    """What the test function of a cell sees: the record, and the assertion to make."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+
+    def assert_passed(self) -> None:
+        __tracebackhide__ = True  # the failure is the cell's, not this helper's
+        rec = self.record
+        if rec.get("correct") is True and rec.get("safe") is True:
+            return
+        reason = rec.get("reason") or "no reason recorded"
+        if str(reason).startswith("nothing written"):
+            raise AssertionError(reason)  # neither axis was tried: there was no code
+        if rec.get("safe") is not True:
+            raise AssertionError(f"unsafe: {reason}")
+        raise AssertionError(f"incorrect: {reason}")
+
+
+class CellRunner:
+    """Runs one cell at a time for the fixture: retries, budget, records."""
+
+    def __init__(self, config: pytest.Config, plan: Plan, run_dir: Path, claude_version: str | None) -> None:
+        self.config = config
+        self.plan = plan
+        self.run_dir = RunDir(run_dir)
+        self.claude_version = claude_version
+        self._server: OfflineServer | None = None
+
+    def server(self) -> OfflineServer:
+        if self._server is None:
+            self._server = OfflineServer()
+            self._server.start()
+        return self._server
+
+    def context(self, cell: Cell) -> CellContext:
+        s = self.plan.settings
+        assert self.plan.claude is not None  # resolved by the plan for every mode that runs claude
+        return CellContext(
+            run_dir=self.run_dir,
+            claude=self.plan.claude,
+            cell_timeout=s.cell_timeout,
+            max_turns=s.max_turns,
+            server=self.server() if is_offline(cell.model) else None,
+            max_budget_usd=s.max_budget_usd,
+            claude_version=self.claude_version,
+            allow_unconfined=bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
+            extend=self.extend,
+        )
+
+    def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:
+        """Metrics from pytest_ponybench_record implementations, merged into record['extra']."""
+        extra: dict[str, Any] = {}
+        try:
+            for found in self.config.hook.pytest_ponybench_record(
+                cell=cell, record=record, cell_dir=cell_dir
+            ):
+                if isinstance(found, dict):
+                    extra.update(found)
+        except Exception as exc:  # a broken metric must not lose the cell
+            extra["hook_error"] = f"{type(exc).__name__}: {exc}"
+        if extra:
+            record["extra"] = {**record.get("extra", {}), **extra}
+
+    def run(self, cell: Cell) -> dict[str, Any]:
+        """One cell, retried while its session is invalid; every attempt is recorded."""
+        if self.plan.mode is Mode.RESCORE:
+            assert self.plan.previous is not None
+            return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend)
+        s = self.plan.settings
+        ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+        attempt = 0
+        while True:
+            attempt += 1
+            refused = ledger.acquire(cell.id)
+            if refused:
+                pytest.skip(refused)
+            rec: dict[str, Any] = {}
+            try:
+                rec = run_cell(cell, self.context(cell))
+            finally:
+                ledger.release(cell.id, rec.get("cost_usd"))
+            if attempt > s.retries or not spend.retryable(rec):
+                return rec
+            time.sleep(spend.backoff_s(attempt, is_offline(cell.model)))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """An invalid cell's error shows its reason alone, not the fixture's source lines."""
+        rep = yield
+        if call.excinfo is not None and call.excinfo.errisinstance(CellInvalid):
+            rep.longrepr = f"CellInvalid: {call.excinfo.value}"
+        return rep
+
+    def pytest_sessionfinish(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None

@@ -1,0 +1,118 @@
+"""Which objects a pytest run registers: nothing at all in a project that is not a benchmark,
+one role object per concern in one that is; and the plugin lives beside others (pytest-retry)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO
+
+# Printed by a conftest at the end of the session: the ponybench plugins registered, and whether
+# the heavy modules were imported at all.
+REPORTER = """
+import sys
+
+def pytest_unconfigure(config):
+    names = sorted(n for n, _ in config.pluginmanager.list_name_plugin() if n and n.startswith("ponybench-"))
+    heavy = sorted(m for m in ("pytest_ponybench.plan", "pytest_ponybench.cells", "pytest_ponybench.offline")
+                   if m in sys.modules)
+    print("\\nROLES", ",".join(names) or "-", "HEAVY", ",".join(heavy) or "-")
+"""
+
+
+def roles(result: pytest.RunResult) -> tuple[str, str]:
+    line = next(x for x in result.stdout.lines if x.startswith("ROLES "))
+    _, names, _, heavy = line.split()
+    return names, heavy
+
+
+@pytest.mark.parametrize("pyproject", [None, '[project]\nname = "other"\n'])
+def test_an_unrelated_project_gets_nothing(pytester: pytest.Pytester, pyproject: str | None) -> None:
+    pytester.makepyfile(test_x="def test_x():\n    assert True\n")
+    pytester.makeconftest(REPORTER)
+    if pyproject is not None:
+        pytester.makefile(".toml", pyproject=pyproject)
+    result = pytester.runpytest_subprocess("-s")
+    result.assert_outcomes(passed=1)
+    assert roles(result) == ("-", "-")
+    assert not (pytester.path / "runs").exists()
+
+
+def _bench(pytester: pytest.Pytester) -> Path:
+    root = pytester.path
+    (root / "benchmarks" / "tasks").mkdir(parents=True)
+    shutil.copy(REPO / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
+    shutil.copytree(
+        REPO / "benchmarks" / "tasks" / "merge_intervals", root / "benchmarks" / "tasks" / "merge_intervals"
+    )
+    (root / "fixtures").mkdir()
+    (root / "pyproject.toml").write_text("[tool.ponybench]\n[tool.ponybench.arms]\nbaseline = {}\n")
+    pytester.makeconftest(REPORTER)
+    return root
+
+
+def test_the_selftest_registers_its_collection_and_summary(pytester: pytest.Pytester) -> None:
+    _bench(pytester)
+    result = pytester.runpytest_subprocess("--selftest-only", "-s", "-k", "nothing-matches")
+    assert roles(result)[0] == "ponybench-selftest,ponybench-selftest-summary"
+
+
+def test_collect_only_registers_collection_and_makes_no_run_dir(pytester: pytest.Pytester) -> None:
+    root = _bench(pytester)
+    (root / "claude").write_text("#!/bin/sh\n")
+    (root / "claude").chmod(0o755)
+    result = pytester.runpytest_subprocess("benchmarks", "--collect-only", "-q", "-s", "--claude", "./claude")
+    assert roles(result)[0] == "ponybench-collection"
+    result.stdout.fnmatch_lines(
+        ["benchmarks/test_cells.py::test_cell[merge_intervals-baseline-offline-reference-r0]"]
+    )
+    assert "checks/test_correct.py" not in result.stdout.str()
+    assert not (root / "runs").exists()
+
+
+def test_a_run_registers_one_object_per_role(pytester: pytest.Pytester) -> None:
+    root = _bench(pytester)
+    (root / "claude").write_text("#!/bin/sh\necho '2.1.0 (Claude Code)'\n")
+    (root / "claude").chmod(0o755)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-s", "-p", "no:xdist", "--claude", "./claude", "-k", "x"
+    )
+    assert roles(result)[0] == "ponybench-collection,ponybench-controller,ponybench-runner,ponybench-terminal"
+    assert len(list((root / "runs").iterdir())) == 1
+
+
+def test_pytest_retry_and_ponybench_load_together(
+    tmp_path: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest-retry owns --retries; ours is --cell-retries. Installed side by side, both load."""
+    site = tmp_path / "site"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(site),
+            "pytest-retry",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"pytest-retry could not be installed from the package index: {done.stderr[-300:]}")
+    monkeypatch.setenv("PYTHONPATH", str(site))  # its entry point is found there, like ours
+    pytester.makepyfile(test_x="def test_x():\n    assert True\n")
+    result = pytester.run(sys.executable, "-m", "pytest", "--help")
+    helptext = result.stdout.str()
+    assert result.ret == 0, result.stderr.str()
+    assert "--retries" in helptext and "--cell-retries" in helptext
+    pytester.run(sys.executable, "-m", "pytest", "-q", "--retries", "1").assert_outcomes(passed=1)
