@@ -169,8 +169,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         _emit(verdict.render_rows(rows, records))
     if args.html is not None:
-        runs = [Path(r) for r in args.runs]
-        _note(f"report: {_write_html(runs, Path(args.html), args.baseline or 'baseline')}")
+        _note(f"report: {_write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if rules is None:
         return OK
     failures = verdict.check_gate(rows, rules)
@@ -187,23 +186,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return OK
 
 
-def _write_html(runs: Sequence[Path], out: Path | None, baseline: str = "baseline") -> Path:
+def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:
     # Imported here: the plotting library costs the text commands time they do not need.
     from . import htmlreport
 
     try:
         if len(runs) == 1:
-            return htmlreport.write_report(runs[0], out, baseline=baseline)
+            return htmlreport.write_report(Path(runs[0]), out, baseline=baseline)
         assert out is not None
-        return htmlreport.write_compare_report(runs[0], runs[1], out)
+        labels = (_label(runs[0]), _label(runs[1]))  # the names the text verdict uses
+        return htmlreport.write_compare_report(Path(runs[0]), Path(runs[1]), out, labels)
     except (htmlreport.NotARunDir, FileExistsError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    run = Path(args.run_dir)
     _require_records(load_records(args.run_dir), args.run_dir)  # the same errors as summary's
-    print(_write_html([run], Path(args.out) if args.out else None, args.baseline or "baseline"))
+    print(_write_html([args.run_dir], Path(args.out) if args.out else None, args.baseline or "baseline"))
     return OK
 
 

@@ -49,14 +49,17 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
     )
 
 
-def write_compare_report(base_dir: Path, cand_dir: Path, out: Path) -> Path:
-    """The candidate run against the base run, arm by arm (as `ponybench compare BASE CAND`).
+def write_compare_report(
+    base_dir: Path, cand_dir: Path, out: Path, labels: tuple[str, str] | None = None
+) -> Path:
+    """The candidate run against the base run, arm by arm (as `ponybench compare BASE CAND`);
+    each run is named by its label (default: its folder's name).
 
     Raises NotARunDir, and ValueError when the runs share no task or no (model, arm)."""
     from .build import build
 
     base, cand = load(base_dir, "base"), load(cand_dir, "candidate")
-    base_label, cand_label = base_dir.name or "base", cand_dir.name or "candidate"
+    base_label, cand_label = labels or (base_dir.name or "base", cand_dir.name or "candidate")
     if base_label == cand_label:
         base_label, cand_label = "base", "candidate"
     base.label, cand.label = base_label, cand_label

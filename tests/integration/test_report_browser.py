@@ -357,3 +357,51 @@ def test_markup_in_a_transcript_or_a_record_shows_as_text_and_runs_nothing(
     except UnexpectedAlertPresentException:  # pragma: no cover - the failure this test exists for
         pytest.fail("a script from the transcript or the record ran")
     assert _console_errors(browser) == []
+
+
+def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by_side(
+    offline_run: Path, browser: WebDriver, tmp_path: Path
+) -> None:
+    cand = tmp_path / "candidate"
+    shutil.copytree(offline_run, cand, symlinks=True)  # the same cells, as a second run dir
+    out = tmp_path / "compare.html"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_ponybench.cli",
+            "compare",
+            str(offline_run),
+            str(cand),
+            "--html",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"report: {out}" in done.stderr
+    _open(browser, out)
+    sections = browser.find_elements(By.CSS_SELECTOR, "section.model")
+    assert len(sections) == 4  # two models x two arms, each the candidate run against the base run
+    for section in sections:
+        model = section.get_attribute("data-model")
+        pass_line, rows = _verdict_rows(done.stdout, f"{cand} vs {offline_run} ({model})")
+        verdict = section.find_element(By.CSS_SELECTOR, ".verdict")
+        assert verdict.find_element(By.CSS_SELECTOR, ".passline").text == pass_line
+        shown = [
+            [c for i, c in enumerate(_texts(browser, "td", tr)) if i != 3]
+            for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
+        ]
+        assert shown == rows
+    _open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.side"))
+    heads = _texts(browser, "#overlay-body div.side > .column .what")
+    assert (
+        len(heads) == 2
+        and heads[0].split(" / ")[1] == str(offline_run)
+        and heads[1].split(" / ")[1] == str(cand)
+    )
+    assert heads[0].split(" / ")[0] == heads[1].split(" / ")[0]  # one task, from each run
+    _shot(browser, tmp_path, "compare-side-by-side")
+    assert _console_errors(browser) == []
