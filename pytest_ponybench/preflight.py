@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import agent, textfiles
+from . import skills as skills_mod
 from .arms import Arm
 from .offline import CellScript, OfflineServer, is_offline
 from .selftest import check_reference
@@ -33,18 +34,149 @@ def selftest_problems(tasks: Iterable[Task]) -> list[str]:
     return [p for p in found if p]
 
 
-def _declares_session_start(plugin_dir: Path) -> bool:
-    """Whether the plugin has a SessionStart hook (hooks/hooks.json or the manifest's hooks)."""
-    sources = [plugin_dir / "hooks" / "hooks.json", plugin_dir / ".claude-plugin" / "plugin.json"]
-    for path in sources:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        hooks = data.get("hooks") if isinstance(data, dict) else None
-        if isinstance(hooks, dict) and "SessionStart" in hooks:
-            return True
-    return False
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def declared_hook_events(plugin_dir: Path) -> set[str]:
+    """The events the plugin hooks (hooks/hooks.json, or the manifest's `hooks`: inline, a path,
+    or a list of paths), e.g. {"SessionStart", "PreToolUse"}."""
+    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
+    sources: list[Any] = [_json(plugin_dir / "hooks" / "hooks.json")]
+    given = manifest.get("hooks") if isinstance(manifest, dict) else None
+    for item in given if isinstance(given, list) else [given]:
+        sources.append(_json(plugin_dir / item) if isinstance(item, str) else item)
+    events: set[str] = set()
+    for data in sources:
+        hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
+        if isinstance(hooks, dict):
+            events.update(str(k) for k in hooks)
+    return events
+
+
+def _front_name(path: Path, default: str) -> str:
+    """The `name:` of a Markdown file's front matter, else default."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return default
+    if text.startswith("---"):
+        for line in text.split("---", 2)[1].splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "name" and value.strip():
+                return value.strip().strip("'\"")
+    return default
+
+
+def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
+    """What the plugin folder brings, as the CLI names it once registered (`plugin:name`):
+    skills (skills/<dir>/SKILL.md), agents (agents/*.md), commands (commands/*.md)."""
+    skills = [_front_name(f, f.parent.name) for f in sorted(plugin_dir.glob("skills/*/SKILL.md"))]
+    agents = [_front_name(f, f.stem) for f in sorted(plugin_dir.glob("agents/*.md"))]
+    commands = [f.stem for f in sorted(plugin_dir.glob("commands/*.md"))]
+    return {
+        "skills": [f"{plugin}:{n}" for n in skills],
+        "agents": [f"{plugin}:{n}" for n in agents],
+        "commands": [f"{plugin}:{n}" for n in commands],
+    }
+
+
+def hook_answers(stream_path: Path, event: str = "SessionStart") -> list[str]:
+    """The stdout of every hook of `event` the session ran (system/hook_response events)."""
+    out = []
+    for ev in skills_mod.events(stream_path):
+        if ev.get("type") == "system" and ev.get("subtype") == "hook_response":
+            name = str(ev.get("hook_event") or ev.get("hook_name") or "")
+            if name.split(":")[0] == event:
+                out.append(str(ev.get("stdout") or ev.get("output") or ""))
+    return out
+
+
+def model_context(answer: str) -> tuple[str | None, bool]:
+    """What of one hook answer the CLI gives the model, as the hook protocol says: plain stdout
+    as it is; JSON with hookSpecificOutput.additionalContext that context (the JSON itself
+    never); JSON with "async": true nothing yet (the hook goes on in the background). Returns
+    (context or None, async)."""
+    text = answer.strip()
+    if not text:
+        return None, False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text, False
+    if not isinstance(data, dict):
+        return text, False
+    if data.get("async") is True:
+        return None, True
+    specific = data.get("hookSpecificOutput")
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return (context.strip() or None, False) if isinstance(context, str) else (None, False)
+
+
+def _reached(context: str, log: str) -> bool:
+    head = context[:200]
+    return head in log or json.dumps(head)[1:-1] in log
+
+
+def plugin_problems(
+    plugin_dir: Path, init: dict[str, Any], stream_path: Path, log: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Is a plugin arm loaded? It must be in the session's loaded plugins without errors; every
+    SessionStart hook context it gives must be in the model's request (plain, JSON, async as the
+    protocol says); every skill, agent and command its folder brings must be registered in the
+    init event. A plugin whose only effect would be a SessionStart hook that gives the model
+    nothing is refused: it would measure nothing."""
+    problems: list[str] = []
+    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
+    name = str(manifest.get("name")) if isinstance(manifest, dict) else plugin_dir.name
+    loaded = [p.get("name") if isinstance(p, dict) else p for p in init.get("plugins") or []]
+    evidence: dict[str, Any] = {"plugins": loaded}
+    if name not in loaded:
+        problems.append(f"plugin {name!r} is not in the session's loaded plugins {loaded}")
+    errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)]
+    if errors:
+        problems += [f"the CLI could not load it: {e.get('message') or e}" for e in errors]
+
+    events = declared_hook_events(plugin_dir)
+    evidence["hook_events"] = sorted(events)
+    answers = [a.strip() for a in hook_answers(stream_path) if a.strip()]
+    evidence["hook_outputs"] = answers
+    contexts: list[str] = []
+    waiting = False
+    for answer in answers:
+        context, is_async = model_context(answer)
+        waiting = waiting or is_async
+        if context is not None:
+            contexts.append(context)
+            if not _reached(context, log):
+                problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
+    evidence["hook_context_reached"] = bool(contexts) and all(_reached(c, log) for c in contexts)
+    if waiting:
+        evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
+
+    wanted = declared_components(plugin_dir, name)
+    have = skills_mod.registered(init, [name])
+    evidence["registered"] = have
+    for kind, names in wanted.items():
+        for item in names:
+            if item not in have[kind]:
+                listed = ", ".join(have[kind]) or "none"
+                problems.append(
+                    f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
+                )
+    brings_more = any(wanted.values()) or bool(events - {"SessionStart"})
+    if "SessionStart" in events and not contexts and not waiting and not brings_more:
+        if answers:
+            problems.append(
+                f"its SessionStart hook answered {answers[0][:60]!r}, which gives the model nothing "
+                "(no additionalContext)"
+            )
+        else:
+            problems.append("its SessionStart hook printed nothing the model could see")
+    return problems, evidence
 
 
 def _session(
@@ -100,28 +232,16 @@ def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: fl
         stream, _run, log, invalid = _session(
             arm, claude, server, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
         )
+        if arm.kind == "plugin" and arm.plugin_dir is not None:
+            found, evidence = plugin_problems(
+                arm.plugin_dir, stream.init or {}, Path(tmp) / "out" / "claude.jsonl", log
+            )
+            problems += found
     if invalid:
-        problems.append(f"the probe session failed: {invalid}")
+        problems.insert(0, f"the probe session failed: {invalid}")
     if not log:
-        problems.append("no request reached the model")
-    if arm.kind == "plugin" and arm.plugin_dir is not None:
-        manifest = json.loads((arm.plugin_dir / ".claude-plugin" / "plugin.json").read_text())
-        name = str(manifest.get("name"))
-        loaded = [
-            p.get("name") if isinstance(p, dict) else p for p in (stream.init or {}).get("plugins") or []
-        ]
-        evidence["plugins"] = loaded
-        if name not in loaded:
-            problems.append(f"plugin {name!r} is not in the session's loaded plugins {loaded}")
-        outputs = [o.strip() for o in stream.hook_outputs if o.strip()]
-        evidence["hook_outputs"] = outputs
-        if _declares_session_start(arm.plugin_dir):
-            if not outputs:
-                problems.append("its SessionStart hook printed nothing the model could see")
-            for out in outputs:
-                if json.dumps(out)[1:-1][:200] not in log and out[:200] not in log:
-                    problems.append(f"its SessionStart hook output {out[:60]!r} never reached the model")
-    elif arm.kind == "prompt" and arm.prompt:
+        problems.insert(0, "no request reached the model")
+    if arm.kind == "prompt" and arm.prompt:
         needle = json.dumps(arm.prompt.strip())[1:-1][:200]
         evidence["prompt_in_request"] = needle in log
         if needle not in log:

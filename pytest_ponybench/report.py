@@ -145,7 +145,7 @@ def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     order = {a: i for i, a in enumerate(arm_order(r["arm"] for r in rows))}
     ordered = sorted(rows, key=lambda r: order[r["arm"]])
     body = [_cells(r) for r in ordered]
-    columns = COLUMNS
+    columns: tuple[str, ...] = COLUMNS
     if any(r.get("skill_used") is not None for r in rows):
         columns = (*COLUMNS, SKILL_COLUMN)
         body = [b + [_pct(r.get("skill_used"))] for b, r in zip(body, ordered, strict=True)]

@@ -1,0 +1,87 @@
+"""The verdict rule's power and honesty, by simulation through `stats.verdicts` (fixed seeds).
+
+The hint promises 80 % power at the family's Holm level: at the hinted task count a real
+10-point effect must be called better about that often. And a small run of the simulation
+script prints figures in the ranges the README states."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+import sys
+from types import ModuleType
+
+import pytest
+
+from pytest_ponybench import stats
+from tests.support import REPO
+
+
+def simulation() -> ModuleType:
+    path = REPO / "scripts" / "simulate_verdicts.py"
+    spec = importlib.util.spec_from_file_location("simulate_verdicts", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hinted_task_count_gives_about_80_percent_power() -> None:
+    sim = simulation()
+    lift = stats.RATE_RESOLVE  # the hint's own 10-point effect
+    pilot = sim.grid(random.Random(7), sim.Shape(80, 3), lift)
+    (row,) = stats.verdicts(pilot)
+    (pass_effect,) = [e for e in row["effects"] if e.metric == "pass"]
+    hinted = pass_effect.needed_tasks
+    assert hinted is not None and 40 < hinted < 400, hinted
+    assert pass_effect.level == pytest.approx(0.05 / 5)  # the Holm level of pass, loc, cost, tokens, time
+    rng = random.Random(11)
+    reps = 120
+    called = 0
+    for _ in range(reps):
+        (rep,) = stats.verdicts(sim.grid(rng, sim.Shape(hinted, 3), lift))
+        called += next(e for e in rep["effects"] if e.metric == "pass").verdict == stats.BETTER
+    assert 0.70 <= called / reps <= 0.90, (hinted, called)
+
+
+def coin_grid(rng: random.Random, tasks: int, runs: int, lift: float) -> list[dict[str, object]]:
+    """Every task passes half the time in the baseline: all the spread is run noise."""
+    out: list[dict[str, object]] = []
+    for t in range(tasks):
+        for r in range(runs):
+            for arm, p in (("baseline", 0.5), ("mine", 0.5 + lift)):
+                ok = rng.random() < p
+                out.append({"task": f"t{t}", "arm": arm, "model": "m", "run": r, "correct": ok, "safe": True})
+    return out
+
+
+def test_runs_per_task_are_hinted_when_run_noise_is_the_spread() -> None:
+    lift = stats.RATE_RESOLVE
+    (row,) = stats.verdicts(coin_grid(random.Random(5), 30, 2, lift))
+    (pass_effect,) = [e for e in row["effects"] if e.metric == "pass"]
+    runs = pass_effect.needed_runs
+    assert runs is not None and 5 < runs <= stats.MAX_HINT_RUNS, pass_effect
+    rng = random.Random(9)
+    reps = 60
+    called = 0
+    for _ in range(reps):
+        (rep,) = stats.verdicts(coin_grid(rng, 30, runs, lift))
+        # Only pass moves here, so the family is pass alone: the hint's level was alpha / 1.
+        called += next(e for e in rep["effects"] if e.metric == "pass").verdict == stats.BETTER
+    assert 0.65 <= called / reps <= 0.95, (runs, called)
+
+
+def test_a_small_run_of_the_simulation_script(capsys: pytest.CaptureFixture[str]) -> None:
+    sim = simulation()
+    assert sim.main(["--reps", "40", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    aa = re.findall(r"^\s+(\d+) x (\d+)\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)%$", out, re.M)
+    assert len(aa) == 5, out
+    for _tasks, _runs, decided, gate, cover_pass, cover_loc in aa:
+        assert float(decided) <= 15.0 and float(gate) <= 10.0, out  # 40 replications: loose
+        assert float(cover_pass) >= 80.0 and float(cover_loc) >= 80.0, out
+    power = re.findall(r"^\s+\+(\d+) pp\s+(\d+) x (\d+)\s+([\d.]+)%\s+([\d.]+)%$", out, re.M)
+    assert len(power) == 4, out
+    assert float(power[0][3]) >= 30.0, out  # +25 pp over 20 x 3
