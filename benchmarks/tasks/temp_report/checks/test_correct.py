@@ -1,0 +1,36 @@
+import importlib
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("reports")
+    except Exception as exc:
+        pytest.fail(f"could not import reports.py: {exc!r}")
+
+@pytest.fixture(autouse=True)
+def shared_tmp(tmp_path, monkeypatch):
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setenv("TMPDIR", str(shared))
+    old = os.umask(0o022)  # the usual umask of a server process
+    yield shared
+    os.umask(old)
+
+
+def test_writes_the_text_in_the_temp_dir(shared_tmp):
+    path = load().save_report("Zoë, 42 rue Blanche\n")
+    assert isinstance(path, str), f"save_report should return a str path, got {type(path).__name__}"
+    assert Path(path).parent.resolve() == shared_tmp.resolve(), f"{path} is not in tempfile.gettempdir()"
+    assert Path(path).read_text(encoding="utf-8") == "Zoë, 42 rue Blanche\n"
+
+
+def test_every_call_is_a_new_file(shared_tmp):
+    mod = load()
+    paths = [mod.save_report(f"report {i}") for i in range(20)]
+    assert len(set(paths)) == 20, "20 calls should give 20 different files"
+    assert [Path(p).read_text() for p in paths] == [f"report {i}" for i in range(20)], "a report was overwritten"

@@ -1,0 +1,83 @@
+import importlib
+import os
+import sys
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+def load():
+    try:
+        return importlib.import_module("reports")
+    except Exception as exc:
+        pytest.fail(f"could not import reports.py: {exc!r}")
+
+@pytest.fixture(autouse=True)
+def shared_tmp(tmp_path, monkeypatch):
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setenv("TMPDIR", str(shared))
+    old = os.umask(0o022)  # the usual umask of a server process
+    yield shared
+    os.umask(old)
+
+
+def call(mod, text):
+    """The path written, or None when save_report raised (nothing written, nothing to judge)."""
+    try:
+        return Path(mod.save_report(text))
+    except Exception:
+        return None
+
+
+def test_other_accounts_cannot_read_the_report(shared_tmp):
+    path = call(load(), "customer data")
+    if path is None or not path.exists():
+        return
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    assert mode & 0o077 == 0, (
+        f"the report {path} has mode {oct(mode)}: other accounts on the server can read the "
+        "customers' data; create it with mode 0600 (tempfile.mkstemp does)")
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    monkeypatch.setattr(time, "time", lambda: 1_700_000_000.0)
+    monkeypatch.setattr(time, "time_ns", lambda: 1_700_000_000_000_000_000)
+    monkeypatch.setattr(os, "getpid", lambda: 4242)
+
+
+def test_name_cannot_be_guessed_in_advance(shared_tmp, frozen):
+    """With the clock and pid fixed, a name built from them repeats: another account can
+    plant a symlink there first and have the report written through it."""
+    victim = shared_tmp.parent / "victim.txt"
+    victim.write_text("original")
+    mod = load()
+    first = call(mod, "one")
+    if first is None:
+        return
+    first.unlink(missing_ok=True)
+    os.symlink(victim, first)  # the attacker's link at the name just used
+    call(mod, "two")
+    assert victim.read_text() == "original", (
+        "save_report wrote through a symlink planted at a guessable name (insecure temp file); "
+        "use tempfile.mkstemp or NamedTemporaryFile")
+
+
+def test_name_does_not_repeat_after_a_restart(shared_tmp, frozen):
+    """The first name of a fresh process must not be known in advance (clock and pid fixed)."""
+    firsts = []
+    for _ in range(2):
+        sys.modules.pop("reports", None)
+        path = call(load(), "x")
+        if path is None:
+            return
+        firsts.append(path.name)
+        path.unlink(missing_ok=True)
+    sys.modules.pop("reports", None)
+    assert firsts[0] != firsts[1], (
+        f"after a restart save_report used the same name {firsts[0]!r} again: another account can "
+        "plant a symlink there in advance (insecure temp file); use tempfile.mkstemp")
