@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import spend
+from . import spend, weather
 from .cells import Cell, CellContext, rescore_cell, run_cell
 from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
@@ -57,7 +58,7 @@ class CellRunner:
 
     def server(self) -> OfflineServer:
         if self._server is None:
-            self._server = OfflineServer()
+            self._server = OfflineServer(latency_s=self.plan.settings.offline_latency)
             self._server.start()
         return self._server
 
@@ -77,16 +78,21 @@ class CellRunner:
         )
 
     def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:
-        """Metrics from pytest_ponybench_record implementations, merged into record['extra']."""
+        """Metrics from pytest_ponybench_record implementations, merged into record['extra'].
+
+        Each implementation is called on its own, so one that raises is recorded under
+        `hook_error` and the others' metrics are kept: a broken metric never loses a cell.
+        """
+        given = {"cell": cell, "record": record, "cell_dir": cell_dir}
         extra: dict[str, Any] = {}
-        try:
-            for found in self.config.hook.pytest_ponybench_record(
-                cell=cell, record=record, cell_dir=cell_dir
-            ):
-                if isinstance(found, dict):
-                    extra.update(found)
-        except Exception as exc:  # a broken metric must not lose the cell
-            extra["hook_error"] = f"{type(exc).__name__}: {exc}"
+        for impl in self.config.hook.pytest_ponybench_record.get_hookimpls():
+            try:
+                found = impl.function(*(given[name] for name in impl.argnames))
+            except Exception as exc:
+                extra["hook_error"] = f"{type(exc).__name__}: {exc}"
+                continue
+            if isinstance(found, dict):
+                extra.update(found)
         if extra:
             record["extra"] = {**record.get("extra", {}), **extra}
 
@@ -97,9 +103,16 @@ class CellRunner:
             return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend)
         s = self.plan.settings
         ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+        offline = is_offline(cell.model)
+        policy = weather.OFFLINE_POLICY if offline else weather.Policy()
+        sky = weather.Weather(self.run_dir.path, replace(policy, breaker=s.stop_after_invalid))
         attempt = 0
         while True:
             attempt += 1
+            # Every worker waits out one shared backoff; a tripped breaker starts no more cells.
+            stopped = sky.wait_if_needed()
+            if stopped:
+                pytest.skip(f"{weather.STOPPED}: {stopped}")
             refused = ledger.acquire(cell.id)
             if refused:
                 pytest.skip(refused)
@@ -108,9 +121,11 @@ class CellRunner:
                 rec = run_cell(cell, self.context(cell))
             finally:
                 ledger.release(cell.id, rec.get("cost_usd"))
-            if attempt > s.retries or not spend.retryable(rec):
+            stream = self.run_dir.cell_dir(cell.id) / "claude.jsonl"
+            stopped = sky.observe(rec, weather.retry_after_s(stream))
+            if attempt > s.retries or not spend.retryable(rec) or stopped:
                 return rec
-            time.sleep(spend.backoff_s(attempt, is_offline(cell.model)))
+            time.sleep(spend.backoff_s(attempt, offline))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
