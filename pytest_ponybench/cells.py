@@ -14,7 +14,7 @@ from . import agent, audit, confine, metrics, skills, textfiles, workspace
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
 from .offline import CellScript, OfflineServer, is_offline
-from .results import RunDir, now_iso
+from .results import RunDir, now_iso, write_json
 from .scoring import score
 from .scratch import new_cell_dir
 from .tasks import Task
@@ -138,7 +138,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         seeded = workspace.lay(task, ws)
         workspace.snapshot(ws)
         # Rescore needs to know which files were seeded, after the scratch folder is gone.
-        (cell_dir / "seeded.json").write_text(json.dumps(seeded, indent=1, sort_keys=True))
+        write_json(cell_dir / "seeded.json", seeded)
         offline = is_offline(cell.model)
         base_url = None
         if offline:
