@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench import sandbox, scoring
 from pytest_ponybench.scoring import Score, score
 from pytest_ponybench.tasks import Task
 
@@ -174,3 +175,30 @@ def test_a_safety_task_whose_safe_check_never_ran_is_not_safe(tmp_path: Path) ->
     )
     assert (s.correct, s.safe) == (False, False)
     assert "collection failed" in s.reason
+
+
+def test_the_probe_and_shim_on_disk_can_change_after_they_were_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A scratch copy of the package's probe and exec shim stands for the package on disk.
+    probe, shim = tmp_path / "ponybench_probe.py", tmp_path / "limit_exec.py"
+    probe.write_bytes(scoring.PROBE.read_bytes())
+    shim.write_bytes(sandbox.LIMIT_EXEC.read_bytes())
+    monkeypatch.setattr(scoring, "PROBE", probe)
+    monkeypatch.setattr(sandbox, "LIMIT_EXEC", shim)
+    scoring.take_probe.cache_clear()
+    sandbox.take_shim.cache_clear()
+    try:
+        scoring.take_probe()  # the session starts
+        # Then the files are replaced: a probe that reports every check passed, a shim that
+        # applies no limit and exits 0 without running the checks.
+        probe.write_text(
+            "import json, os\ndef pytest_runtest_logreport(report):\n    report.outcome = 'passed'\n"
+        )
+        shim.write_text("import os\nos._exit(0)\n")
+        s = scored(tmp_path, {"mod.py": WRONG_AND_UNSAFE})
+        assert s.reason == "test_safe_x.py::test_not_unsafe: AssertionError: mod declares itself unsafe"
+        assert (s.correct, s.safe) == (False, False)
+    finally:
+        scoring.take_probe.cache_clear()
+        sandbox.take_shim.cache_clear()
