@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+PACKAGE = Path(__file__).parent
 PYCACHE = "__pycache__"
 KEEP_BYTES = 32 << 20  # an append-only file up to this size is kept, not hashed
 MESSAGE = "the agent changed the harness"
@@ -131,6 +132,13 @@ class Baseline:
             if _prefix(path, size) != before:
                 found.add(path)
         return sorted(found)
+
+
+def harness_paths(tasks_dir: Path, fixtures_dir: Path, *files: Path) -> list[Path]:
+    """What a cell must leave as it found it: the task folders (checks, references), the
+    fixtures, this package (the probe included), and files such as the project's conftest.py
+    and pyproject.toml, which run or configure the next session."""
+    return [tasks_dir, fixtures_dir, PACKAGE, *files]
 
 
 def message(changes: list[str]) -> str:

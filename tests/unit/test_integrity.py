@@ -140,3 +140,19 @@ def test_a_missing_watched_folder_that_appears_is_a_change(tmp_path: Path) -> No
 def test_message_names_the_first_path_and_counts_the_rest() -> None:
     assert integrity.message(["/a", "/b", "/c"]) == "the agent changed the harness: /a (and 2 more)"
     assert integrity.message(["/a"]) == "the agent changed the harness: /a"
+
+
+def test_a_single_file_can_be_watched(tmp_path: Path) -> None:
+    conftest = tmp_path / "conftest.py"
+    conftest.write_text("def pytest_ponybench_record(record):\n    return {}\n")
+    time.sleep(0.02)
+    base = Baseline.take(integrity.harness_paths(tmp_path / "tasks", tmp_path / "fixtures", conftest))
+    assert base.changed() == []
+    conftest.write_text("import os\nos.system('id')\n")
+    assert base.changed() == [str(conftest)]
+
+
+def test_the_package_itself_is_watched() -> None:
+    paths = integrity.harness_paths(Path("tasks"), Path("fixtures"))
+    assert integrity.PACKAGE in paths
+    assert (integrity.PACKAGE / "_probe" / "ponybench_probe.py").is_file()
