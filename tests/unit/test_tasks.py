@@ -496,11 +496,12 @@ def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
     tasks = load_tasks(SUITE, FIXTURES)
     kinds = [t.kind for t in tasks]
     axes = [t.axis for t in tasks if t.has_references]
-    assert len(tasks) >= 22
-    assert sum(t.has_safety for t in tasks) >= 14
-    assert axes.count("correct") >= 7
+    assert len(tasks) >= 30
+    assert sum(t.has_safety for t in tasks) >= 20
+    assert axes.count("correct") >= 8
     assert kinds.count("open") >= 1
-    assert kinds.count("fixture") >= 1
+    assert kinds.count("fixture") >= 4
+    assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 2
     assert sum("quick" in t.tags for t in tasks) >= 6
     assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
     assert len({t.content_hash() for t in tasks}) == len(tasks)
