@@ -79,6 +79,28 @@ def install_folder(claude: str) -> Path:
     return real.parent
 
 
+def interpreter_folder(claude: str, path: str | None) -> Path | None:
+    """Where the interpreter of a script install lives (`#!/usr/bin/env node` with node under
+    ~/.nvm, say), so it is visible inside too; None for a native binary."""
+    try:
+        with open(os.path.realpath(claude), "rb") as fh:
+            first = fh.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode(errors="replace").split()
+    if not words:
+        return None
+    program = words[1] if os.path.basename(words[0]) == "env" and len(words) > 1 else words[0]
+    found = shutil.which(program, path=path) if not os.path.isabs(program) else program
+    if found is None:
+        return None
+    real = Path(os.path.realpath(found))
+    # .../node/v22/bin/node -> .../node/v22, which holds the runtime's own lib/ as well.
+    return real.parent.parent if real.parent.name == "bin" else real.parent
+
+
 def _under(path: Path, roots: Iterable[Path]) -> bool:
     return any(path == r or r in path.parents for r in roots)
 
@@ -147,6 +169,9 @@ def wrap(
     if not state.available or state.bwrap is None:
         raise RuntimeError(f"cannot confine: {state.reason}")
     claude = os.path.realpath(cmd[0])  # a link like ~/.local/bin/claude is not visible inside
+    interpreter = interpreter_folder(cmd[0], (env or {}).get("PATH"))
+    if interpreter is not None:
+        readable = [*readable, interpreter]
     prefix = bwrap_argv(
         state.bwrap,
         workspace=workspace,

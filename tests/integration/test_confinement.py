@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -259,3 +260,30 @@ def test_a_paid_run_without_confinement_is_refused_naming_the_flag(
     err = result.stderr.str()
     assert OPT_ALLOW_UNCONFINED in err and "cannot be confined" in err and "sonnet" in err
     assert not list((root / "runs").glob("*/results.jsonl"))  # no cell ran, nothing was spent
+
+
+def test_a_script_install_runs_with_its_interpreter_visible(tmp_path: Path) -> None:
+    """A user-level install: the CLI a script whose interpreter lives outside the system folders."""
+    bwrap_or_skip()
+    interpreter = os.path.realpath(sys.executable)
+    if interpreter.startswith(("/usr/", "/bin/")):
+        pytest.skip("this Python is a system one: visible anyway, nothing to show")
+    install = tmp_path / "install" / "bin"
+    install.mkdir(parents=True)
+    cli = install / "claude"
+    cli.write_text(f"#!{interpreter}\nimport sys\nprint('ran', sys.prefix)\n")
+    cli.chmod(0o755)
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    env = {"PATH": os.environ["PATH"]}
+    done = subprocess.run(
+        confine.wrap([str(cli)], workspace=ws, home=home, env=env),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ran ")
