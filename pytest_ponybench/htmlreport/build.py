@@ -35,13 +35,10 @@ from markupsafe import Markup
 from .. import __version__, report, stats, verdict
 from ..records import is_valid, latest, number, passed, tokens
 from . import plots
-from .details import SOURCE_KEY, Job, details_json, outcome, reason
+from .details import SOURCE_KEY, Job, outcome, reason, write_parts
 from .source import Source
 
 MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next build
-# Cells are written in parts of about this size: one file per cell would make a 5,000-cell run
-# spend most of its build creating files, while a part still loads in milliseconds.
-PART_BYTES = 256_000
 # Above this many cells the details are built by worker processes (reading workspaces and
 # transcripts is most of the work); below it starting them costs more than it saves.
 PARALLEL_CELLS = 1_000
@@ -57,7 +54,7 @@ class Cell:
     source: Source
     folder: Path | None
     group: int = 0
-    part: int = 0
+    part: str = ""
 
 
 # --- the page's data ----------------------------------------------------------------------------
@@ -286,55 +283,38 @@ def _sha(info: Mapping[str, Any]) -> str:
 # --- files --------------------------------------------------------------------------------------
 
 
-def _details(cells: Sequence[Cell], page_dir: Path) -> list[tuple[int, str]]:
-    """Every cell's details as JSON text; a large run is split over worker processes."""
+def _write_parts(cells: Sequence[Cell], folder: Path, page_dir: Path) -> None:
+    """The cells' details as scripts in folder; sets each cell's part. A large run is split
+    over worker processes, each writing the parts of a contiguous slice of the cells."""
     jobs: list[Job] = [(c.index, c.rec, str(c.folder) if c.folder else None) for c in cells]
     workers = min(MAX_WORKERS, os.cpu_count() or 1)
     if len(jobs) < PARALLEL_CELLS or workers < 2:
-        return details_json(jobs, str(page_dir))
-    # Plain child interpreters fed JSON on stdin: unlike multiprocessing's spawn they need
-    # nothing from the caller's __main__ (a pytest controller, a script without a main guard).
-    size = -(-len(jobs) // workers)
-    with ThreadPoolExecutor(workers) as pool:
-        parts = pool.map(_worker, [jobs[i : i + size] for i in range(0, len(jobs), size)], repeat(page_dir))
-        return [(int(i), str(text)) for part in parts for i, text in part]
+        parts = write_parts(jobs, page_dir, folder, "")
+    else:
+        # Plain child interpreters fed JSON on stdin: unlike multiprocessing's spawn they need
+        # nothing from the caller's __main__ (a pytest controller, a script without a main guard).
+        size = -(-len(jobs) // workers)
+        slices = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+        with ThreadPoolExecutor(workers) as pool:
+            done = pool.map(
+                _worker, slices, repeat(page_dir), repeat(folder), [f"{k}-" for k in range(len(slices))]
+            )
+            parts = {index: part for written in done for index, part in written.items()}
+    for cell in cells:
+        cell.part = parts[cell.index]
 
 
-def _worker(jobs: Sequence[Job], page_dir: Path) -> list[list[Any]]:
-    request = json.dumps({"page_dir": str(page_dir), "jobs": jobs}, default=str).encode()
+def _worker(jobs: Sequence[Job], page_dir: Path, folder: Path, prefix: str) -> dict[int, str]:
+    request = {"page_dir": str(page_dir), "folder": str(folder), "prefix": prefix, "jobs": jobs}
     done = subprocess.run(
-        [sys.executable, "-m", DETAILS_MODULE], input=request, capture_output=True, check=False
+        [sys.executable, "-m", DETAILS_MODULE],
+        input=json.dumps(request, default=str).encode(),
+        capture_output=True,
+        check=False,
     )
     if done.returncode != 0:
         raise RuntimeError(f"a report worker failed: {done.stderr.decode(errors='replace')[-2000:]}")
-    out: list[list[Any]] = json.loads(done.stdout)
-    return out
-
-
-def _write_parts(cells: Sequence[Cell], folder: Path, page_dir: Path) -> None:
-    """The cells' details as scripts `p<N>.js`, each `ponybenchCells({index: detail, ...})`."""
-    part: list[str] = []
-    size = 0
-    number_ = 0
-
-    def flush() -> None:
-        nonlocal part, size, number_
-        if part:
-            (folder / f"p{number_}.js").write_text(
-                "ponybenchCells({" + ",".join(part) + "});\n", encoding="utf-8"
-            )
-            number_ += 1
-            part, size = [], 0
-
-    texts = dict(_details(cells, page_dir))
-    for cell in cells:
-        text = texts[cell.index]
-        if size and size + len(text) > PART_BYTES:
-            flush()
-        cell.part = number_
-        part.append(f'"{cell.index}":{text}')
-        size += len(text)
-    flush()
+    return {int(i): str(part) for i, part in json.loads(done.stdout).items()}
 
 
 def _static(name: str) -> str:

@@ -19,6 +19,9 @@ from ..records import FIELDS, is_valid, passed
 from . import diff, transcript
 
 STDERR_TAIL_BYTES = 16_000
+# Cells are written in parts of about this size: one file per cell would make a 5,000-cell run
+# spend most of its build creating files, while a part still loads in milliseconds.
+PART_BYTES = 256_000
 SOURCE_KEY = "report_source"  # which run a record came from, in a two-run report
 
 
@@ -59,24 +62,27 @@ def _prompt(folder: Path) -> str | None:
 
 
 class Bases:
-    """The seeded base of every workspace, read from git once per distinct seeded.json."""
+    """The seeded base of every workspace, read from git once per task and seeded manifest.
+
+    Cells of one task seeded with the same files (seeded.json holds each file's sha256) share
+    one base commit's content; a cell without a manifest is read on its own."""
 
     def __init__(self) -> None:
-        self._by_manifest: dict[bytes, dict[str, bytes] | str] = {}
+        self._seen: dict[tuple[str, bytes], dict[str, bytes] | str] = {}
 
-    def get(self, folder: Path) -> dict[str, bytes] | str:
+    def get(self, folder: Path, task: str) -> dict[str, bytes] | str:
         try:
-            key = (folder / "seeded.json").read_bytes()
+            key = (task, (folder / "seeded.json").read_bytes())
         except OSError:
-            key = b""
-        if key and key in self._by_manifest:
-            return self._by_manifest[key]
+            key = (task, b"")
+        if key[1] and key in self._seen:
+            return self._seen[key]
         try:
             base: dict[str, bytes] | str = diff.base_files(folder / "workspace")
         except diff.BaseUnreadable as exc:
             base = f"no diff: {exc}"
-        if key:
-            self._by_manifest[key] = base
+        if key[1]:
+            self._seen[key] = base
         return base
 
 
@@ -118,7 +124,7 @@ def cell_detail(
     if not is_valid(rec) or rec.get("timed_out"):
         detail["stderr"] = _tail(folder / "claude.stderr")
     if (folder / "workspace").is_dir():
-        base = bases.get(folder)
+        base = bases.get(folder, task)
         detail["diff"] = base if isinstance(base, str) else diff.workspace_diff(folder / "workspace", base)
     return detail
 
@@ -126,22 +132,40 @@ def cell_detail(
 Job = tuple[int, dict[str, Any], str | None]  # index, record, cell folder
 
 
-def details_json(jobs: Sequence[Job], page_dir: str) -> list[tuple[int, str]]:
-    """The details of some cells as JSON text, in order (what a worker process returns)."""
+def write_parts(jobs: Sequence[Job], page_dir: Path, folder: Path, prefix: str) -> dict[int, str]:
+    """The details of these cells as scripts `p<prefix><N>.js` in folder, each one
+    `ponybenchCells({"<index>": {...}, ...})` of about PART_BYTES; returns index -> part name."""
     prompts: dict[str, str | None] = {}
     bases = Bases()
-    out = []
-    for index, rec, folder in jobs:
-        detail = cell_detail(rec, Path(folder) if folder else None, prompts, bases, Path(page_dir))
-        out.append((index, json.dumps(detail, ensure_ascii=False, separators=(",", ":"), default=str)))
-    return out
+    where: dict[int, str] = {}
+    chunk: list[str] = []
+    size = 0
+    number = 0
+    for index, rec, cell_folder in jobs:
+        detail = cell_detail(rec, Path(cell_folder) if cell_folder else None, prompts, bases, page_dir)
+        text = json.dumps(detail, ensure_ascii=False, separators=(",", ":"), default=str)
+        if size and size + len(text) > PART_BYTES:
+            _write_part(folder / f"p{prefix}{number}.js", chunk)
+            number, chunk, size = number + 1, [], 0
+        where[index] = f"{prefix}{number}"
+        chunk.append(f'"{index}":{text}')
+        size += len(text)
+    if chunk:
+        _write_part(folder / f"p{prefix}{number}.js", chunk)
+    return where
+
+
+def _write_part(path: Path, chunk: Sequence[str]) -> None:
+    path.write_text("ponybenchCells({" + ",".join(chunk) + "});\n", encoding="utf-8")
 
 
 def main() -> None:
-    """A worker: {"page_dir", "jobs"} as JSON on stdin, [[index, details JSON], ...] on stdout."""
+    """A worker: {"page_dir", "folder", "prefix", "jobs"} as JSON on stdin; writes the parts and
+    prints {index: part name} as JSON."""
     request = json.load(sys.stdin)
     jobs = [(int(i), rec, folder) for i, rec, folder in request["jobs"]]
-    json.dump(details_json(jobs, request["page_dir"]), sys.stdout)
+    where = write_parts(jobs, Path(request["page_dir"]), Path(request["folder"]), str(request["prefix"]))
+    json.dump(where, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -179,6 +179,18 @@ def _verdict_rows(summary: str, title_start: str) -> tuple[str, list[list[str]]]
     return pass_line, rows
 
 
+def _undecided(summary: str, title_start: str) -> list[str]:
+    lines = summary.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title_start))
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith("  Undecided:"))
+    out = []
+    for line in lines[at + 1 :]:
+        if not line.startswith("    "):
+            break
+        out.append(line.strip())
+    return out
+
+
 def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     offline_run: Path, browser: WebDriver, tmp_path: Path
 ) -> None:
@@ -214,10 +226,10 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
             for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
         }
         assert words <= {"better", "worse", "undecided", "no-data", "in-pass"} and words
-        if "undecided" in words:
-            assert verdict.find_elements(By.CSS_SELECTOR, "tr.why"), (
-                "an undecided metric says what would decide it"
-            )
+        # What would decide each undecided metric: the terminal's sentences.
+        assert _texts(browser, "ul.undecided li", verdict) == _undecided(
+            terminal, f"told vs baseline ({model})"
+        )
         # The all-tasks table: the terminal's block for this model.
         table = [
             _texts(browser, "td", tr)
@@ -255,6 +267,16 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
         (pick.get_attribute("data-task"), pick.get_attribute("data-arm"), pick.get_attribute("data-model"))
     }
     _shot(browser, tmp_path, "report-top")
+
+    # A point of the cost plot opens its task's cells too.
+    point = browser.find_element(By.CSS_SELECTOR, "div.figure a")
+    task = point.get_attribute("xlink:href").removeprefix("#task=")
+    browser.execute_script(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))",
+        point.find_element(By.CSS_SELECTOR, "use"),
+    )
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "f-task").get_attribute("value") == task)
+    assert set(_texts(browser, "#cell-table tbody tr td:first-child")) == {task}
 
     # A failed cell: its failing check, transcript (a Write or Edit shown as code) and diff.
     browser.find_element(By.ID, "f-clear").click()

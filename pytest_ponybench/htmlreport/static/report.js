@@ -374,6 +374,17 @@
   $("close").addEventListener("click", function (ev) { ev.preventDefault(); history.pushState(null, "", location.pathname); hide(); });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && !$("overlay").hidden) $("close").click(); });
   window.addEventListener("hashchange", route);
+  // A point of a plot links to its task's cells (an SVG link, followed here so that every
+  // click, on the point or on its outline, lands the same way).
+  document.querySelectorAll("div.figure").forEach(function (fig) {
+    fig.addEventListener("click", function (ev) {
+      var a = ev.target.closest("a");
+      var href = a && (a.getAttribute("href") || a.getAttributeNS("http://www.w3.org/1999/xlink", "href"));
+      if (!href || href.charAt(0) !== "#") return;
+      ev.preventDefault();
+      if (location.hash === href) route(); else location.hash = href;
+    });
+  });
 
   apply();
   route();
