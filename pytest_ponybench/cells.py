@@ -221,9 +221,11 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
     finally:
         if ctx.server is not None:
             ctx.server.unregister(cell.id)
-        if ws.exists():
-            shutil.move(str(ws), str(cell_dir / "workspace"))
-        shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            if ws.exists():
+                shutil.move(str(ws), str(cell_dir / "workspace"))
+        finally:  # a full disk must not strand the workspace (or a credential) in the scratch
+            shutil.rmtree(scratch, ignore_errors=True)
         if ctx.extend is not None and rec.get("valid"):
             ctx.extend(cell, rec, cell_dir)
         rec["finished"] = now_iso()

@@ -8,6 +8,8 @@ the cells it expected with the records on disk, so a crashed worker's cells are 
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from .plan import Plan
 
 RUN_DIR_KEY = "ponybench_run_dir"
 CLAUDE_VERSION_KEY = "ponybench_claude_version"
+REPORT_PARTIAL = f".{results.REPORT}.partial"
 
 
 def new_run_dir(plan: Plan) -> Path:
@@ -43,7 +46,9 @@ def enable_json_report(config: pytest.Config, run_dir: Path) -> None:
     opt = config.option
     if hasattr(opt, "json_report") and not getattr(opt, "json_report", False):
         opt.json_report = True
-        opt.json_report_file = str(run_dir / results.REPORT)
+        # pytest-json-report writes in place; a full disk would leave report.json truncated.
+        # It writes a partial file that the controller renames once it is whole JSON.
+        opt.json_report_file = str(run_dir / REPORT_PARTIAL)
         opt.json_report_indent = 1
 
 
@@ -69,10 +74,15 @@ class Controller:
             self.claude_version = agent.claude_version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
-        self.run_dir.path.mkdir(parents=True, exist_ok=True)
-        for w in extra.get("warmup", []):
-            self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
-        self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+        try:
+            self.run_dir.path.mkdir(parents=True, exist_ok=True)
+            for w in extra.get("warmup", []):
+                self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
+            self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+        except OSError as exc:
+            raise pytest.UsageError(
+                f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
+            ) from None
         enable_json_report(self.config, self.run_dir.path)
         interrupts.install()
 
@@ -167,6 +177,19 @@ class Controller:
         except ValueError:
             pass
         workers = self.config.getoption("numprocesses", None)
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self) -> None:
+        """After pytest-json-report wrote its file: keep it only whole, under its real name."""
+        partial = self.run_dir.path / REPORT_PARTIAL
+        if not partial.exists():
+            return
+        try:
+            json.loads(partial.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            partial.unlink(missing_ok=True)  # truncated: the records in results.jsonl stand
+            return
+        os.replace(partial, self.run_dir.path / results.REPORT)
+
         args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
         return "pytest " + " ".join(args)
 

@@ -47,6 +47,7 @@ import os
 import re
 import select
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -349,6 +350,11 @@ class _HTTPServer(ThreadingHTTPServer):
         """Unblock handlers parked on keep-alive reads or hangs, so stop() returns promptly."""
         with self._open_lock:
             for sock in list(self._open):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line, not socketserver's traceback: the cell's own record says what went wrong."""
+        exc = sys.exc_info()[1]
+        print(f"ponybench offline server: a request failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:

@@ -27,6 +27,10 @@ class CellInvalid(Exception):
     """The session measured nothing about the arm (API error, no result, CLI did not start)."""
 
 
+class HarnessFault(Exception):
+    """The harness itself cannot go on (the run dir cannot be written): stop the session."""
+
+
 class CellOutcome:
     """What the test function of a cell sees: the record, and the assertion to make."""
 
@@ -101,6 +105,15 @@ class CellRunner:
         if self.plan.mode is Mode.RESCORE:
             assert self.plan.previous is not None
             return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend)
+        try:
+            return self._run(cell)
+        except OSError as exc:
+            raise HarnessFault(
+                f"ponybench: the run dir {self.run_dir.path} cannot be written ({exc}); every record "
+                "written so far is kept: free space, then resume the run"
+            ) from None
+
+    def _run(self, cell: Cell) -> dict[str, Any]:
         s = self.plan.settings
         ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
         offline = is_offline(cell.model)
@@ -135,6 +148,9 @@ class CellRunner:
         rep = yield
         if call.excinfo is not None and call.excinfo.errisinstance(CellInvalid):
             rep.longrepr = f"CellInvalid: {call.excinfo.value}"
+        elif call.excinfo is not None and call.excinfo.errisinstance(HarnessFault):
+            rep.longrepr = str(call.excinfo.value)
+            item.session.shouldstop = str(call.excinfo.value)
         return rep
 
     def pytest_sessionfinish(self) -> None:
