@@ -22,6 +22,7 @@ import pytest
 
 from pytest_ponybench.procs import group_members, processes
 from pytest_ponybench.sandbox import (
+    CHANNEL_CAP,
     Limits,
     kill_group,
     namespace_prefix,
@@ -448,6 +449,66 @@ def test_run_sandboxed_writes_output_to_files_with_a_scrubbed_env(
     assert "ANTHROPIC_API_KEY" not in res.stdout.read_text()
     assert "'PATH'" in res.stdout.read_text()
     assert res.stderr.read_text().strip() == str(tmp_path)
+
+
+def test_channel_and_feed_reach_the_child_and_nothing_else(tmp_path: Path) -> None:
+    code = (
+        "import os\n"
+        "key = os.read(int(os.environ['FEED_FD']), 100)\n"
+        "os.write(int(os.environ['CHAN_FD']), b'got ' + key + b'\\n' * 3)\n"
+        "print(sorted(os.listdir('/proc/self/fd')))\n"
+    )
+    res = run_sandboxed(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        out_dir=tmp_path / "out",
+        timeout_s=10,
+        channel_env="CHAN_FD",
+        feed=("FEED_FD", b"s3cret"),
+    )
+    assert res.returncode == 0, res.stderr.read_text()
+    assert res.channel == b"got s3cret\n\n\n" and not res.channel_overflowed
+    assert "s3cret" not in res.stdout.read_text()
+
+
+def test_channel_keeps_up_to_its_cap_and_says_it_overflowed(tmp_path: Path) -> None:
+    code = "import os\nfor _ in range(20):\n    os.write(int(os.environ['CHAN_FD']), b'x' * (1 << 20))\n"
+    out = tmp_path / "out"
+    res = run_sandboxed(
+        [sys.executable, "-c", code], cwd=tmp_path, out_dir=out, timeout_s=20, channel_env="CHAN_FD"
+    )
+    assert res.returncode == 0, res.stderr.read_text()
+    assert res.channel_overflowed and 0 < len(res.channel) <= CHANNEL_CAP
+
+
+def test_a_descendant_holding_the_channel_open_does_not_hold_up_the_harness(tmp_path: Path) -> None:
+    # Without namespaces, a daemon in its own session outlives the group kill and keeps the
+    # write end open: no end-of-file ever comes from the pipe.
+    marker = f"channel-holder-{uuid.uuid4().hex}"
+    code = (
+        "import os, subprocess, sys\n"
+        "fd = int(os.environ['CHAN_FD'])\n"
+        "os.write(fd, b'before\\n')\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)', {marker!r}],\n"
+        "                 start_new_session=True, pass_fds=(fd,))\n"
+    )
+    started = time.monotonic()
+    try:
+        res = run_sandboxed(
+            [sys.executable, "-c", code],
+            cwd=tmp_path,
+            out_dir=tmp_path / "out",
+            timeout_s=20,
+            isolate=False,
+            channel_env="CHAN_FD",
+        )
+        assert time.monotonic() - started < 10
+        assert res.returncode == 0 and res.channel == b"before\n"
+        assert live_cmdlines_with(marker)  # the holder was really still there
+    finally:
+        for p in processes():
+            if marker in p.cmdline():
+                os.kill(p.pid, signal.SIGKILL)
 
 
 def test_run_sandboxed_timeout_kills_the_whole_group(tmp_path: Path) -> None:
