@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from importlib import resources
 from itertools import repeat
@@ -364,9 +364,13 @@ def build(
     blocks = _verdict_blocks(rows, totals)
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{cells_dir.name}.", dir=out.parent))
+    parts: Future[None] | None = None
     try:
         (tmp / MARKER).write_text(f"pytest-ponybench {__version__} report cells\n")
-        _write_parts(cells, tmp, out.parent)
+        # The cells' details (most of the work) are written while the page is drawn here.
+        writing = ThreadPoolExecutor(1)
+        parts = writing.submit(_write_parts, cells, tmp, out.parent)
+        writing.shutdown(wait=False)
         task_link = {t: f"#task={quote(t)}" for t in {str(c.rec.get("task")) for c in cells}}
         sections = []
         for model in models:
@@ -383,6 +387,7 @@ def build(
                     "matrix": _matrix(cells, model, model_arms),
                 }
             )
+        parts.result()
         data = {
             "table": _table(cells),
             "cellsDir": quote(cells_dir.name),
@@ -417,6 +422,8 @@ def build(
         tmp.chmod(0o755)  # mkdtemp's 0700 would hide the cells from whoever the report is shared with
         tmp.rename(cells_dir)
     except BaseException:
+        if parts is not None:
+            wait([parts])  # never remove the folder under a writer
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     fd, tmp_page = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
