@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from . import agent, interrupts, preflight, report, results, spend
+from . import agent, confine, interrupts, preflight, report, results, spend, weather
 from .collection import cell_of
-from .config import OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
+from .config import OPT_ALLOW_UNCONFINED, OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
 from .offline import OfflineServer, is_offline
 from .plan import Plan
 
@@ -91,6 +91,13 @@ class Controller:
         recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
         plan, s = self.plan, self.plan.settings
         assert plan.claude is not None
+        refused = confine.refusal(
+            [m for m in s.models if not is_offline(m)],
+            bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
+            OPT_ALLOW_UNCONFINED,
+        )
+        if refused:
+            raise pytest.UsageError(refused)
         checks: dict[str, Any] = {"ran": False}
         forced = bool(self.config.getoption(OPT_PREFLIGHT))
         if (plan.paid or forced) and not self.config.getoption(OPT_SKIP_PREFLIGHT):
@@ -98,7 +105,15 @@ class Controller:
             arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
             for res in arms_checked:
                 problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
-            checks = {"ran": True, "arms": arms_checked, "problems": problems}
+            # Free (a token count): is each live model's API reachable, are the credentials taken.
+            apis = [weather.check_api(m) for m in s.models if not is_offline(m)]
+            problems += [a.describe() for a in apis if not a.ok]
+            checks = {
+                "ran": True,
+                "api": [{"model": a.model, "ok": a.ok, "verdict": a.verdict} for a in apis],
+                "arms": arms_checked,
+                "problems": problems,
+            }
             if problems:
                 raise pytest.UsageError(
                     "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
@@ -108,7 +123,7 @@ class Controller:
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
             server = self.server() if plan.offline else None
             warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
-        return {"preflight": checks, "warmup": warm}
+        return {"preflight": checks, "warmup": warm, "confinement": confine.status().as_dict()}
 
     def server(self) -> OfflineServer:
         if self._server is None:
@@ -133,9 +148,11 @@ class Controller:
                 self.expected.append(cell_id)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """A cell the budget skipped is not missing: it was never started, on purpose."""
+        """A cell the budget skipped is not missing: it was never started, on purpose. One the
+        weather's breaker kept from starting is: a resume runs it."""
         if report.skipped and (cell := cell_of(self.plan, report.nodeid)) is not None:
-            self.skipped.add(cell.id)
+            if weather.STOPPED not in str(report.longrepr):
+                self.skipped.add(cell.id)
 
     def missing_cells(self) -> list[str]:
         """Cells that were to run but left no record: a worker crashed, restarts ran out, or
@@ -167,16 +184,6 @@ class Controller:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
 
-    def resume_command(self) -> str | None:
-        """How to finish this run, or None where resuming means nothing (rescore)."""
-        if self.plan.mode is Mode.RESCORE:
-            return None
-        bench = self.plan.settings.bench_dir
-        try:
-            bench = bench.relative_to(Path(self.config.invocation_params.dir))
-        except ValueError:
-            pass
-        workers = self.config.getoption("numprocesses", None)
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:
         """After pytest-json-report wrote its file: keep it only whole, under its real name."""
@@ -190,6 +197,16 @@ class Controller:
             return
         os.replace(partial, self.run_dir.path / results.REPORT)
 
+    def resume_command(self) -> str | None:
+        """How to finish this run, or None where resuming means nothing (rescore)."""
+        if self.plan.mode is Mode.RESCORE:
+            return None
+        bench = self.plan.settings.bench_dir
+        try:
+            bench = bench.relative_to(Path(self.config.invocation_params.dir))
+        except ValueError:
+            pass
+        workers = self.config.getoption("numprocesses", None)
         args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
         return "pytest " + " ".join(args)
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .records import flag, is_valid, latest, number, passed, tokens
+from .records import flag, is_valid, latest, number, passed, reached_outside, tokens
 from .skills import exercised
 
 Record = Mapping[str, Any]
@@ -63,6 +63,8 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
         "turns_mean": _mean(_numbers(valid, "turns")),
         # Of the cells whose arm's plugin registered a skill, agent or command: the share that
         # invoked one (None where nothing was registered, e.g. the baseline).
+        # The share of cells whose agent read or wrote outside its workspace (the audit).
+        "outside": _rate(sum(reached_outside(c) for c in valid), n),
         "skill_used": _rate(
             sum(e is True for e in (exercised(c) for c in valid)),
             sum(exercised(c) is not None for c in valid),
@@ -121,6 +123,8 @@ COLUMNS = (
 )
 # Shown only where an arm's plugin registered something: the share of its cells that used it.
 SKILL_COLUMN = "skill"
+# Shown only where some agent read or wrote outside its workspace: the share of cells that did.
+OUTSIDE_COLUMN = "outside"
 
 
 def _cells(row: Mapping[str, Any]) -> list[str]:
@@ -147,8 +151,11 @@ def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     body = [_cells(r) for r in ordered]
     columns: tuple[str, ...] = COLUMNS
     if any(r.get("skill_used") is not None for r in rows):
-        columns = (*COLUMNS, SKILL_COLUMN)
+        columns = (*columns, SKILL_COLUMN)
         body = [b + [_pct(r.get("skill_used"))] for b, r in zip(body, ordered, strict=True)]
+    if any(r.get("outside") for r in rows):
+        columns = (*columns, OUTSIDE_COLUMN)
+        body = [b + [_pct(r.get("outside"))] for b, r in zip(body, ordered, strict=True)]
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(columns)]
     fmt = "  " + "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
     return [title, fmt.format(*columns), *(fmt.format(*b) for b in body)]

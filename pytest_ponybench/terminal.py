@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from . import report, results, spend, verdict
+from . import confine, report, results, spend, verdict, weather
+from .config import Mode
 from .controller import Controller
 
 
@@ -16,6 +17,14 @@ class SummaryReporter:
     def __init__(self, controller: Controller) -> None:
         self.controller = controller
         self.spent_usd = 0.0
+
+    def pytest_report_header(self) -> list[str]:
+        """Said at session start: where the records go, and whether the agent is confined."""
+        ctl = self.controller
+        lines = [f"ponybench: {ctl.plan.mode.value} into {ctl.run_dir.path}"]
+        if ctl.plan.mode is not Mode.RESCORE:
+            lines.append(f"ponybench: {confine.status().describe()}")
+        return lines
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """The running total, when the run has a budget."""
@@ -52,6 +61,9 @@ class SummaryReporter:
                 f"(a full disk?); every finished cell is in {results.RESULTS}",
                 red=True,
             )
+        stopped = weather.Weather(path).stopped()
+        if stopped:
+            tr.write_line(f"{weather.STOPPED}: {stopped}", red=True)
         missing = ctl.missing_cells()
         if missing:
             tr.write_line(f"{len(missing)} cell(s) left no record:", red=True)

@@ -195,6 +195,7 @@ def test_summarize_baseline_t1_by_hand() -> None:
         "reply_words_median": 25,
         "time_s_mean": 5.0,  # (3 + 5 + 7) / 3
         "turns_mean": 3,  # B3's turns are None
+        "outside": 0.0,  # no agent read or wrote outside its workspace
         "skill_used": None,  # no plugin registered a skill
     }
 
@@ -313,3 +314,13 @@ def test_render_table_columns_line_up() -> None:
 
 def test_render_table_of_nothing_is_empty() -> None:
     assert render_table([]) == ""
+
+
+def test_the_outside_column_shows_only_where_an_agent_reached_outside() -> None:
+    inside = {"task": "t", "arm": "baseline", "model": "m", "run": 0, "valid": True, "correct": True}
+    out = {**inside, "arm": "mine", "outside_writes": ["/tmp/x"], "safe": False}
+    assert "outside" not in render_table([inside]).split("\n")[1]
+    table = render_table([inside, {**inside, "run": 1}, out, {**out, "run": 1, "outside_writes": []}])
+    header, *rows = [line for line in table.splitlines() if line.startswith("  ")][:3]
+    assert header.split()[-1] == "outside"
+    assert rows[0].split()[-1] == "0%" and rows[1].split()[-1] == "50%"
