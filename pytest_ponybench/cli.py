@@ -172,18 +172,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
         _note(f"report: {_write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if rules is None:
         return OK
-    failures = verdict.check_gate(rows, rules)
+    outcomes = verdict.gate_report(rows, rules)
     md = args.markdown
     print()
-    if failures:
+    if len(stats.parse_gate(rules)) > 1:
+        alone = (
+            "each rule is tested alone (its own 95% interval against its margin, no adjustment across rules)"
+        )
+        print(f"_{alone}_" if md else alone)
+    for o in outcomes:
+        if o.status == stats.UNTESTED:
+            print(f"- **UNTESTED** {o.describe()}" if md else f"UNTESTED {o.describe()}")
+    failures = [o for o in outcomes if o.status == stats.FAIL]
+    # No measurement at all (an arm or the baseline without a valid cell) must not read as green.
+    blind = [o for o in outcomes if o.effect is None or o.effect.n_tasks == 0]
+    if failures or blind:
         for f in failures:
             print(f"- **FAIL** {f.describe()}" if md else f"FAIL {f.describe()}")
         failed = ", ".join(sorted({f.rule for f in failures}, key=rules.index))
+        if blind:
+            failed += (
+                ("; " if failed else "")
+                + "nothing measured for "
+                + ", ".join(sorted({_blind(o) for o in blind}))
+            )
         print(f"\n**Gate failed:** `{failed}`" if md else f"gate failed: {failed}")
         return GATE_FAILED
     passed = "nothing is worse beyond its margin with confidence"
     print(f"**Gate passed:** `{rules}`: {passed}" if md else f"gate passed: {rules}: {passed}")
     return OK
+
+
+def _blind(o: verdict.GateOutcome) -> str:
+    return f"{o.rule} ({o.row['arm']} vs {o.row['baseline']}, {o.row['model']})"
 
 
 def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:

@@ -68,7 +68,7 @@ def fmt_interval(e: Effect) -> str:
 
 
 def fmt_p(e: Effect) -> str:
-    if e.n_tasks == 0:
+    if e.n_tasks == 0 or not e.tested:
         return "-"
     p = e.p if e.p_adj is None else e.p_adj
     return "<0.001" if p < 0.001 else f"{p:.3f}"

@@ -1,0 +1,170 @@
+"""Records as they come from disk: non-finite numbers, unscored cells, all-invalid arms, cells
+without code or cost, time-outs. Each input here once crashed `compare`, failed the gate on no
+evidence, hid an arm or dropped tasks without a word; each is now counted and said."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench import cli, stats, verdict
+
+
+def cell(task: str, arm: str, run: int = 0, **extra: Any) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "cell_id": f"{task}-{arm}-sonnet-r{run}",
+        "task": task,
+        "arm": arm,
+        "model": "sonnet",
+        "run": run,
+        "attempt": 1,
+        "valid": True,
+        "correct": True,
+        "safe": True,
+        "total_loc": 40 + run,
+        "cost_usd": 0.10 + 0.01 * run,
+        "input_tokens": 1000,
+        "output_tokens": 100 + run,
+        "duration_ms": 20_000 + 100 * run,
+        "wall_s": 21.0,
+    }
+    rec.update(extra)
+    return rec
+
+
+def write_run(tmp_path: Path, records: list[dict[str, Any]], raw_lines: list[str] | None = None) -> str:
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = [json.dumps(r) for r in records] + (raw_lines or [])
+    (run / "results.jsonl").write_text("\n".join(lines) + "\n")
+    return str(run)
+
+
+def effects(row: stats.ArmVerdict) -> dict[str, stats.Effect]:
+    return {e.metric: e for e in row["effects"]}
+
+
+def test_an_infinite_cost_is_missing_not_a_crash(tmp_path: Path, capsys: Any) -> None:
+    records = [cell(f"t{i}", arm, r) for i in range(6) for arm in ("baseline", "mine") for r in range(2)]
+    # json.dumps writes float("inf") as Infinity, as a hand-edited or foreign file may hold it.
+    records[3]["cost_usd"] = float("inf")
+    run = write_run(tmp_path, records)
+    assert "Infinity" in (Path(run) / "results.jsonl").read_text()
+    assert cli.main(["compare", run]) == cli.OK
+    out = capsys.readouterr().out
+    assert "mine vs baseline (sonnet): 6 paired tasks" in out
+    assert "cost: cells that no cost reported, left out: mine 1 of 12, baseline 0 of 12" in out
+    (row,) = stats.verdicts(records)
+    cost = effects(row)["cost_usd"]
+    assert cost.n_tasks == 6 and all(abs(v) < 1e6 for v in (cost.estimate, cost.low, cost.high))
+
+
+def test_a_zero_spread_interval_neither_fails_nor_passes_the_gate(tmp_path: Path, capsys: Any) -> None:
+    # Two tasks, both 50 % more code in the arm: no spread, p = 1.000. This once became the
+    # point interval [+50%, +50%] and failed loc:+10%.
+    records = [cell(t, "baseline", total_loc=40) for t in ("a", "b")]
+    records += [cell(t, "mine", total_loc=60) for t in ("a", "b")]
+    (row,) = stats.verdicts(records)
+    loc = effects(row)["total_loc"]
+    assert loc.zero_spread and loc.p_adj == 1.0  # the sign test: 2 tasks, p 0.5
+    assert (loc.low, loc.high) == (-100.0, float("inf"))
+    assert verdict.check_gate([row], "loc:+10%") == []
+    run = write_run(tmp_path, records)
+    assert cli.main(["compare", run, "--fail-on", "loc:+10%"]) == cli.OK
+    out = capsys.readouterr().out
+    assert "UNTESTED loc:+10%: mine vs baseline (sonnet): loc +50.0%" in out
+    assert "every one of 2 tasks moved by the same amount, too few for the sign test (6)" in out
+    assert "FAIL" not in out
+
+
+def test_an_all_invalid_arm_is_named_with_its_count(tmp_path: Path, capsys: Any) -> None:
+    records = [cell(f"t{i}", "baseline") for i in range(4)]
+    records += [cell(f"t{i}", "mine", valid=False, error="API error 529") for i in range(4)]
+    run = write_run(tmp_path, records)
+    assert cli.main(["compare", run]) == cli.OK
+    out = capsys.readouterr().out
+    assert "mine vs baseline (sonnet): no task has valid cells of both; nothing to compare" in out
+    assert "mine has no valid cell (4 of 4 invalid): nothing to compare" in out
+    assert "cells passed: mine no valid cell (4 invalid), baseline 4/4" in out
+
+
+def test_an_all_invalid_baseline_is_not_a_missing_baseline(tmp_path: Path, capsys: Any) -> None:
+    records = [cell(f"t{i}", "baseline", valid=False, error="API error 401") for i in range(3)]
+    records += [cell(f"t{i}", "mine") for i in range(3)]
+    run = write_run(tmp_path, records)
+    # The gate cannot pass on nothing: no paired task is a failure of the gate, said as such.
+    assert cli.main(["compare", run, "--fail-on", "pass:-5pp"]) == cli.GATE_FAILED
+    captured = capsys.readouterr()
+    assert "no arm named" not in captured.err
+    assert "baseline has no valid cell (3 of 3 invalid): nothing to compare" in captured.out
+    assert "gate failed: nothing measured for pass:-5pp (mine vs baseline, sonnet)" in captured.out
+    assert cli.main(["summary", run]) == cli.OK
+    assert "baseline has no valid cell (3 of 3 invalid)" in capsys.readouterr().out
+
+
+def test_cells_without_code_are_counted_not_silently_dropped() -> None:
+    # The arm writes nothing on 5 of 10 tasks. loc used to read +50% from the 5 that remained.
+    records = [cell(f"t{i}", "baseline", total_loc=40) for i in range(10)]
+    records += [cell(f"t{i}", "mine", total_loc=60 if i < 5 else 0, correct=i < 5) for i in range(10)]
+    (row,) = stats.verdicts(records)
+    assert effects(row)["total_loc"].n_tasks == 5
+    assert effects(row)["pass"].n_tasks == 10  # writing nothing fails the task, it is not left out
+    assert (
+        "loc: 5 of 10 tasks left out (no value on one side); cells that wrote no code, left out: "
+        "mine 5 of 10, baseline 0 of 10"
+    ) in row["notes"]
+
+
+def test_a_time_out_counts_its_wall_time() -> None:
+    # The arm times out on half the tasks (no result event: no duration, no cost). Its time
+    # used to come from the cells that finished only.
+    records = [cell(f"t{i}", "baseline", duration_ms=20_000) for i in range(8)]
+    for i in range(8):
+        if i < 4:
+            records.append(
+                cell(f"t{i}", "mine", duration_ms=None, cost_usd=None, timed_out=True, wall_s=300.0)
+            )
+        else:
+            records.append(cell(f"t{i}", "mine", duration_ms=20_000))
+    (row,) = stats.verdicts(records)
+    time = effects(row)["duration_ms"]
+    assert time.n_tasks == 8
+    assert time.estimate > 100.0  # 4 tasks at 15x the time: far from "no change"
+    assert effects(row)["cost_usd"].n_tasks == 4
+    assert "cost: 4 of 8 tasks left out (no value on one side); cells that no cost reported, left out: " in (
+        "\n".join(row["notes"])
+    )
+
+
+def test_nan_correct_is_not_correct(tmp_path: Path) -> None:
+    records = [cell(f"t{i}", "baseline", correct=False) for i in range(6)]
+    mine = [cell(f"t{i}", "mine") for i in range(6)]
+    run = write_run(
+        tmp_path, records, [json.dumps(r).replace('"correct": true', '"correct": NaN') for r in mine]
+    )
+    loaded = cli.load_records(run)
+    assert all(r["correct"] != r["correct"] for r in loaded if r["arm"] == "mine")  # NaN read back
+    (row,) = stats.verdicts(loaded)
+    e = effects(row)
+    assert e["pass"].estimate == 0.0 and e["correct"].estimate == 0.0
+    assert (
+        "pass: cells with no correct/safe score (counted as failed): mine 6 of 6, baseline 0 of 6"
+        in row["notes"]
+    )
+
+
+def test_an_invalid_rate_gap_warns() -> None:
+    records = [cell(f"t{i}", "baseline", r) for i in range(10) for r in range(2)]
+    records += [
+        cell(f"t{i}", "mine", r, **({"valid": False} if i < 3 and r == 0 else {}))
+        for i in range(10)
+        for r in range(2)
+    ]
+    (row,) = stats.verdicts(records)
+    assert (
+        "warning: mine has 15% invalid cells (3 of 20), baseline 0% (0 of 20); invalid cells are "
+        "left out, so its quality figures may be biased"
+    ) in row["notes"]
+    same = stats.verdicts([r for r in records if r.get("valid", True) or r["task"] == "t0"])
+    assert not any(n.startswith("warning") for n in same[0]["notes"])
