@@ -427,3 +427,40 @@ def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by
     assert heads[0].split(" / ")[0] == heads[1].split(" / ")[0]  # one task, from each run
     _shot(browser, tmp_path, "compare-side-by-side")
     assert _console_errors(browser) == []
+
+
+def _details(page: Path) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for part in page.with_suffix("").glob("p*.js"):
+        body = part.read_text()
+        found.update(json.loads(body[len("ponybenchCells(") : -3]))
+    return found
+
+
+def test_a_rescore_dir_and_a_merged_run_find_every_cells_folder(offline_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / "runs" / offline_run.name
+    shutil.copytree(offline_run, run, symlinks=True)
+    root = offline_run.parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "benchmarks", "--rescore", str(run), "-p", "no:cacheprovider"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stdout[-3000:]
+    (rescore,) = run.glob("rescore-*")
+    merged = tmp_path / "merged"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_ponybench.cli", "merge", "-o", str(merged), str(run)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    for run_dir in (rescore, merged):
+        details = _details(_report(run_dir))
+        assert len(details) == len({r["cell_id"] for r in records(run_dir)}) == 16
+        for d in details.values():
+            assert d["folder"] and d["transcript"] and d["diff"] is not None, (run_dir, d["id"], d["note"])
+            assert any(i["kind"] == "final" for i in d["transcript"])
