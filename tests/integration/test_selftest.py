@@ -76,8 +76,15 @@ def test_a_good_reference_that_fails_names_the_axis(
     task = root / "benchmarks" / "tasks" / "merge_intervals"
     bad = next((task / "bad").iterdir())
     shutil.copy(bad, task / "good" / bad.name)
-    result = pytester.runpytest_subprocess("--selftest-only", "-vv", "-k", "good or bad")
-    result.assert_outcomes(passed=1, failed=1)
+    shutil.rmtree(task / "refs")  # and the task falls below the minimums
+    result = pytester.runpytest_subprocess("--selftest-only", "-vv")
+    result.assert_outcomes(passed=1 + 3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "merge_intervals: 2 refs (1 correct, 1 safe+incorrect); 1/2 as declared -- 1 NOT AS DECLARED "
+            "-- BELOW MINIMUM: 1 correct (needs 2)"
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "FAILED selftest::merge_intervals?good? - task merge_intervals: the good reference "
