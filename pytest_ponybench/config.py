@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from .shards import OPT_SHARD as SHARD_FLAG
+from .shards import Shard, parse_shard
+
 # Option names are constants so tests and error messages use the same spelling.
 OPT_SELFTEST = "--selftest-only"
 OPT_MODELS = "--models"
@@ -38,6 +41,9 @@ OPT_RETRIES = "--cell-retries"
 OPT_WARMUP = "--warmup"
 # Command line only, never a pyproject key: running an unconfined agent is a choice per run.
 OPT_ALLOW_UNCONFINED = "--allow-unconfined"
+OPT_SHARD = SHARD_FLAG  # command line only: each machine of a sharded grid gets its own
+OPT_OFFLINE_LATENCY = "--offline-latency"
+OPT_STOP_AFTER = "--stop-after-invalid"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -52,9 +58,17 @@ DEFAULTS: dict[str, Any] = {
     "budget_usd": None,
     "max_budget_usd": None,
     "warmup": "auto",
+    "offline_latency": 0.0,
+    "stop_after_invalid": 5,
 }
 
 HELP = {
+    OPT_SHARD: "run only shard I of N (I from 1): the (task, model, run) blocks whose stable hash "
+    "falls in it, every arm of a block together; merge the shards' run dirs with ponybench merge",
+    OPT_OFFLINE_LATENCY: "seconds every offline-* session is held (its last reply waits until then), "
+    "as a live API would; a model suffix such as offline-reference@20s sets it per model",
+    OPT_STOP_AFTER: "stop the run after this many consecutive invalid cells of one kind (an "
+    "unreachable API, refused credentials, an overload that stays); 0 never stops",
     OPT_ALLOW_UNCONFINED: "run paid models even where the agent cannot be confined (no bubblewrap "
     "or no user namespaces): the agent can then read and change anything the harness's user can",
     OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
@@ -139,15 +153,14 @@ class Settings:
     budget_usd: float | None = None
     max_budget_usd: float | None = None
     warmup: str = "auto"
+    shard: Shard | None = None
+    offline_latency: float = 0.0
+    stop_after_invalid: int = 5
 
     @property
     def bench_dir(self) -> Path:
         """The benchmark folder: the one that holds the tasks folder and the cell test module."""
         return self.tasks_dir.parent
-
-    def where(self, key: str) -> str:
-        """How an error names a pyproject key."""
-        return f"[tool.ponybench] {key} in {self.pyproject}" if self.pyproject else f"[tool.ponybench] {key}"
 
     def resolve_claude(self) -> str | None:
         """Absolute path of the claude binary, or None when it cannot be found."""
@@ -286,8 +299,20 @@ def load_settings(config: pytest.Config) -> Settings:
         budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
         max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
         warmup=_choice(*src.pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
+        shard=_shard(config.getoption(OPT_SHARD)),
+        offline_latency=seconds(*src.pick(OPT_OFFLINE_LATENCY, "offline_latency"), 0, 3600),
+        stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
     )
     return settings
+
+
+def _shard(value: str | None) -> Shard | None:
+    if value is None:
+        return None
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 class Mode(enum.Enum):
@@ -311,6 +336,7 @@ _OWN_OPTIONS = (
     OPT_RESCORE,
     OPT_RESUME,
     OPT_BUDGET,
+    OPT_SHARD,
 )
 
 
@@ -382,3 +408,6 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])
     group.addoption(OPT_WARMUP, default=None, choices=("auto", "on", "off"), help=HELP[OPT_WARMUP])
     group.addoption(OPT_ALLOW_UNCONFINED, action="store_true", default=False, help=HELP[OPT_ALLOW_UNCONFINED])
+    group.addoption(OPT_SHARD, default=None, metavar="I/N", help=HELP[OPT_SHARD])
+    group.addoption(OPT_OFFLINE_LATENCY, default=None, metavar="SECONDS", help=HELP[OPT_OFFLINE_LATENCY])
+    group.addoption(OPT_STOP_AFTER, default=None, metavar="N", help=HELP[OPT_STOP_AFTER])

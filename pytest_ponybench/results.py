@@ -27,43 +27,6 @@ RUN_JSON = "run.json"
 SUMMARY = "summary.json"
 REPORT = "report.json"
 
-# The fields every cell record carries, in a stable order (others may follow).
-RECORD_FIELDS = (
-    "cell_id",
-    "task",
-    "arm",
-    "model",
-    "run",
-    "attempt",
-    "valid",
-    "error",
-    "timed_out",
-    "correct",
-    "safe",
-    "reason",
-    "total_loc",
-    "src_loc",
-    "test_loc",
-    "files",
-    "src_files",
-    "test_files",
-    "gz_code",
-    "chat_loc",
-    "cost_usd",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "turns",
-    "duration_ms",
-    "wall_s",
-    "denials",
-    "reply_words",
-    "peak_context_tokens",
-    "subagents",
-    "arm_hash",
-    "task_hash",
-)
 
 
 def now_iso() -> str:
@@ -159,5 +122,8 @@ class RunDir:
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every whole record; a torn or garbled line (a crash mid-write) is skipped, never merged."""
+    """Every whole record; a torn or garbled line (a crash mid-write) is skipped, never merged.
+
+    Values are as written: readers go through records.number / records.flag, never trust them.
+    """
     return [rec for rec in textfiles.read_jsonl(path).objects if "task" in rec]
