@@ -45,6 +45,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
         rows,
         out if out is not None else run_dir / REPORT_HTML,
         title=f"ponybench report: {run_dir.name}",
+        baseline=baseline,
         baseline_note=note,
     )
 
@@ -72,4 +73,5 @@ def write_compare_report(
         rows,
         out,
         title=f"ponybench comparison: {cand_label} vs {base_label}",
+        baseline=base_label,
     )

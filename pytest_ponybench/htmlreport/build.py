@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from importlib import resources
@@ -60,10 +60,16 @@ class Cell:
 # --- the page's data ----------------------------------------------------------------------------
 
 
-def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source]) -> list[Cell]:
+def _arm_order(arms: Iterable[str], baseline: str) -> list[str]:
+    """The baseline first (whatever its name), then the others as the summary orders them."""
+    names = report.arm_order(arms)
+    return sorted(names, key=lambda a: a != baseline)
+
+
+def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source], baseline: str) -> list[Cell]:
     """One cell per (task, arm, model, run): its latest attempt, as the summary counts it."""
     chosen = latest(records)
-    arms = {a: i for i, a in enumerate(report.arm_order(str(r.get("arm")) for r in chosen))}
+    arms = {a: i for i, a in enumerate(_arm_order((str(r.get("arm")) for r in chosen), baseline))}
 
     def key(r: Mapping[str, Any]) -> tuple[str, str, int, str]:
         return (str(r.get("task")), str(r.get("model")), arms[str(r.get("arm"))], str(r.get("run")))
@@ -348,6 +354,7 @@ def build(
     out: Path,
     *,
     title: str,
+    baseline: str = "baseline",
     baseline_note: str = "",
 ) -> Path:
     """Write the page at `out` and the cell scripts in the folder beside it named after it."""
@@ -357,9 +364,9 @@ def build(
     cells_dir = out.with_suffix("") if out.suffix else out.with_name(out.name + "-cells")
     if cells_dir.exists() and not (cells_dir / MARKER).exists():
         raise FileExistsError(f"{cells_dir}: exists and is not a report's cell folder; pick another -o")
-    cells = _cells(records, sources)
+    cells = _cells(records, sources, baseline)
     models = sorted({str(c.rec.get("model")) for c in cells})
-    arms = report.arm_order(str(c.rec.get("arm")) for c in cells)
+    arms = _arm_order((str(c.rec.get("arm")) for c in cells), baseline)
     totals = {(r["model"], r["arm"]): r for r in report.model_totals(c.rec for c in cells)}
     blocks = _verdict_blocks(rows, totals)
 
