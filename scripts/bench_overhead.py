@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import agent, procs, workspace
+from pytest_ponybench import agent, procs, textfiles, workspace
 from pytest_ponybench.arms import BASELINE
 from pytest_ponybench.offline import CellScript, OfflineServer
 from pytest_ponybench.tasks import Task, load_tasks
@@ -245,7 +245,7 @@ def bare_session(task: Task, server: OfflineServer, scratch: Path, name: str) ->
     finally:
         server.unregister(name)
     stream = agent.parse_stream(out / "claude.jsonl")
-    problem = agent.invalid_reason(stream, run, agent.tail(out / "claude.stderr"))
+    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
     if problem is None and not (ws / (task.file or "")).is_file():
         problem = f"the session wrote no {task.file}"
     shutil.rmtree(scratch / name, ignore_errors=True)
