@@ -62,28 +62,37 @@ def _prompt(folder: Path) -> str | None:
 
 
 class Bases:
-    """The seeded base of every workspace, read from git once per task and seeded manifest.
+    """The seeded base of every workspace, read from git at most once per task and manifest.
 
-    Cells of one task seeded with the same files (seeded.json holds each file's sha256) share
-    one base commit's content; a cell without a manifest is read on its own."""
+    Cells of one task seeded alike (seeded.json holds each file's sha256) share one base
+    commit's content; a cell without a manifest is read on its own."""
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[str, bytes], dict[str, bytes] | str] = {}
+        self._seen: dict[tuple[str, bytes], dict[str, bytes]] = {}
 
-    def get(self, folder: Path, task: str) -> dict[str, bytes] | str:
+    def diff(self, folder: Path, task: str) -> str:
+        workspace = folder / "workspace"
         try:
-            key = (task, (folder / "seeded.json").read_bytes())
-        except OSError:
-            key = (task, b"")
-        if key[1] and key in self._seen:
-            return self._seen[key]
+            manifest = (folder / "seeded.json").read_bytes()
+            seeded = json.loads(manifest)
+        except (OSError, ValueError):
+            manifest, seeded = b"", None
+        if not isinstance(seeded, dict):
+            manifest, seeded = b"", None
+        key = (task, manifest)
+
+        def base() -> dict[str, bytes]:
+            if key[1] and key in self._seen:
+                return self._seen[key]
+            files = diff.base_files(workspace)
+            if key[1]:
+                self._seen[key] = files
+            return files
+
         try:
-            base: dict[str, bytes] | str = diff.base_files(folder / "workspace")
+            return diff.workspace_diff(workspace, base, seeded)
         except diff.BaseUnreadable as exc:
-            base = f"no diff: {exc}"
-        if key[1]:
-            self._seen[key] = base
-        return base
+            return f"# no diff: {exc}\n"
 
 
 def cell_detail(
@@ -124,8 +133,7 @@ def cell_detail(
     if not is_valid(rec) or rec.get("timed_out"):
         detail["stderr"] = _tail(folder / "claude.stderr")
     if (folder / "workspace").is_dir():
-        base = bases.get(folder, task)
-        detail["diff"] = base if isinstance(base, str) else diff.workspace_diff(folder / "workspace", base)
+        detail["diff"] = bases.diff(folder, task)
     return detail
 
 

@@ -11,9 +11,10 @@ so a 5,000-cell run needs a few git processes per task rather than several per c
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .. import gitcmd
@@ -154,8 +155,27 @@ def unified(base: Mapping[str, bytes], current: Mapping[str, bytes | str]) -> st
     return "".join(parts)
 
 
-def workspace_diff(workspace: Path, base: Mapping[str, bytes]) -> str:
-    text = unified(base, workspace_files(workspace))
+def workspace_diff(
+    workspace: Path, base: Callable[[], Mapping[str, bytes]], seeded: Mapping[str, str] | None = None
+) -> str:
+    """The diff of the workspace against its base, which `base()` reads from git.
+
+    With the seeded manifest (path -> sha256 of what was laid, the base commit's content), a
+    file that still hashes as seeded is unchanged, and the base is read only when a seeded
+    file changed or went: most cells only add files, and need no git at all.
+    """
+    current = workspace_files(workspace)
+    if seeded is None:
+        text = unified(base(), current)
+    else:
+        changed = {
+            path: data
+            for path, data in current.items()
+            if not (isinstance(data, bytes) and hashlib.sha256(data).hexdigest() == seeded.get(path))
+        }
+        touched = [p for p in seeded if p in changed or p not in current]
+        old = base() if touched else {}
+        text = unified({p: old[p] for p in touched if p in old}, changed)
     if len(text) > MAX_DIFF_CHARS:
         text = text[:MAX_DIFF_CHARS] + f"\n# ... diff cut at {MAX_DIFF_CHARS} characters\n"
     return text
