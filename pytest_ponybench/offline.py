@@ -169,27 +169,36 @@ def _text(text: str) -> _Reply:
     return _Reply([{"type": "text", "text": text}], "end_turn", f"text: {text[:60]}")
 
 
-def _tokens(value: object) -> int:
+def _count(value: object, scratch: str = "") -> int:
     # About four characters per token is what the real tokenizer averages on code and prose.
-    return len(json.dumps(value, ensure_ascii=False)) // 4 if value else 0
+    if not value:
+        return 0
+    text = json.dumps(value, ensure_ascii=False)
+    # The cell's scratch folder (in the cwd and every path) is counted as one fixed name: its
+    # length varies with the process id, and the same grid must cost the same in any run.
+    return len(text.replace(scratch, "/cell") if scratch else text) // 4
 
 
-def _usage(body: dict[str, Any], reply: _Reply) -> dict[str, int]:
+def _usage(body: dict[str, Any], reply: _Reply, scratch: str = "") -> dict[str, int]:
     """Plausible, deterministic usage: the system prompt and tools are the cached prefix."""
-    prefix = _tokens(body.get("system")) + _tokens(body.get("tools"))
+
+    def count(value: object) -> int:
+        return _count(value, scratch)
+
+    prefix = count(body.get("system")) + count(body.get("tools"))
     messages = body.get("messages")
     messages = messages if isinstance(messages, list) else []
     later = any(isinstance(m, dict) and m.get("role") == "assistant" for m in messages)
     if not later:  # the first turn writes the cache
-        read, created, fresh = 0, prefix, _tokens(messages)
+        read, created, fresh = 0, prefix, count(messages)
     else:  # later turns read the prefix and history, write the previous turn, pay for the new one
-        read = prefix + _tokens(messages[:-2])
-        created, fresh = _tokens(messages[-2:-1]), _tokens(messages[-1:])
+        read = prefix + count(messages[:-2])
+        created, fresh = count(messages[-2:-1]), count(messages[-1:])
     return {
         "input_tokens": max(1, fresh),
         "cache_creation_input_tokens": created,
         "cache_read_input_tokens": read,
-        "output_tokens": max(1, _tokens(reply.content)),
+        "output_tokens": max(1, count(reply.content)),
     }
 
 
@@ -341,6 +350,11 @@ class _HTTPServer(ThreadingHTTPServer):
             self._open.add(request)
         super().process_request(request, client_address)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line, not socketserver's traceback: the cell's own record says what went wrong."""
+        exc = sys.exc_info()[1]
+        print(f"ponybench offline server: a request failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
     def shutdown_request(self, request: Any) -> None:
         with self._open_lock:
             self._open.discard(request)
@@ -350,11 +364,6 @@ class _HTTPServer(ThreadingHTTPServer):
         """Unblock handlers parked on keep-alive reads or hangs, so stop() returns promptly."""
         with self._open_lock:
             for sock in list(self._open):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """One line, not socketserver's traceback: the cell's own record says what went wrong."""
-        exc = sys.exc_info()[1]
-        print(f"ponybench offline server: a request failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
@@ -448,7 +457,7 @@ class _Handler(BaseHTTPRequestHandler):
         for n, block in enumerate(reply.content):
             if block["type"] == "tool_use":
                 block["id"] = "toolu_" + _digest(raw, str(n))
-        usage = _usage(fields, reply)
+        usage = _usage(fields, reply, str(cell.script.workspace.parent))
         message = _message(str(fields.get("model")), reply, usage, "msg_" + _digest(raw))
         if action == "cut":
             return self._send_cut(message, record["stream"])
@@ -489,7 +498,7 @@ class _Handler(BaseHTTPRequestHandler):
             if base in _HTTP_FAULTS:  # the pre-flight's credential check meets the fault too
                 status, kind = _HTTP_FAULTS[base]
                 raise _ApiError(status, kind, f"{model}: scripted HTTP {status} ({kind})")
-            counted = sum(_tokens(body.get(k)) for k in ("system", "tools", "messages"))
+            counted = sum(_count(body.get(k)) for k in ("system", "tools", "messages"))
             return _Json({"input_tokens": max(1, counted)}, "count_tokens")
         action = self._server.owner._decide(cell, base, body)
         self._server.owner._hold(cell, action, body, hold_s)
