@@ -16,6 +16,7 @@ from .config import Mode
 from .plan import Plan
 from .records import finished_cell_ids
 from .selftest import selftest_items
+from .shards import block_id, cell_block
 
 CELL_FIXTURE = "ponybench_cell"
 # pytest-timeout is the last resort; the harness's own cell limit must fire well before it.
@@ -62,8 +63,17 @@ class BenchmarkCollection:
         """Parametrize the cell fixture over tasks x arms x models x runs (or the cells to rescore)."""
         if CELL_FIXTURE not in metafunc.fixturenames:
             return
+        # xdist_group: under --dist loadgroup the arms of a (task, model, run) block run on one
+        # worker, back to back, so the arms of a pair meet the same API conditions.
         params = [
-            pytest.param(c, id=c.id, marks=[getattr(pytest.mark, t) for t in c.task.tags])
+            pytest.param(
+                c,
+                id=c.id,
+                marks=[
+                    *(getattr(pytest.mark, t) for t in c.task.tags),
+                    pytest.mark.xdist_group(block_id(cell_block(c))),
+                ],
+            )
             for c in self.plan.cells
         ]
         metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
@@ -86,7 +96,10 @@ class BenchmarkCollection:
 
 
 def param_id(nodeid: str) -> str | None:
-    """The parameter id of a parametrized test's node id (`path::test[<id>]`)."""
+    """The parameter id of a parametrized test's node id (`path::test[<id>]`, or with the
+    `@<group>` that xdist's loadgroup appends)."""
+    if "]" in nodeid:
+        nodeid = nodeid[: nodeid.rindex("]") + 1]
     if not nodeid.endswith("]") or "[" not in nodeid:
         return None
     return nodeid[nodeid.index("[") + 1 : -1]

@@ -18,7 +18,7 @@ import pytest
 
 from . import arms as arms_mod
 from . import config as cfg
-from . import previous, provenance
+from . import previous, provenance, shards
 from .arms import Arm
 from .cells import Cell, grid
 from .config import Mode, Settings
@@ -44,6 +44,7 @@ class Plan:
     previous_info: Mapping[str, Any] = field(default_factory=dict)
     collect_only: bool = False
     cell_by_id: Mapping[str, Cell] = field(default_factory=dict)
+    shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
 
     @property
     def paid(self) -> bool:
@@ -63,6 +64,14 @@ class Plan:
             self.settings, list(self.arms), list(self.tasks), [c.id for c in self.cells], claude_version
         )
         info["mode"] = self.mode.value
+        if self.mode is not Mode.RESCORE:
+            spec = shards.spec_of(
+                {t.id: t.content_hash() for t in self.tasks},
+                {a.name: a.content_hash() for a in self.arms},
+                self.settings.models,
+                self.settings.runs,
+            )
+            info.update(shards.provenance(self.shard, spec))
         if self.previous is not None:
             info[f"{self.mode.value}_of"] = str(self.previous.path)
         return info
@@ -151,9 +160,16 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     run_dir: RunDir | None = None
     info: dict[str, Any] = {}
     arms: tuple[Arm, ...]
+    shard = settings.shard
     if mode in (Mode.RESUME, Mode.RESCORE):
         flag = cfg.OPT_RESUME if mode is Mode.RESUME else cfg.OPT_RESCORE
+        if shard is not None:
+            raise pytest.UsageError(
+                f"{cfg.OPT_SHARD} starts a shard of a new run; {flag} takes the grid, and the shard, "
+                "of the run it reads"
+            )
         run_dir, info = previous.open_run(str(config.getoption(flag)), flag, settings.root)
+        shard = _shard_of(info, flag) if mode is Mode.RESUME else None
         arms = tuple(previous.arms_of(info, flag, run_dir))
         if mode is Mode.RESUME:
             settings = previous.resumed_settings(settings, info, run_dir)
@@ -184,6 +200,9 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 f"narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
             )
         cells = tuple(grid(list(tasks), list(arms), list(settings.models), settings.runs))
+        if shard is not None:
+            # Placed over the whole grid, so every shard of it computes the same split.
+            cells = tuple(shards.select(cells, shard, shards.cell_block))
     by_id = {c.id: c for c in cells}
     if len(by_id) != len(cells):
         twice = sorted({c.id for c in cells if sum(d.id == c.id for d in cells) > 1})
@@ -204,4 +223,16 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         previous_info=info,
         collect_only=collect_only,
         cell_by_id=by_id,
+        shard=shard,
     )
+
+
+def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:
+    """The shard an earlier run was (run.json `shard`): its resume finishes that shard only."""
+    found = info.get("shard")
+    if found is None:
+        return None
+    try:
+        return shards.parse_shard(f"{found['index']}/{found['count']}")
+    except (TypeError, KeyError, ValueError):
+        raise pytest.UsageError(f"{flag}: run.json key 'shard' is not a shard: {found!r}") from None

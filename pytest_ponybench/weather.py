@@ -32,6 +32,7 @@ from .records import is_valid, number
 from .results import locked, write_json
 
 WEATHER = "weather.json"
+STOPPED = "ponybench stopped the run"  # how a cell the breaker kept from starting is skipped
 DEFAULT_BREAKER = 5
 MAX_LOG = 200  # backoffs and waits kept in weather.json
 
