@@ -219,6 +219,9 @@ def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline
         return htmlreport.write_compare_report(Path(runs[0]), Path(runs[1]), out, labels)
     except (htmlreport.NotARunDir, FileExistsError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
+    except OSError as exc:  # an unwritable -o, a full disk: say which file
+        target = out or Path(runs[0]) / htmlreport.REPORT_HTML
+        raise UsageError(f"{target}: cannot write the report: {exc.strerror or exc}") from exc
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -360,6 +360,8 @@ def build(
     """Write the page at `out` and the cell scripts in the folder beside it named after it."""
     t0 = time.monotonic()
     out = out.absolute()
+    if out.is_dir():
+        raise FileExistsError(f"{out}: is a folder; name the page's file, e.g. {out / 'report.html'}")
     out.parent.mkdir(parents=True, exist_ok=True)
     cells_dir = out.with_suffix("") if out.suffix else out.with_name(out.name + "-cells")
     if cells_dir.exists() and not (cells_dir / MARKER).exists():
@@ -434,8 +436,12 @@ def build(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     fd, tmp_page = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(page)
-    os.chmod(tmp_page, 0o644)
-    os.replace(tmp_page, out)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        os.chmod(tmp_page, 0o644)
+        os.replace(tmp_page, out)
+    except BaseException:
+        Path(tmp_page).unlink(missing_ok=True)
+        raise
     return out

@@ -286,3 +286,6 @@ def test_report_refuses_a_folder_that_is_not_a_run_dir_and_one_it_would_overwrit
     (tmp_path / "mine").mkdir()
     with pytest.raises(FileExistsError, match="is not a report's cell folder"):
         write_report(run, tmp_path / "mine.html")
+    with pytest.raises(FileExistsError, match="is a folder; name the page's file"):
+        write_report(run, tmp_path / "mine")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "run"]  # nothing left behind
