@@ -89,6 +89,7 @@ def _pass_panel(ax: Any, by_arm: Mapping[str, Sequence[Record]]) -> None:
 
 
 def _cost_panel(ax: Any, by_arm: Mapping[str, Sequence[Record]], task_link: Mapping[str, str]) -> None:
+    drawn = False
     for i, (arm, cells) in enumerate(by_arm.items()):
         tasks: dict[str, list[Record]] = {}
         for c in cells:
@@ -104,12 +105,15 @@ def _cost_panel(ax: Any, by_arm: Mapping[str, Sequence[Record]], task_link: Mapp
         if xs:
             points = ax.scatter(xs, ys, s=22, color=colour(i), alpha=0.75, label=arm, edgecolors="none")
             points.set_urls(urls)
+            drawn = True
     ax.set_xlabel("mean cost per cell, $ (one point per task)")
     ax.set_ylabel("cells passed, %")
     ax.set_ylim(-5, 105)
     ax.set_title("cost against pass, per task", fontsize=9)
-    if any(by_arm.values()):
+    if drawn:
         ax.legend(fontsize=8, frameon=False, loc="best")
+    else:
+        ax.text(0.5, 0.5, "no cost recorded", transform=ax.transAxes, ha="center", color="#57606a")
 
 
 def _loc_panel(ax: Any, by_arm: Mapping[str, Sequence[Record]]) -> None:

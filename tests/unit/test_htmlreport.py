@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench import report
+from pytest_ponybench.cli import main
 from pytest_ponybench.htmlreport import NotARunDir, diff, transcript, write_report
 from pytest_ponybench.htmlreport import build as page
 from pytest_ponybench.htmlreport.source import load
@@ -289,3 +290,17 @@ def test_report_refuses_a_folder_that_is_not_a_run_dir_and_one_it_would_overwrit
     with pytest.raises(FileExistsError, match="is a folder; name the page's file"):
         write_report(run, tmp_path / "mine")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "run"]  # nothing left behind
+
+
+def test_the_report_command_prints_the_page_and_names_a_bad_run_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _run_dir(tmp_path / "run", [_rec("t", "baseline"), _rec("t", "told", correct=False, reason="r")])
+    assert main(["report", str(run)]) == 0
+    assert capsys.readouterr().out.strip() == str((run / "report.html").absolute())
+    assert main(["report", str(run), "-o", str(tmp_path / "out" / "page.html")]) == 0
+    assert (tmp_path / "out" / "page.html").is_file() and (tmp_path / "out" / "page" / "p0.js").is_file()
+    assert main(["report", str(tmp_path / "missing")]) == 2
+    assert "missing: no such run dir" in capsys.readouterr().err
+    assert main(["compare", str(run), "--html", str(tmp_path / "within.html")]) == 0
+    assert "report: " in capsys.readouterr().err and (tmp_path / "within.html").is_file()
