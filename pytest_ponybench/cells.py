@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import agent, audit, confine, metrics, skills, textfiles, workspace
+from . import agent, audit, confine, integrity, metrics, skills, textfiles, workspace
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
 from .offline import CellScript, OfflineServer, is_offline
@@ -50,6 +50,9 @@ class CellContext:
     allow_unconfined: bool = False  # a paid model may run where confinement is impossible
     # Adds metrics to a finished record (pytest_ponybench_record implementations).
     extend: Callable[[Cell, dict[str, Any], Path], None] | None = None
+    # What the agent must leave as it found it (task folders, fixtures, this package, the
+    # project's conftest.py and pyproject.toml); checked around every cell.
+    watched: tuple[Path, ...] = ()
 
 
 def _fresh_cell_dir(run_dir: RunDir, cell_id: str) -> tuple[Path, int]:
@@ -115,6 +118,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
     started = now_iso()
     # The workspace lives outside any git repository (the agent must not see the harness's
     # history), in the session's private scratch, and moves into the run dir when the cell ends.
+    base = integrity.Baseline.take(ctx.watched, append_only=[ctx.run_dir.results]) if ctx.watched else None
     scratch = new_cell_dir()
     ws, home = scratch / "workspace", scratch / "home"
     rec: dict[str, Any] = {
@@ -226,6 +230,9 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
                 shutil.move(str(ws), str(cell_dir / "workspace"))
         finally:  # a full disk must not strand the workspace (or a credential) in the scratch
             shutil.rmtree(scratch, ignore_errors=True)
+        if base is not None and (changes := base.changed()):
+            # The instrument itself moved: nothing this cell (or any later one) says can be trusted.
+            rec.update(valid=False, error=integrity.message(changes), harness_changed=changes)
         if ctx.extend is not None and rec.get("valid"):
             ctx.extend(cell, rec, cell_dir)
         rec["finished"] = now_iso()

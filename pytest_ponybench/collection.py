@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from . import scoring
 from .cells import Cell
 from .config import Mode
 from .plan import Plan
@@ -40,6 +41,7 @@ class SelftestCollection:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
+        scoring.take_probe()  # every reference is judged by the probe as it is now
 
     def pytest_ignore_collect(self, collection_path: Path) -> bool:
         return True

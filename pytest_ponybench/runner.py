@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from . import spend, weather
+from . import integrity, scoring, spend, weather
 from .cells import Cell, CellContext, rescore_cell, run_cell
 from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
@@ -59,6 +59,13 @@ class CellRunner:
         self.run_dir = RunDir(run_dir)
         self.claude_version = claude_version
         self._server: OfflineServer | None = None
+        scoring.take_probe()  # the probe every later scoring uses, as it is now
+        s = plan.settings
+        self.watched = tuple(
+            integrity.harness_paths(
+                s.tasks_dir, s.fixtures_dir, s.root / "conftest.py", s.root / "pyproject.toml"
+            )
+        )
 
     def server(self) -> OfflineServer:
         if self._server is None:
@@ -79,6 +86,7 @@ class CellRunner:
             claude_version=self.claude_version,
             allow_unconfined=bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
             extend=self.extend,
+            watched=self.watched,
         )
 
     def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:
@@ -151,6 +159,11 @@ class CellRunner:
         elif call.excinfo is not None and call.excinfo.errisinstance(HarnessFault):
             rep.longrepr = str(call.excinfo.value)
             item.session.shouldstop = str(call.excinfo.value)
+        for name, rec in item.user_properties:
+            if name == "ponybench" and isinstance(rec, dict) and rec.get("harness_changed"):
+                # Every later verdict would come from a changed instrument: stop (xdist stops
+                # the other workers too) and say what changed.
+                item.session.shouldstop = str(rec.get("error"))
         return rep
 
     def pytest_sessionfinish(self) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import integrity
 from .results import locked, write_json
 
 LEDGER = "spend.json"
@@ -95,11 +96,11 @@ class Ledger:
 
 def retryable(record: dict[str, Any]) -> bool:
     """Infrastructure failures are retried; a quality failure, a CLI that cannot start, a
-    harness fault or an interrupt never are."""
+    harness fault, a changed harness or an interrupt never are."""
     if record.get("valid", True):
         return False
     error = str(record.get("error") or "")
-    return not error.startswith(("claude could not start", "harness error", "interrupted"))
+    return not error.startswith(("claude could not start", "harness error", "interrupted", integrity.MESSAGE))
 
 
 def backoff_s(attempt: int, offline: bool) -> float:
