@@ -100,15 +100,14 @@ def test_a_hook_whose_output_never_reaches_the_model_is_refused(
 
 
 def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: OfflineServer) -> None:
-    # A SKILL.md without front matter in a folder the CLI does not read as a skill.
+    # A SKILL.md without front matter: the CLI does not register it, and the check says so.
     plugin = tmp_path / "misplaced"
     (plugin / ".claude-plugin").mkdir(parents=True)
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "misplaced", "version": "1.0.0"}')
-    (plugin / "skills" / "deep" / "nested").mkdir(parents=True)
-    (plugin / "skills" / "review").mkdir()
+    (plugin / "skills" / "review").mkdir(parents=True)
     (plugin / "skills" / "review" / "SKILL.md").write_text("no front matter, so no description\n")
     result = preflight.activation_check(Arm(name="m", kind="plugin", plugin_dir=plugin), "claude", server)
-    registered = result["evidence"]["registered"]["skills"]  # type: ignore[index]
+    registered = result["evidence"]["registered"]["skills"]
     if "misplaced:review" in registered:
         pytest.skip("this CLI registers a skill without front matter")
     assert result["problems"] == [
