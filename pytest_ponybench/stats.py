@@ -571,9 +571,9 @@ MISSING_WHY = {
     "correct": "no correct score (counted as failed)",
     "safe": "no safe score (counted as failed)",
     "total_loc": "wrote no code",
-    "cost_usd": "no cost reported",
-    "tokens": "no tokens reported",
-    "duration_ms": "no time reported",
+    "cost_usd": "reported no finite cost",
+    "tokens": "reported no tokens",
+    "duration_ms": "reported no time",
 }
 
 

@@ -54,7 +54,7 @@ def test_an_infinite_cost_is_missing_not_a_crash(tmp_path: Path, capsys: Any) ->
     assert cli.main(["compare", run]) == cli.OK
     out = capsys.readouterr().out
     assert "mine vs baseline (sonnet): 6 paired tasks" in out
-    assert "cost: cells that no cost reported, left out: mine 1 of 12, baseline 0 of 12" in out
+    assert "cost: cells that reported no finite cost, left out: mine 1 of 12, baseline 0 of 12" in out
     (row,) = stats.verdicts(records)
     cost = effects(row)["cost_usd"]
     assert cost.n_tasks == 6 and all(abs(v) < 1e6 for v in (cost.estimate, cost.low, cost.high))
@@ -132,9 +132,10 @@ def test_a_time_out_counts_its_wall_time() -> None:
     assert time.n_tasks == 8
     assert time.estimate > 100.0  # 4 tasks at 15x the time: far from "no change"
     assert effects(row)["cost_usd"].n_tasks == 4
-    assert "cost: 4 of 8 tasks left out (no value on one side); cells that no cost reported, left out: " in (
-        "\n".join(row["notes"])
-    )
+    assert (
+        "cost: 4 of 8 tasks left out (no value on one side); cells that reported no finite cost, left "
+        "out: mine 4 of 8, baseline 0 of 8"
+    ) in row["notes"]
 
 
 def test_nan_correct_is_not_correct(tmp_path: Path) -> None:
