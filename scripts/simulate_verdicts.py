@@ -46,7 +46,9 @@ def _task_world(rng: random.Random) -> dict[str, float]:
     }
 
 
-def _cell(rng: random.Random, world: dict[str, float], arm: str, t: int, r: int, lift: float) -> dict[str, Any]:
+def _cell(
+    rng: random.Random, world: dict[str, float], arm: str, t: int, r: int, lift: float
+) -> dict[str, Any]:
     ok = rng.random() < world["p"] + lift
     why = rng.random()
     correct = ok or why >= 0.7
@@ -142,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.reps):
             replicate(rng, shape, lift, tally)
         print(
-            f"  +{100 * lift:.0f} pp  {shape.tasks:5d} x {shape.runs:<4d}  {pct(tally.pass_decided, tally.reps):>18}"
-            f"  {pct(tally.pass_covered, tally.reps):>26}"
+            f"  +{100 * lift:.0f} pp  {shape.tasks:5d} x {shape.runs:<4d}"
+            f"  {pct(tally.pass_decided, tally.reps):>18}  {pct(tally.pass_covered, tally.reps):>26}"
         )
     return 0
 
