@@ -110,7 +110,10 @@ def cell_detail(
         "outcome": outcome(rec),
         "reason": reason(rec),
         "error": rec.get("error"),
-        "failed": [c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed"],
+        # An invalid cell's checks ran on whatever was left and count for nothing: not shown.
+        "failed": [
+            c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed" and is_valid(rec)
+        ],
         "record": [[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
         "folder": None,
         "transcript": [],

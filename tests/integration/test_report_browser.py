@@ -464,3 +464,43 @@ def test_a_rescore_dir_and_a_merged_run_find_every_cells_folder(offline_run: Pat
         for d in details.values():
             assert d["folder"] and d["transcript"] and d["diff"] is not None, (run_dir, d["id"], d["note"])
             assert any(i["kind"] == "final" for i in d["transcript"])
+
+
+def test_an_invalid_cell_shows_its_error_and_the_stderr_tail(
+    offline_run: Path, browser: WebDriver, tmp_path: Path
+) -> None:
+    root = offline_run.parents[1]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "benchmarks",
+            "-p",
+            "no:cacheprovider",
+            "--models",
+            "offline-error-400",
+        ]
+        + ["-k", "line_count and baseline", "--cell-retries", "0", "--ponybench-out", str(tmp_path / "runs")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
+    assert done.returncode == 1, done.stdout[-3000:]
+    (run,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
+    (record,) = records(run)
+    assert record["valid"] is False and record["error"]
+    _open(browser, _report(run))
+    assert "invalid" in browser.find_element(By.CSS_SELECTOR, "#run-1 .counts").text
+    assert record["cell_id"] in _texts(browser, "#run-1 ul.lines li")[0]
+    _open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.open"))
+    view = browser.find_element(By.ID, "overlay-body")
+    assert view.find_element(By.CSS_SELECTOR, ".badge").text == "invalid"
+    assert view.find_element(By.CSS_SELECTOR, "p.error").text == record["error"]
+    assert view.find_elements(By.CSS_SELECTOR, "ul.checks") == []  # its checks count for nothing
+    stderr = (run / "cells" / record["cell_id"] / "claude.stderr").read_text().strip()
+    assert view.find_element(By.CSS_SELECTOR, "pre.stderr").text.strip() == (stderr or "(empty)")
+    _shot(browser, tmp_path, "report-invalid")
+    assert _console_errors(browser) == []
