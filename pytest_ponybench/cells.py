@@ -111,6 +111,16 @@ def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:
     return paths + ([cell.task.fixture_path] if cell.task.fixture_path else [])
 
 
+def _arm_not_applied(arm: Arm, stream: agent.Stream) -> str | None:
+    """A plugin the CLI could not load measured the baseline under the arm's name: invalid."""
+    if arm.kind != "plugin":
+        return None
+    errors = [e for e in (stream.init or {}).get("plugin_errors") or [] if isinstance(e, dict)]
+    if errors:
+        return f"the arm's plugin was not loaded: {errors[0].get('message') or errors[0]}"
+    return None
+
+
 def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
     """Seed, run claude, score, keep the workspace, append the record; return the record."""
     task = cell.task
@@ -180,6 +190,8 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         tried = audit.audit_stream(cell_dir / "claude.jsonl", ws, home)
         invalid = agent.invalid_reason(stream, run, textfiles.last_line(cell_dir / "claude.stderr"))
+        if invalid is None:
+            invalid = _arm_not_applied(cell.arm, stream)
         res = stream.result or {}
         usage = stream.usage
         reply = str(res.get("result") or stream.last_text or "")
