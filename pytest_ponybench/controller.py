@@ -23,6 +23,7 @@ from .plan import Plan
 
 RUN_DIR_KEY = "ponybench_run_dir"
 CLAUDE_VERSION_KEY = "ponybench_claude_version"
+LOADGROUP_KEY = "ponybench_loadgroup"
 REPORT_PARTIAL = f".{results.REPORT}.partial"
 
 
@@ -224,6 +225,8 @@ class XdistController:
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_DIR_KEY] = str(self.controller.run_dir.path)
         node.workerinput[CLAUDE_VERSION_KEY] = self.controller.claude_version
+        # Workers parse the user's own argv: tell them when the controller chose loadgroup.
+        node.workerinput[LOADGROUP_KEY] = self.controller.config.getoption("dist") == "loadgroup"
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """The controller collects nothing itself: every worker collects the same items."""

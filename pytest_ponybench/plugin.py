@@ -13,6 +13,7 @@ controller:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,14 @@ def pytest_configure(config: pytest.Config) -> None:
         _register_selftest(config, plan, is_worker=workerinput is not None)
         return
     from .collection import BenchmarkCollection, register_markers
-    from .controller import CLAUDE_VERSION_KEY, RUN_DIR_KEY, Controller, XdistController, enable_json_report
+    from .controller import (
+        CLAUDE_VERSION_KEY,
+        LOADGROUP_KEY,
+        RUN_DIR_KEY,
+        Controller,
+        XdistController,
+        enable_json_report,
+    )
     from .runner import CellRunner
     from .terminal import SummaryReporter
 
@@ -65,6 +73,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if plan.collect_only:
         return  # the plan's errors were raised; no run dir, nothing run
     if workerinput is not None:
+        if workerinput.get(LOADGROUP_KEY):
+            config.option.loadgroup = True  # xdist then suffixes node ids with the block's group
         runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), workerinput.get(CLAUDE_VERSION_KEY))
         enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata
     else:
@@ -73,12 +83,23 @@ def pytest_configure(config: pytest.Config) -> None:
         pm.register(SummaryReporter(controller), "ponybench-terminal")
         if distributed:
             pm.register(XdistController(controller), "ponybench-xdist")
+            if config.getoption("dist") == "load" and not _dist_given(config):
+                # The arms of a (task, model, run) block on one worker, back to back (measured:
+                # no slower than load on the offline grid); an explicit --dist is kept.
+                config.option.dist = "loadgroup"
         controller.start()
         if distributed:
             return
         runner = CellRunner(config, plan, controller.run_dir.path, controller.claude_version)
     config.stash[RUNNER_KEY] = runner
     pm.register(runner, "ponybench-runner")
+
+
+def _dist_given(config: pytest.Config) -> bool:
+    """Whether the user chose xdist's --dist (command line, PYTEST_ADDOPTS or addopts)."""
+    args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    args += [str(a) for a in config.getini("addopts")]
+    return any(a in ("--dist", "-d") or a.startswith("--dist=") for a in args)
 
 
 def _register_selftest(config: pytest.Config, plan: Any, is_worker: bool) -> None:
