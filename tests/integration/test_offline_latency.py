@@ -5,6 +5,7 @@ then plays the reference. The real CLI against the real server."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from pytest_ponybench import agent
 from pytest_ponybench.arms import BASELINE
 from pytest_ponybench.offline import CellScript, OfflineServer, is_served, split_hold
-from tests.support import CLAUDE
+from tests.support import CLAUDE, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
 
@@ -78,3 +79,18 @@ def test_an_overload_that_lasts_a_while_then_clears(tmp_path: Path) -> None:
         after, _ = session(server, tmp_path, "storm2", "offline-overloaded-for-4s")
     assert after.result is not None and not after.result.get("is_error"), after.result
     assert (tmp_path / "storm2" / "ws" / "greet.py").read_bytes() == GOOD["greet.py"]
+
+
+def test_the_offline_latency_option_holds_every_cell(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--offline-latency", "4"
+    )
+    result.assert_outcomes(passed=1)
+    (rec,) = records(run_dirs(root)[-1])
+    assert rec["wall_s"] >= 4.0
+    bad = pytester.runpytest_subprocess("benchmarks", "--offline-latency", "soon")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--offline-latency must be a number" in bad.stderr.str()
