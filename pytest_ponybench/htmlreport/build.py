@@ -71,8 +71,15 @@ def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source], baselin
     chosen = latest(records)
     arms = {a: i for i, a in enumerate(_arm_order((str(r.get("arm")) for r in chosen), baseline))}
 
-    def key(r: Mapping[str, Any]) -> tuple[str, str, int, str]:
-        return (str(r.get("task")), str(r.get("model")), arms[str(r.get("arm"))], str(r.get("run")))
+    def key(r: Mapping[str, Any]) -> tuple[str, str, int, float, str]:
+        run = number(r.get("run"))
+        return (
+            str(r.get("task")),
+            str(r.get("model")),
+            arms[str(r.get("arm"))],
+            -1 if run is None else run,
+            str(r.get("run")),
+        )
 
     cells = []
     for i, rec in enumerate(sorted(chosen, key=key)):
@@ -97,7 +104,7 @@ def _table(cells: Sequence[Cell]) -> dict[str, Any]:
                 str(r.get("task")),
                 str(r.get("arm")),
                 str(r.get("model")),
-                str(r.get("run")),
+                r.get("run") if isinstance(r.get("run"), int) else str(r.get("run")),  # sorts as a number
                 outcome(r),
                 reason(r)[:REASON_CHARS],
                 number(r.get("total_loc")),
