@@ -168,7 +168,8 @@ def wrap(
     state = status()
     if not state.available or state.bwrap is None:
         raise RuntimeError(f"cannot confine: {state.reason}")
-    claude = os.path.realpath(cmd[0])  # a link like ~/.local/bin/claude is not visible inside
+    # A bare name is looked up on PATH first; a link like ~/.local/bin/claude is not visible inside.
+    claude = os.path.realpath(shutil.which(cmd[0], path=(env or {}).get("PATH")) or cmd[0])
     interpreter = interpreter_folder(cmd[0], (env or {}).get("PATH"))
     if interpreter is not None:
         readable = [*readable, interpreter]
@@ -176,7 +177,7 @@ def wrap(
         state.bwrap,
         workspace=workspace,
         home=home,
-        install=install_folder(cmd[0]),
+        install=install_folder(claude),
         hide=hide,
         env=env,
         readable=readable,

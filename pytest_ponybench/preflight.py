@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import agent, textfiles
+from . import agent, confine, textfiles
 from . import skills as skills_mod
 from .arms import Arm
 from .offline import CellScript, OfflineServer, is_offline
@@ -208,6 +208,12 @@ def _session(
             offline=offline,
             api_timeout_ms=int(timeout_s * 600),
         )
+        # Confined like a cell where this machine can: a probe session runs the arm's hooks too.
+        confined = confine.status().available
+        if confined:
+            plugin = [arm.plugin_dir.resolve()] if arm.plugin_dir is not None else []
+            hide = [Path(__file__).parent, Path.cwd()]
+            cmd = confine.wrap(cmd, workspace=ws, home=home, hide=hide, env=env, readable=plugin)
         run = agent.run_claude(
             cmd,
             cwd=ws,
@@ -215,6 +221,7 @@ def _session(
             stdout=out / "claude.jsonl",
             stderr=out / "claude.stderr",
             timeout_s=timeout_s,
+            confined=confined,
         )
     finally:
         if offline and server is not None:
