@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 from .records import flag as record_flag
-from .records import is_valid, latest, passed
+from .records import is_valid, latest, passed, reached_outside
 from .records import number as record_number
 from .records import tokens as record_tokens
 
@@ -616,6 +616,7 @@ class _ArmCells:
     skills_available: set[str] = field(default_factory=set)  # what the arm's plugin registered
     skills_used: set[str] = field(default_factory=set)  # of that, what a session invoked
     skill_cells: int = 0  # valid cells where something was registered
+    outside: int = 0  # valid cells whose agent read or wrote outside its workspace (the audit)
 
 
 def _collect(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, _ArmCells]]:
@@ -629,6 +630,7 @@ def _collect(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, _ArmCe
             continue
         task = str(rec.get("task"))
         cells.tasks.add(task)
+        cells.outside += reached_outside(rec)
         available = rec.get("skills_available")
         if isinstance(available, list) and available:
             cells.skill_cells += 1
@@ -673,6 +675,11 @@ def _notes(arm: str, baseline: str, cells: _ArmCells, base: _ArmCells) -> list[s
         notes.append(
             f"warning: {arm}'s plugin registered {names} in {cells.skill_cells} cells and no session "
             f"used it: the arm was loaded but not exercised"
+        )
+    if cells.outside or base.outside:
+        notes.append(
+            f"outside the workspace (the audit): {arm} reached out in {cells.outside} of "
+            f"{cells.cells - cells.invalid} cells, {baseline} in {base.outside} of {base.cells - base.invalid}"
         )
     shared = cells.tasks & base.tasks
     for metric in RATE_METRICS + RATIO_METRICS:

@@ -169,3 +169,27 @@ def test_an_invalid_rate_gap_warns() -> None:
     ) in row["notes"]
     same = stats.verdicts([r for r in records if r.get("valid", True) or r["task"] == "t0"])
     assert not any(n.startswith("warning") for n in same[0]["notes"])
+
+
+def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -> None:
+    from pytest_ponybench import stats
+
+    def cell(arm: str, task: str, run: int, **extra: object) -> dict[str, object]:
+        return {
+            "task": task,
+            "arm": arm,
+            "model": "m",
+            "run": run,
+            "valid": True,
+            "correct": True,
+            "safe": True,
+            **extra,
+        }
+
+    recs = [cell(a, t, r) for a in ("baseline", "mine") for t in ("t1", "t2") for r in (0, 1)]
+    recs[5]["outside_reads"] = ["/etc/passwd"]
+    recs[6]["outside_writes"] = ["/tmp/x"]
+    (row,) = stats.verdicts(recs)
+    assert (
+        "outside the workspace (the audit): mine reached out in 2 of 4 cells, baseline in 0 of 4" in row.notes
+    )
