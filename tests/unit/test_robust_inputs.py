@@ -191,5 +191,5 @@ def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -
     recs[6]["outside_writes"] = ["/tmp/x"]
     (row,) = stats.verdicts(recs)
     assert (
-        "outside the workspace (the audit): mine reached out in 2 of 4 cells, baseline in 0 of 4" in row.notes
+        "outside the workspace (the audit): mine reached out in 2 of 4 cells, baseline in 0 of 4" in row["notes"]
     )
