@@ -196,9 +196,9 @@ def _verdict_blocks(
     return by_model
 
 
-def _matrix(cells: Sequence[Cell], model: str, arms: Sequence[str]) -> list[dict[str, Any]]:
-    """Task x arm pass fractions for one model, from the summary's own rows."""
-    rows = [r for r in report.aggregate(c.rec for c in cells) if r["model"] == model]
+def _matrix(rows: Sequence[Mapping[str, Any]], model: str, arms: Sequence[str]) -> list[dict[str, Any]]:
+    """Task x arm pass fractions for one model, from the summary's own rows (report.aggregate)."""
+    rows = [r for r in rows if r["model"] == model]
     by_task: dict[str, dict[str, Any]] = defaultdict(dict)
     for r in rows:
         n = int(r["valid"])
@@ -212,8 +212,9 @@ def _matrix(cells: Sequence[Cell], model: str, arms: Sequence[str]) -> list[dict
     return [{"task": t, "cells": [by_task[t].get(a) for a in arms]} for t in sorted(by_task)]
 
 
-def _summary_rows(cells: Sequence[Cell], model: str) -> list[list[str]]:
-    rows = [r for r in report.model_totals(c.rec for c in cells) if r["model"] == model]
+def _summary_rows(totals: Sequence[Mapping[str, Any]], model: str) -> list[list[str]]:
+    """The terminal's all-tasks block of one model, from report.model_totals' rows."""
+    rows = [r for r in totals if r["model"] == model]
     order = {a: i for i, a in enumerate(report.arm_order(r["arm"] for r in rows))}
     return [report._cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
 
@@ -376,7 +377,8 @@ def build(
     cells = _cells(records, sources, baseline)
     models = sorted({str(c.rec.get("model")) for c in cells})
     arms = _arm_order((str(c.rec.get("arm")) for c in cells), baseline)
-    totals = {(r["model"], r["arm"]): r for r in report.model_totals(c.rec for c in cells)}
+    model_rows = report.model_totals(c.rec for c in cells)
+    totals = {(r["model"], r["arm"]): r for r in model_rows}
     blocks = _verdict_blocks(rows, totals)
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{cells_dir.name}.", dir=out.parent))
@@ -387,6 +389,7 @@ def build(
         writing = ThreadPoolExecutor(1)
         parts = writing.submit(_write_parts, cells, tmp, out.parent)
         writing.shutdown(wait=False)
+        task_rows = report.aggregate(c.rec for c in cells)
         task_link = {t: f"#task={quote(t)}" for t in {str(c.rec.get("task")) for c in cells}}
         sections = []
         for model in models:
@@ -397,10 +400,10 @@ def build(
                     "model": model,
                     "verdicts": blocks.get(model, []),
                     "columns": report.COLUMNS,
-                    "summary": _summary_rows(cells, model),
+                    "summary": _summary_rows(model_rows, model),
                     "figure": Markup(plots.model_figure([c.rec for c in mine], model_arms, task_link)),
                     "arms": model_arms,
-                    "matrix": _matrix(cells, model, model_arms),
+                    "matrix": _matrix(task_rows, model, model_arms),
                 }
             )
         parts.result()
