@@ -151,6 +151,8 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             )
         seeded = workspace.lay(task, ws)
         workspace.snapshot(ws)
+        # The report's transcript starts with the prompt; a live stream does not carry it.
+        (cell_dir / "prompt.md").write_text(task.prompt, encoding="utf-8")
         # Rescore needs to know which files were seeded, after the scratch folder is gone.
         write_json(cell_dir / "seeded.json", seeded)
         offline = is_offline(cell.model)

@@ -39,6 +39,7 @@ OPT_CELL_BUDGET = "--max-budget-usd"
 # Not --retries: pytest-retry owns that name. The pyproject key stays `retries`.
 OPT_RETRIES = "--cell-retries"
 OPT_WARMUP = "--warmup"
+OPT_NO_REPORT = "--no-report"
 # Command line only, never a pyproject key: running an unconfined agent is a choice per run.
 OPT_ALLOW_UNCONFINED = "--allow-unconfined"
 OPT_SHARD = SHARD_FLAG  # command line only: each machine of a sharded grid gets its own
@@ -95,6 +96,7 @@ HELP = {
     OPT_CELL_BUDGET: "dollar cap per cell, passed to claude --max-budget-usd",
     OPT_RETRIES: "re-runs of a cell whose session was invalid (API error, no result), with "
     "backoff; a wrong or unsafe result is never retried",
+    OPT_NO_REPORT: "do not write the HTML report (RUN_DIR/report.html) at the end of the session",
     OPT_WARMUP: "prompt-cache warm-up call per (model, arm) before the cells: auto (live models "
     "only), on, off",
     OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
@@ -407,6 +409,7 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_CELL_BUDGET, default=None, metavar="USD", help=HELP[OPT_CELL_BUDGET])
     group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])
     group.addoption(OPT_WARMUP, default=None, choices=("auto", "on", "off"), help=HELP[OPT_WARMUP])
+    group.addoption(OPT_NO_REPORT, action="store_true", default=False, help=HELP[OPT_NO_REPORT])
     group.addoption(OPT_ALLOW_UNCONFINED, action="store_true", default=False, help=HELP[OPT_ALLOW_UNCONFINED])
     group.addoption(OPT_SHARD, default=None, metavar="I/N", help=HELP[OPT_SHARD])
     group.addoption(OPT_OFFLINE_LATENCY, default=None, metavar="SECONDS", help=HELP[OPT_OFFLINE_LATENCY])

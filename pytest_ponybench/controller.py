@@ -17,7 +17,7 @@ import pytest
 
 from . import agent, confine, interrupts, preflight, report, results, spend, weather
 from .collection import cell_of
-from .config import OPT_ALLOW_UNCONFINED, OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
+from .config import OPT_ALLOW_UNCONFINED, OPT_NO_REPORT, OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
 from .offline import OfflineServer, is_offline
 from .plan import Plan
 
@@ -64,6 +64,8 @@ class Controller:
         self.expected: list[str] = []
         self.skipped: set[str] = set()
         self.write_error: str | None = None  # why summary.json or run.json could not be written
+        self.report_path: Path | None = None
+        self.report_error: str | None = None
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -181,9 +183,20 @@ class Controller:
                 },
             )
             self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+            if not self.config.getoption(OPT_NO_REPORT):
+                self.write_report()
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+
+    def write_report(self) -> None:
+        """The HTML report of the run dir; a report that cannot be written never fails the run."""
+        from .htmlreport import write_report  # matplotlib and Jinja2: only when a report is made
+
+        try:
+            self.report_path = write_report(self.run_dir.path)
+        except Exception as exc:  # the records are on disk; `ponybench report` can try again
+            self.report_error = f"{type(exc).__name__}: {exc}"
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:

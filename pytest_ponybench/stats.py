@@ -679,7 +679,8 @@ def _notes(arm: str, baseline: str, cells: _ArmCells, base: _ArmCells) -> list[s
     if cells.outside or base.outside:
         notes.append(
             f"outside the workspace (the audit): {arm} reached out in {cells.outside} of "
-            f"{cells.cells - cells.invalid} cells, {baseline} in {base.outside} of {base.cells - base.invalid}"
+            f"{cells.cells - cells.invalid} cells, "
+            f"{baseline} in {base.outside} of {base.cells - base.invalid}"
         )
     shared = cells.tasks & base.tasks
     for metric in RATE_METRICS + RATIO_METRICS:

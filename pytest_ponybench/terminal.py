@@ -52,6 +52,12 @@ class SummaryReporter:
                 tr.write_sep("-", "verdicts: each arm vs baseline")
                 tr.write_line(verdicts)
             tr.write_line(f"run dir: {path}")
+            if ctl.report_path is not None:
+                tr.write_line(f"report: {ctl.report_path}")
+            elif ctl.report_error is not None:
+                tr.write_line(
+                    f"report not written: {ctl.report_error} (try: ponybench report {path})", yellow=True
+                )
             tr.write_line(self._spend_line(spend.Ledger(path, None).state()["spent_usd"]))
         except OSError as exc:
             tr.write_line(f"ponybench: the run dir {path} could not be read: {exc}", red=True)
