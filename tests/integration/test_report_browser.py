@@ -141,7 +141,8 @@ def _shot(driver: WebDriver, tmp_path: Path, name: str) -> Path:
 
 
 def _console_errors(driver: WebDriver) -> list[dict[str, Any]]:
-    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    logs: list[dict[str, Any]] = driver.get_log("browser")  # type: ignore[attr-defined]  # Chromium only
+    return [e for e in logs if e.get("level") == "SEVERE"]
 
 
 def _open_overlay(driver: WebDriver, link: Any) -> None:
@@ -222,7 +223,7 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
         assert shown == rows
         assert verdict.find_elements(By.CSS_SELECTOR, "tr.effect .track .ci")  # intervals drawn
         words = {
-            tr.get_attribute("class").split()[-1]
+            str(tr.get_attribute("class")).split()[-1]
             for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
         }
         assert words <= {"better", "worse", "undecided", "no-data", "in-pass"} and words
@@ -262,15 +263,15 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     # A matrix cell opens that task's cells.
     pick = browser.find_element(By.CSS_SELECTOR, "section.model table.matrix td.pick")
     pick.click()
-    rows = browser.find_elements(By.CSS_SELECTOR, "#cell-table tbody tr")
-    assert {tuple(_texts(browser, "td", tr)[:3]) for tr in rows} == {
+    picked = browser.find_elements(By.CSS_SELECTOR, "#cell-table tbody tr")
+    assert {tuple(_texts(browser, "td", tr)[:3]) for tr in picked} == {
         (pick.get_attribute("data-task"), pick.get_attribute("data-arm"), pick.get_attribute("data-model"))
     }
     _shot(browser, tmp_path, "report-top")
 
     # A point of the cost plot opens its task's cells too.
     point = browser.find_element(By.CSS_SELECTOR, "div.figure a")
-    task = point.get_attribute("xlink:href").removeprefix("#task=")
+    task = str(point.get_attribute("xlink:href")).removeprefix("#task=")
     browser.execute_script(
         "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))",
         point.find_element(By.CSS_SELECTOR, "use"),

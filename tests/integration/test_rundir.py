@@ -178,7 +178,7 @@ def test_resume_tolerates_a_torn_last_line(
     result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir))
     result.assert_outcomes(passed=1, deselected=1)
     recs = records_tolerant(run_dir)
-    assert sorted(r["cell_id"] for r in recs) == [
+    assert sorted(str(r["cell_id"]) for r in recs) == [
         "merge_intervals-baseline-offline-reference-r0",
         "sql_lookup-baseline-offline-reference-r0",
     ]

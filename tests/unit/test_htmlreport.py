@@ -253,9 +253,9 @@ def test_report_of_a_small_run_holds_the_summary_figures_and_no_raw_markup(tmp_p
     html = out.read_text()
     assert HOSTILE not in html and "<script>alert" not in html
     assert "&lt;/script&gt;&lt;script&gt;alert(1)" in html  # the arm's prompt, escaped
-    data = json.loads(
-        re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)[1]
-    )
+    found = re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None
+    data = json.loads(found[1])
     rows = data["table"]["rows"]
     cols = data["table"]["columns"]
     outcomes = sorted(r[cols.index("outcome")] for r in rows)
