@@ -140,6 +140,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         "attempt": attempt,
         "arm_hash": cell.arm.content_hash(),
         "task_hash": task.content_hash(),
+        "scored": task.scored,
         "claude_version": ctx.claude_version,
         "started": started,
     }

@@ -26,9 +26,9 @@ PROBE_PROMPT = "Reply with the single word: ok"
 
 
 def selftest_problems(tasks: Iterable[Task]) -> list[str]:
-    """Every reference of the selected tasks, scored as the selftest does (in parallel: the
-    work is in subprocesses)."""
-    jobs = [(t, which) for t in tasks if t.has_references for which in ("good", "bad")]
+    """Every declared reference of the selected tasks (good, bad and refs/), scored as the
+    selftest does (in parallel: the work is in subprocesses)."""
+    jobs = [(t, ref.name) for t in tasks for ref in t.references]
     with ThreadPoolExecutor(max_workers=4) as pool:
         found = list(pool.map(lambda job: check_reference(*job)[0], jobs))
     return [p for p in found if p]

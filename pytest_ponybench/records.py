@@ -75,6 +75,7 @@ class Record(TypedDict, total=False):
     api_error_status: int | None
     arm_hash: str
     task_hash: str
+    scored: bool
     claude_version: str | None
     started: str
     finished: str
@@ -139,6 +140,8 @@ FIELDS: dict[str, str] = {
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
     "arm_hash": "Hash of the arm's content (plugin files, prompt, settings).",
     "task_hash": "Hash of the task folder's content (prompt, seed, references, checks).",
+    "scored": "False for an open task: nothing to check, so the cell stays out of the pass, correct and "
+    "safe figures and the verdicts (its words and chat code still count).",
     "claude_version": "`claude --version` of the CLI that ran the cell.",
     "started": "When the attempt started (UTC, ISO 8601).",
     "finished": "When the attempt's record was written (UTC, ISO 8601).",
@@ -202,6 +205,11 @@ def latest(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         if prev is None or is_valid(rec) or not is_valid(prev):
             best[key] = rec
     return list(best.values())
+
+
+def is_scored(rec: Mapping[str, Any]) -> bool:
+    """Whether the cell's task has checks (an open task's cells have none); older records do."""
+    return rec.get("scored", True) is not False
 
 
 def reached_outside(rec: Mapping[str, Any]) -> bool:

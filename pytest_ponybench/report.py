@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .records import flag, is_valid, latest, number, passed, reached_outside, tokens
+from .records import flag, is_scored, is_valid, latest, number, passed, reached_outside, tokens
 from .skills import exercised
 
 Record = Mapping[str, Any]
@@ -42,29 +42,32 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
     wrote = [c for c in valid if (number(c.get("total_loc")) or 0) > 0]
     costs = _numbers(valid, "cost_usd")
     toks = [t for c in valid if (t := tokens(c)) is not None]
-    passes = sum(passed(c) for c in valid)
+    # Pass, correct and safe only where there was something to check (not an open task's cells).
+    scored = [c for c in valid if is_scored(c)]
+    k = len(scored)
+    passes = sum(passed(c) for c in scored)
     return {
         "n": len(cells),
         "valid": n,
         "invalid": len(cells) - n,
         "timed_out": sum(bool(c.get("timed_out")) for c in cells),
         "wrote": _rate(len(wrote), n),
-        "correct": _rate(sum(flag(c.get("correct")) is True for c in valid), n),
-        "safe": _rate(sum(flag(c.get("safe")) is True for c in valid), n),
-        "passed": _rate(passes, n),
+        "correct": _rate(sum(flag(c.get("correct")) is True for c in scored), k),
+        "safe": _rate(sum(flag(c.get("safe")) is True for c in scored), k),
+        "passed": _rate(passes, k),
         # LOC only where code was delivered: an arm that writes nothing is not "smaller".
         "loc_median": _median(_numbers(wrote, "total_loc")),
         "tests_written": _rate(sum((number(c.get("test_loc")) or 0) > 0 for c in valid), n),
         "tokens_mean": _mean(toks),
         "cost_per_run": _mean(costs),
-        "cost_per_pass": sum(costs) / passes if costs and passes else None,
+        "cost_per_pass": sum(_numbers(scored, "cost_usd")) / passes if costs and passes else None,
         "reply_words_median": _median(_numbers(valid, "reply_words")),
         "time_s_mean": _mean([ms / 1000 for ms in _numbers(valid, "duration_ms")]),
         "turns_mean": _mean(_numbers(valid, "turns")),
-        # Of the cells whose arm's plugin registered a skill, agent or command: the share that
-        # invoked one (None where nothing was registered, e.g. the baseline).
         # The share of cells whose agent read or wrote outside its workspace (the audit).
         "outside": _rate(sum(reached_outside(c) for c in valid), n),
+        # Of the cells whose arm's plugin registered a skill, agent or command: the share that
+        # invoked one (None where nothing was registered, e.g. the baseline).
         "skill_used": _rate(
             sum(e is True for e in (exercised(c) for c in valid)),
             sum(exercised(c) is not None for c in valid),

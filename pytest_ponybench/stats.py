@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 from .records import flag as record_flag
-from .records import is_valid, latest, passed, reached_outside
+from .records import is_scored, is_valid, latest, passed, reached_outside
 from .records import number as record_number
 from .records import tokens as record_tokens
 
@@ -623,6 +623,8 @@ def _collect(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, _ArmCe
     """model -> arm -> its cells, from the latest attempt of every cell."""
     table: dict[str, dict[str, _ArmCells]] = {}
     for rec in latest(records):
+        if not is_scored(rec):
+            continue  # an open task has nothing to check: it says nothing about an arm's quality
         cells = table.setdefault(str(rec.get("model")), {}).setdefault(str(rec.get("arm")), _ArmCells())
         cells.cells += 1
         if not is_valid(rec):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import report, stats
-from .records import is_valid, latest, passed
+from .records import is_scored, is_valid, latest, passed
 from .stats import ArmVerdict, Effect
 
 Record = Mapping[str, Any]
@@ -183,6 +183,8 @@ def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, 
     every cell."""
     counts: dict[tuple[str, str], tuple[int, int, int]] = {}
     for rec in latest(records):
+        if not is_scored(rec):
+            continue  # an open task has nothing to pass
         key = (str(rec.get("model")), str(rec.get("arm")))
         k, n, bad = counts.get(key, (0, 0, 0))
         if is_valid(rec):

@@ -18,7 +18,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from .. import stats
-from ..records import is_valid, number, passed
+from ..records import is_scored, is_valid, number, passed
 
 matplotlib.use("svg")
 
@@ -52,7 +52,8 @@ def model_figure(records: Sequence[Record], arms: Sequence[str], task_link: Mapp
     pass fraction (one point per task and arm), delivered LOC per arm (cells that wrote code)."""
     by_arm: dict[str, list[Record]] = {a: [] for a in arms}
     for rec in records:
-        if is_valid(rec) and str(rec.get("arm")) in by_arm:
+        # Pass rates and plots only where there was something to check (not open tasks).
+        if is_valid(rec) and is_scored(rec) and str(rec.get("arm")) in by_arm:
             by_arm[str(rec.get("arm"))].append(rec)
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # the keys are rcParams
         fig = Figure(figsize=(10.5, 3.1), layout="constrained")

@@ -324,3 +324,25 @@ def test_the_outside_column_shows_only_where_an_agent_reached_outside() -> None:
     header, *rows = [line for line in table.splitlines() if line.startswith("  ")][:3]
     assert header.split()[-1] == "outside"
     assert rows[0].split()[-1] == "0%" and rows[1].split()[-1] == "50%"
+
+
+def test_an_open_task_stays_out_of_pass_correct_and_safe_but_its_words_count() -> None:
+    def cell(task: str, scored: bool, ok: bool, words: int) -> dict[str, Any]:
+        return {
+            "task": task,
+            "arm": "baseline",
+            "model": "m",
+            "run": 0,
+            "valid": True,
+            "scored": scored,
+            "correct": ok,
+            "safe": ok,
+            "reply_words": words,
+            "total_loc": 3,
+        }
+
+    row = summarize([cell("t", True, False, 10), cell("open", False, True, 30)])
+    assert (row["passed"], row["correct"], row["safe"]) == (0.0, 0.0, 0.0)  # not 50 %
+    assert row["reply_words_median"] == 20 and row["valid"] == 2
+    only_open = summarize([cell("open", False, True, 30)])
+    assert only_open["passed"] is None and only_open["reply_words_median"] == 30

@@ -191,5 +191,29 @@ def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -
     recs[6]["outside_writes"] = ["/tmp/x"]
     (row,) = stats.verdicts(recs)
     assert (
-        "outside the workspace (the audit): mine reached out in 2 of 4 cells, baseline in 0 of 4" in row["notes"]
+        "outside the workspace (the audit): mine reached out in 2 of 4 cells, baseline in 0 of 4"
+        in row["notes"]
     )
+
+
+def test_an_open_task_is_left_out_of_the_verdicts() -> None:
+    from pytest_ponybench import stats
+
+    def cell(arm: str, task: str, ok: bool, scored: bool = True) -> dict[str, object]:
+        return {
+            "task": task,
+            "arm": arm,
+            "model": "m",
+            "run": 0,
+            "valid": True,
+            "correct": ok,
+            "safe": ok,
+            "scored": scored,
+            "total_loc": 5,
+        }
+
+    recs = [cell(a, f"t{i}", a == "baseline") for a in ("baseline", "mine") for i in range(4)]
+    recs += [cell("baseline", "open", False, False), cell("mine", "open", True, False)]
+    (row,) = stats.verdicts(recs)
+    pass_effect = next(e for e in row["effects"] if e.metric == "pass")
+    assert pass_effect.n_tasks == 4 and pass_effect.estimate == -100.0
