@@ -176,6 +176,14 @@ def run_one(workers: int, hold: float, waves: int, tasks: Sequence[str], keep: b
     cells = runs * len(tasks)
     base = Path(tempfile.mkdtemp(prefix="ponybench-concurrency-"))
     root = make_project(base, tasks)
+    # A frozen copy of the plugin, first on the path: edits to the working tree during the run
+    # must neither change the code measured nor trip the harness's own integrity check.
+    shutil.copytree(
+        REPO / "pytest_ponybench",
+        base / "src" / "pytest_ponybench",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(base / "src"), os.environ.get("PYTHONPATH", "")])}
     argv = [
         sys.executable,
         "-m",
@@ -195,7 +203,7 @@ def run_one(workers: int, hold: float, waves: int, tasks: Sequence[str], keep: b
     start = time.monotonic()
     with open(base / "pytest.log", "wb") as log:
         proc = subprocess.Popen(
-            argv, cwd=root, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            argv, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
         )
         sampler = Sampler(proc.pid)
         thread = threading.Thread(target=sampler.run, daemon=True)
@@ -218,7 +226,8 @@ def run_one(workers: int, hold: float, waves: int, tasks: Sequence[str], keep: b
         print(f"  kept: {base}")
     if len(records) != cells or proc.returncode not in (0, 1):
         print(f"  warning: {len(records)} records of {cells} cells, pytest exit {proc.returncode}")
-    return Result(workers, cells, passed, wall, max(steady, 1e-9), sampler, rusage_cpu, hold)
+    # Throughput counts the cells that finished, not the ones planned.
+    return Result(workers, len(records), passed, wall, max(steady, 1e-9), sampler, rusage_cpu, hold)
 
 
 def load() -> str:
