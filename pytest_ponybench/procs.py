@@ -6,6 +6,7 @@ is simply not there, never an error.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,17 @@ class Proc:
             return (PROC / str(self.pid) / "environ").read_bytes()
         except OSError:
             return b""
+
+
+def alive(pid: int) -> bool:
+    """Whether a process with this pid exists (one we may not signal exists too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def cmdline(pid: int) -> list[str]:

@@ -18,6 +18,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from . import procs
+
 
 class ScratchError(RuntimeError):
     """The scratch root exists but is not a private folder of ours."""
@@ -39,22 +41,12 @@ def _private_dir(path: Path) -> None:
         os.chmod(path, 0o700)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def reap(base: Path) -> list[Path]:
     """Remove session folders under base whose owning process is gone; the ones removed."""
     removed = []
     for entry in base.iterdir() if base.is_dir() else ():
         owner = entry.name.split("-", 1)[0]
-        if not owner.isdigit() or int(owner) == os.getpid() or _alive(int(owner)):
+        if not owner.isdigit() or int(owner) == os.getpid() or procs.alive(int(owner)):
             continue
         shutil.rmtree(entry, ignore_errors=True)
         removed.append(entry)

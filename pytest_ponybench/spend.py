@@ -15,20 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import integrity
+from . import integrity, procs
 from .results import locked, write_json
 
 LEDGER = "spend.json"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @dataclass
@@ -52,7 +42,7 @@ class Ledger:
         data.setdefault("max_cell_usd", None)
         data.setdefault("running", {})
         # Reservations of processes that no longer exist are void.
-        data["running"] = {k: v for k, v in data["running"].items() if _alive(int(v["pid"]))}
+        data["running"] = {k: v for k, v in data["running"].items() if procs.alive(int(v["pid"]))}
         return data
 
     def state(self) -> dict[str, Any]:
