@@ -78,3 +78,16 @@ def small_tmpfs(path: Path, size: str = "1m") -> Iterator[Path]:
         yield path
     finally:
         subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def one_task_project(root: Path, task: str = "merge_intervals", claude_line: str = "") -> Path:
+    """A benchmark project with one shipped task and a stand-in `./claude` script (for tests
+    that stop before any cell: the plan is resolved, the script is at most asked its version)."""
+    (root / "benchmarks" / "tasks").mkdir(parents=True)
+    shutil.copy(REPO / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
+    shutil.copytree(REPO / "benchmarks" / "tasks" / task, root / "benchmarks" / "tasks" / task)
+    (root / "fixtures").mkdir()
+    (root / "pyproject.toml").write_text("[tool.ponybench]\n[tool.ponybench.arms]\nbaseline = {}\n")
+    (root / "claude").write_text(f"#!/bin/sh\n{claude_line}\n")
+    (root / "claude").chmod(0o755)
+    return root

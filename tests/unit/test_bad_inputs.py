@@ -5,12 +5,11 @@ is resolved before the CLI is looked for, and where the CLI matters a stand-in f
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.support import REPO
+from tests.support import one_task_project
 
 TASK = "merge_intervals"
 
@@ -18,16 +17,7 @@ TASK = "merge_intervals"
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> Path:
     """A benchmark project with one task, and a stand-in claude file (never run by these tests)."""
-    root = pytester.path
-    (root / "benchmarks" / "tasks").mkdir(parents=True)
-    shutil.copy(REPO / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
-    shutil.copytree(REPO / "benchmarks" / "tasks" / TASK, root / "benchmarks" / "tasks" / TASK)
-    (root / "fixtures").mkdir()
-    fake = root / "fake-claude"
-    fake.write_text("#!/bin/sh\nprintf '\\377\\376 2.1.0 (Claude Code)\\n'\n")
-    fake.chmod(0o755)
-    write_pyproject(root, "")
-    return root
+    return one_task_project(pytester.path, TASK, claude_line="printf '\\377\\376 2.1.0 (Claude Code)\\n'")
 
 
 def write_pyproject(root: Path, body: str, arms: str = "baseline = {}\n") -> None:
@@ -36,7 +26,7 @@ def write_pyproject(root: Path, body: str, arms: str = "baseline = {}\n") -> Non
 
 def refused(pytester: pytest.Pytester, *args: str) -> str:
     """Run pytest on the benchmark folder; it must stop with a usage error before any cell."""
-    result = pytester.runpytest("benchmarks", "--claude", "./fake-claude", *args)
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str() + result.stderr.str()
     out = result.stdout.str() + result.stderr.str()
     assert "test_cell[" not in out and "checks/test_" not in out, out  # nothing collected
@@ -136,7 +126,7 @@ def test_a_malformed_run_json_under_resume_names_the_key(
     pytester: pytest.Pytester, project: Path, run_json: object, said: str
 ) -> None:
     path = _run_dir(project, run_json)
-    result = pytester.runpytest("benchmarks", "--claude", "./fake-claude", "--resume", path)
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", "--resume", path)
     out = result.stdout.str() + result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR and said in out and "Traceback" not in out, out
 
@@ -145,14 +135,14 @@ def test_a_truncated_run_json_is_named(pytester: pytest.Pytester, project: Path)
     path = project / "runs" / "old"
     path.mkdir(parents=True)
     (path / "run.json").write_text('{"options": {"mod')
-    result = pytester.runpytest("benchmarks", "--claude", "./fake-claude", "--rescore", str(path))
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", "--rescore", str(path))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--rescore*run.json is unreadable*"])
 
 
 def test_an_odd_version_line_is_recorded_not_fatal(pytester: pytest.Pytester, project: Path) -> None:
     """The CLI's version line is provenance: bytes that are not UTF-8 must not stop the run."""
-    result = pytester.runpytest("benchmarks", "--claude", "./fake-claude", "-k", "no-such-cell")
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", "-k", "no-such-cell")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout.str()
     run_json = json.loads(next((project / "runs").glob("*/run.json")).read_text())
     assert "2.1.0 (Claude Code)" in run_json["claude_version"]

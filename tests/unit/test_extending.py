@@ -6,13 +6,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, one_task_project
 
 
 def root_conftest() -> ModuleType:
@@ -53,16 +52,7 @@ def test_nothing_written_is_none_not_zero(tmp_path: Path) -> None:
 
 
 def _project(pytester: pytest.Pytester, hook_body: str) -> None:
-    root = pytester.path
-    (root / "benchmarks" / "tasks").mkdir(parents=True)
-    shutil.copy(REPO / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
-    shutil.copytree(
-        REPO / "benchmarks" / "tasks" / "merge_intervals", root / "benchmarks" / "tasks" / "merge_intervals"
-    )
-    (root / "fixtures").mkdir()
-    (root / "pyproject.toml").write_text("[tool.ponybench]\n[tool.ponybench.arms]\nbaseline = {}\n")
-    (root / "claude").write_text("#!/bin/sh\n")
-    (root / "claude").chmod(0o755)
+    one_task_project(pytester.path)
     pytester.makeconftest(f"def pytest_ponybench_arms(config):\n    {hook_body}\n")
 
 

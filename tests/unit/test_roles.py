@@ -3,14 +3,13 @@ one role object per concern in one that is; and the plugin lives beside others (
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import REPO
+from tests.support import one_task_project
 
 # Printed by a conftest at the end of the session: the ponybench plugins registered, and whether
 # the heavy modules were imported at all.
@@ -44,16 +43,8 @@ def test_an_unrelated_project_gets_nothing(pytester: pytest.Pytester, pyproject:
 
 
 def _bench(pytester: pytest.Pytester) -> Path:
-    root = pytester.path
-    (root / "benchmarks" / "tasks").mkdir(parents=True)
-    shutil.copy(REPO / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
-    shutil.copytree(
-        REPO / "benchmarks" / "tasks" / "merge_intervals", root / "benchmarks" / "tasks" / "merge_intervals"
-    )
-    (root / "fixtures").mkdir()
-    (root / "pyproject.toml").write_text("[tool.ponybench]\n[tool.ponybench.arms]\nbaseline = {}\n")
     pytester.makeconftest(REPORTER)
-    return root
+    return one_task_project(pytester.path, claude_line="echo '2.1.0 (Claude Code)'")
 
 
 def test_the_selftest_registers_its_collection_and_summary(pytester: pytest.Pytester) -> None:
@@ -64,8 +55,6 @@ def test_the_selftest_registers_its_collection_and_summary(pytester: pytest.Pyte
 
 def test_collect_only_registers_collection_and_makes_no_run_dir(pytester: pytest.Pytester) -> None:
     root = _bench(pytester)
-    (root / "claude").write_text("#!/bin/sh\n")
-    (root / "claude").chmod(0o755)
     result = pytester.runpytest_subprocess("benchmarks", "--collect-only", "-q", "-s", "--claude", "./claude")
     assert roles(result)[0] == "ponybench-collection"
     result.stdout.fnmatch_lines(
@@ -77,8 +66,6 @@ def test_collect_only_registers_collection_and_makes_no_run_dir(pytester: pytest
 
 def test_a_run_registers_one_object_per_role(pytester: pytest.Pytester) -> None:
     root = _bench(pytester)
-    (root / "claude").write_text("#!/bin/sh\necho '2.1.0 (Claude Code)'\n")
-    (root / "claude").chmod(0o755)
     result = pytester.runpytest_subprocess(
         "benchmarks", "-s", "-p", "no:xdist", "--claude", "./claude", "-k", "x"
     )
