@@ -17,7 +17,7 @@ from .config import Mode
 from .plan import Plan
 from .records import finished_cell_ids
 from .selftest import selftest_items
-from .shards import block_id, cell_block
+from .shards import cell_block, xdist_group
 
 CELL_FIXTURE = "ponybench_cell"
 # pytest-timeout is the last resort; the harness's own cell limit must fire well before it.
@@ -73,7 +73,7 @@ class BenchmarkCollection:
                 id=c.id,
                 marks=[
                     *(getattr(pytest.mark, t) for t in c.task.tags),
-                    pytest.mark.xdist_group(block_id(cell_block(c))),
+                    pytest.mark.xdist_group(xdist_group(cell_block(c))),
                 ],
             )
             for c in self.plan.cells

@@ -67,6 +67,13 @@ def block_id(key: BlockKey) -> str:
     return f"{task}-{model}-r{run}"
 
 
+def xdist_group(key: BlockKey) -> str:
+    """The block's xdist group name. xdist reads the group after the last `@` of a node id, so
+    an `@` in a model name (`offline-reference@20s`) would merge every block of a run into one
+    group on one worker: it becomes `~`."""
+    return block_id(key).replace("@", "~")
+
+
 def assign(blocks: Iterable[BlockKey], count: int) -> dict[BlockKey, int]:
     """Each block's shard (1-based): sorted by digest, dealt round-robin."""
     if count < 1:
