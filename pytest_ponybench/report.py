@@ -49,6 +49,7 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
     return {
         "n": len(cells),
         "valid": n,
+        "scored": k,  # valid cells with something to check: the base of correct, safe, passed
         "invalid": len(cells) - n,
         "timed_out": sum(bool(c.get("timed_out")) for c in cells),
         "wrote": _rate(len(wrote), n),

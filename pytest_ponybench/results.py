@@ -28,7 +28,6 @@ SUMMARY = "summary.json"
 REPORT = "report.json"
 
 
-
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 

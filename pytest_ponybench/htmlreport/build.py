@@ -168,7 +168,7 @@ def _effect(e: stats.Effect) -> dict[str, Any]:
 
 def _pass_text(totals: Mapping[tuple[str, str], Mapping[str, Any]], model: str, arm: str) -> str:
     row = totals.get((model, arm))
-    n = int(row["valid"]) if row else 0
+    n = int(row.get("scored", row["valid"])) if row else 0  # open tasks have nothing to pass
     if not row or not n:
         return f"{arm} no valid cell"
     k = round(float(row["passed"] or 0) * n)
@@ -201,7 +201,7 @@ def _matrix(rows: Sequence[Mapping[str, Any]], model: str, arms: Sequence[str]) 
     rows = [r for r in rows if r["model"] == model]
     by_task: dict[str, dict[str, Any]] = defaultdict(dict)
     for r in rows:
-        n = int(r["valid"])
+        n = int(r.get("scored", r["valid"]))  # an open task's cells have nothing to pass: 0/0
         k = round(float(r["passed"] or 0) * n)
         by_task[r["task"]][r["arm"]] = {
             "k": k,

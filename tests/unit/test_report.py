@@ -195,6 +195,7 @@ def test_summarize_baseline_t1_by_hand() -> None:
         "reply_words_median": 25,
         "time_s_mean": 5.0,  # (3 + 5 + 7) / 3
         "turns_mean": 3,  # B3's turns are None
+        "scored": 3,  # every valid cell had checks (no open task)
         "outside": 0.0,  # no agent read or wrote outside its workspace
         "skill_used": None,  # no plugin registered a skill
     }
