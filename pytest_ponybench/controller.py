@@ -224,10 +224,6 @@ class Controller:
         args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
         return "pytest " + " ".join(args)
 
-    @property
-    def offline_only(self) -> bool:
-        return all(is_offline(m) for m in self.plan.settings.models)
-
 
 class XdistController:
     """Registered only with xdist: hand every worker the run dir and learn the expected cells."""

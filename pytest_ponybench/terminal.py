@@ -86,7 +86,7 @@ class SummaryReporter:
         line = f"spend: ${spent:.4f}" + (f" of a ${budget:g} budget" if budget else "")
         if ctl.skipped:
             line += f"; {len(ctl.skipped)} cell(s) not started (budget)"
-        if ctl.offline_only:
+        if not ctl.plan.paid:  # every model offline: the spend is notional
             line += (
                 " (offline models: the CLI's price for the offline server's token counts; nothing was paid)"
             )
