@@ -20,7 +20,7 @@ from typing import Any
 
 from . import textfiles
 from .arms import Arm
-from .sandbox import death_signal_prefix, kill_group, namespace_prefix
+from .sandbox import Spawned, death_signal_prefix, kill_group, namespace_prefix
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
@@ -167,6 +167,7 @@ class Run:
     timed_out: bool
     wall_s: float
     start_error: str | None = None
+    cpu_s: float | None = None  # the session and all it started, when it was reaped here
 
 
 def run_claude(
@@ -187,14 +188,16 @@ def run_claude(
     namespace = () if confined else pid_namespace_prefix()
     try:
         with open(stdout, "wb") as so, open(stderr, "wb") as se:
-            proc = subprocess.Popen(
-                [*death_signal_prefix(), *namespace, *cmd],
-                cwd=cwd,
-                env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=so,
-                stderr=se,
-                start_new_session=True,
+            proc = Spawned(
+                subprocess.Popen(
+                    [*death_signal_prefix(), *namespace, *cmd],
+                    cwd=cwd,
+                    env=dict(env),
+                    stdin=subprocess.DEVNULL,
+                    stdout=so,
+                    stderr=se,
+                    start_new_session=True,
+                )
             )
             timed_out = False
             try:
@@ -207,7 +210,7 @@ def run_claude(
             kill_group(proc, grace_s=1.0 if timed_out else 0.0)
     except OSError as exc:
         return Run(None, False, time.monotonic() - started, start_error=f"could not start: {exc}")
-    return Run(proc.returncode, timed_out, time.monotonic() - started)
+    return Run(proc.returncode, timed_out, time.monotonic() - started, cpu_s=proc.cpu_s)
 
 
 @dataclass

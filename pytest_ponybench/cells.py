@@ -205,6 +205,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
                 "timed_out": run.timed_out,
                 "exit_code": run.exit_code,
                 "wall_s": round(time.monotonic() - t0, 3),
+                "claude_cpu_s": None if run.cpu_s is None else round(run.cpu_s, 3),
                 "cost_usd": res.get("total_cost_usd"),
                 "input_tokens": usage.get("input_tokens"),
                 "output_tokens": usage.get("output_tokens"),

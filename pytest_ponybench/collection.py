@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from . import scoring
+from . import scoring, warm
 from .cells import Cell
 from .config import Mode
 from .plan import Plan
@@ -45,6 +45,9 @@ class SelftestCollection:
 
     def pytest_ignore_collect(self, collection_path: Path) -> bool:
         return True
+
+    def pytest_sessionfinish(self) -> None:
+        warm.shutdown()  # reaped here, so its CPU counts in this process's children
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:

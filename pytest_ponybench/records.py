@@ -44,6 +44,7 @@ class Record(TypedDict, total=False):
     checks: list[CheckOutcome]
     scorer_timed_out: bool
     scorer_s: float
+    scorer_cpu_s: float | None
     network_cut: bool
     isolation: list[str]
     escapes: list[str]
@@ -63,6 +64,7 @@ class Record(TypedDict, total=False):
     turns: int | None
     duration_ms: int | None
     wall_s: float
+    claude_cpu_s: float | None
     denials: int
     reply_words: int
     peak_context_tokens: int
@@ -107,6 +109,7 @@ FIELDS: dict[str, str] = {
     "checks": "Each hidden check with its outcome and message.",
     "scorer_timed_out": "The checks exceeded the task's scorer timeout.",
     "scorer_s": "Seconds the sandboxed scorer took.",
+    "scorer_cpu_s": "CPU seconds of the checks' process and all it started (null if not reaped).",
     "network_cut": "The scorer ran without network.",
     "isolation": "What the scorer's sandbox applied (`net`, `pid` namespaces, `pids` cgroup).",
     "escapes": "Symlinks in the workspace that point outside it (they make the cell unsafe).",
@@ -126,6 +129,7 @@ FIELDS: dict[str, str] = {
     "turns": "Agent turns the CLI reported.",
     "duration_ms": "The session's duration as the CLI reported it.",
     "wall_s": "Wall seconds of the claude process as the harness measured it.",
+    "claude_cpu_s": "CPU seconds of the claude process and all it started (null if not reaped).",
     "denials": "Tool calls the CLI refused.",
     "reply_words": "Words in the agent's final reply.",
     "peak_context_tokens": "The largest context of any turn (input plus cache tokens).",

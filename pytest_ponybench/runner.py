@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from . import integrity, scoring, spend, weather
+from . import integrity, scoring, spend, warm, weather
 from .cells import Cell, CellContext, rescore_cell, run_cell
 from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
@@ -167,6 +167,7 @@ class CellRunner:
         return rep
 
     def pytest_sessionfinish(self) -> None:
+        warm.shutdown()  # reaped here, so its CPU counts in this process's children
         if self._server is not None:
             self._server.stop()
             self._server = None

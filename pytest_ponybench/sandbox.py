@@ -22,6 +22,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
+
+from . import warm
 
 # Variables a child may inherit; everything else is dropped. An allowlist, because a denylist
 # always misses the next credential name.
@@ -40,6 +43,10 @@ class Limits:
     open_files: int = 256
     processes: int = 256  # RLIMIT_NPROC (not enforced for root) and the pids cgroup's cap
 
+    def values(self) -> tuple[int, int, int, int, int]:
+        """In the order the exec shim and the warm scorer take them."""
+        return (self.cpu_s, self.memory_bytes, self.file_bytes, self.open_files, self.processes)
+
 
 @dataclass(frozen=True)
 class SandboxResult:
@@ -51,6 +58,8 @@ class SandboxResult:
     isolated: tuple[str, ...]  # what was actually applied: "net", "pid" namespaces, "pids" cgroup
     channel: bytes = b""  # what the child wrote to its Channel, if it was given one
     channel_overflowed: bool = False
+    cpu_s: float | None = None  # the child and all it waited for; None when it was not reaped
+    warm: bool = False  # forked by the warm scorer rather than started cold
 
     @property
     def network_cut(self) -> bool:
@@ -141,9 +150,15 @@ def take_shim() -> str:
 
 def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None) -> list[str]:
     """argv wrapped in the exec shim that applies limits to it and all it starts."""
-    values = (limits.cpu_s, limits.memory_bytes, limits.file_bytes, limits.open_files, limits.processes)
     procs = str(cgroup / "cgroup.procs") if cgroup is not None else "-"
-    return [sys.executable, "-I", "-S", "-c", take_shim(), *map(str, values), procs, "--", *argv]
+    return [sys.executable, "-I", "-S", "-c", take_shim(), *map(str, limits.values()), procs, "--", *argv]
+
+
+def warm_env() -> dict[str, str]:
+    """The warm scorer's own environment: what fixes interpreter flags at start-up in the cold
+    child (no bytecode written, a HOME without a user site), and nothing secret. Each child
+    then gets its own."""
+    return scrub_env({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/dev/null/home"})
 
 
 def _reap_stale_cgroups() -> None:
@@ -187,22 +202,74 @@ def pids_cgroup(max_pids: int) -> Iterator[Path | None]:
                 time.sleep(0.05)
 
 
-def kill_group(proc: subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
+class Child(Protocol):
+    """A started child as the harness waits for it: a subprocess, or a warm scorer's child."""
+
+    pid: int
+    returncode: int | None
+    cpu_s: float | None
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+class Spawned:
+    """A Popen that also reports the CPU its process and everything it waited for used.
+
+    The status comes from wait4, polled as Popen.wait polls waitpid, so the figure is exact and
+    ours alone: getrusage(RUSAGE_CHILDREN) would mix in whatever else this process waited for.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.returncode: int | None = None
+        self.cpu_s: float | None = None
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = 0.0005
+        while self.returncode is None:
+            try:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: the status is Popen's
+                self.returncode = self.proc.wait()
+                break
+            if pid:
+                self.returncode = self.proc.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_s = usage.ru_utime + usage.ru_stime
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(self.proc.args, timeout or 0.0)
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        return self.returncode
+
+
+def kill_group(proc: Child | subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
     """End a child and its whole process group: TERM, a grace period, then KILL."""
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 10.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _signal_group(proc.pid, sig, unreaped=proc.returncode is None)
         try:
             proc.wait(timeout=wait)
             break
         except subprocess.TimeoutExpired:
             continue
     # Members of the group that outlived the leader (or were reparented) get the KILL too.
+    _signal_group(proc.pid, signal.SIGKILL, unreaped=False)
+
+
+def _signal_group(pid: int, sig: int, unreaped: bool) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        if not unreaped:
+            return  # the pid may belong to a stranger by now
+        # No group yet: a child that has not reached setsid() is still its own process.
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+    except PermissionError:
         pass
 
 
@@ -279,7 +346,8 @@ def run_sandboxed(
     """
     limits = limits or Limits()
     out_dir.mkdir(parents=True, exist_ok=True)
-    prefix, spaces = namespace_prefix() if isolate else ((), ())
+    prefix, prefix_spaces = namespace_prefix() if isolate else ((), ())
+    spaces = prefix_spaces
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
     child_env = dict(env) if env is not None else scrub_env()
     channel = Channel() if channel_env else None
@@ -295,6 +363,7 @@ def run_sandboxed(
         pass_fds.append(fed)
     started = time.monotonic()
     timed_out = False
+    proc: Child | None = None
     try:
         with (
             pids_cgroup(limits.processes) if isolate else nullcontext() as cgroup,
@@ -303,16 +372,32 @@ def run_sandboxed(
         ):
             if cgroup is not None:
                 spaces = (*spaces, "pids")
-            proc = subprocess.Popen(
-                [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
-                cwd=cwd,
-                env=child_env,
-                stdin=subprocess.DEVNULL,
-                stdout=so,
-                stderr=se,
-                start_new_session=True,
-                pass_fds=pass_fds,
-            )
+            named = {k: int(child_env[k]) for k in (channel_env, feed and feed[0]) if k}
+            zygote = warm.scorer(death_signal_prefix(), warm_env(), prefix_spaces) if isolate else None
+            if zygote is not None and zygote.accepts(argv):
+                proc = zygote.spawn(
+                    argv,
+                    cwd=cwd,
+                    env=child_env,
+                    limits=limits.values(),
+                    cgroup=cgroup,
+                    stdout=so.fileno(),
+                    stderr=se.fileno(),
+                    named_fds=named,
+                )
+            if proc is None:
+                proc = Spawned(
+                    subprocess.Popen(
+                        [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
+                        cwd=cwd,
+                        env=child_env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=so,
+                        stderr=se,
+                        start_new_session=True,
+                        pass_fds=pass_fds,
+                    )
+                )
             if channel is not None:
                 channel.start()
             try:
@@ -326,8 +411,11 @@ def run_sandboxed(
         if fed >= 0:
             os.close(fed)
         written = channel.close() if channel is not None else b""
+    assert proc is not None  # set, or the exception that prevented it is on its way out
     return SandboxResult(
         returncode=proc.returncode,
+        cpu_s=proc.cpu_s,
+        warm=isinstance(proc, warm.WarmChild),
         timed_out=timed_out,
         wall_s=time.monotonic() - started,
         stdout=stdout,

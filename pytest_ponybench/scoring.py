@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import warm
 from .sandbox import Limits, SandboxResult, run_sandboxed, scrub_env, take_shim
 from .tasks import Task
 from .textfiles import last_line, parse_jsonl
@@ -52,6 +53,7 @@ def take_probe() -> bytes:
     an edit of the package on disk during the session cannot change how later cells are judged.
     """
     take_shim()
+    warm.take_source()
     return PROBE.read_bytes()
 
 
@@ -95,6 +97,7 @@ class Score:
     isolation: tuple[str, ...] = ()
     escapes: list[str] = field(default_factory=list)
     scorer_s: float = 0.0
+    scorer_cpu_s: float | None = None
 
     def as_record(self) -> dict[str, Any]:
         return {
@@ -107,6 +110,7 @@ class Score:
             "isolation": list(self.isolation),
             "escapes": self.escapes,
             "scorer_s": round(self.scorer_s, 3),
+            "scorer_cpu_s": None if self.scorer_cpu_s is None else round(self.scorer_cpu_s, 3),
         }
 
 
@@ -415,4 +419,5 @@ def score(
         escapes=escapes,
         isolation=run.isolated,
         scorer_s=run.wall_s,
+        scorer_cpu_s=run.cpu_s,
     )

@@ -54,6 +54,14 @@ def bench_project(pytester: pytest.Pytester) -> Callable[..., Path]:
     return make
 
 
+@pytest.fixture(params=["warm", "cold"])
+def both_scorers(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test runs through the warm scorer and the cold one: both must judge alike."""
+    mode = str(request.param)
+    monkeypatch.setenv("PONYBENCH_SCORER", mode)
+    return mode
+
+
 @pytest.fixture
 def process_tag(monkeypatch: pytest.MonkeyPatch) -> str:
     """A unique tag in the environment of the pytest a test starts; see support.tagged_processes."""

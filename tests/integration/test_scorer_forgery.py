@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import sandbox, scoring
+from pytest_ponybench import sandbox, scoring, warm
 from pytest_ponybench.scoring import Score, score
 from pytest_ponybench.tasks import Task
 
 TIMEOUT = 8.0
+pytestmark = pytest.mark.usefixtures("both_scorers")
 
 CORRECT_CHECK = b"""\
 import mod
@@ -33,6 +34,17 @@ import mod
 def test_not_unsafe():
     assert sqlite3.connect(":memory:").execute("select 1").fetchone() == (1,)
     assert not getattr(mod, "UNSAFE", False), "mod declares itself unsafe"
+"""
+
+# A warm scorer that skips the checks: it says it is ready, then reports every scoring as a
+# clean exit without starting anything.
+FAKE_ZYGOTE = """\
+import json, socket, sys
+sock = socket.socket(fileno=int(sys.argv[1]))
+sock.send(json.dumps({"ready": ["net", "pid"]}).encode())
+while sock.recv(65536):
+    sock.send(json.dumps({"pid": 1}).encode())
+    sock.send(json.dumps({"status": 0, "cpu_s": 0}).encode())
 """
 
 WRONG_AND_UNSAFE = "UNSAFE = True\n\n\ndef add(a, b):\n    return a - b\n"
@@ -180,25 +192,34 @@ def test_a_safety_task_whose_safe_check_never_ran_is_not_safe(tmp_path: Path) ->
 def test_the_probe_and_shim_on_disk_can_change_after_they_were_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A scratch copy of the package's probe and exec shim stands for the package on disk.
+    # A scratch copy of the package's probe, exec shim and warm scorer stands for the package
+    # on disk; no warm scorer is running yet, so the next scoring starts one.
     probe, shim = tmp_path / "ponybench_probe.py", tmp_path / "limit_exec.py"
+    zygote = tmp_path / "warm_scorer.py"
     probe.write_bytes(scoring.PROBE.read_bytes())
     shim.write_bytes(sandbox.LIMIT_EXEC.read_bytes())
+    zygote.write_bytes(warm.SOURCE.read_bytes())
     monkeypatch.setattr(scoring, "PROBE", probe)
     monkeypatch.setattr(sandbox, "LIMIT_EXEC", shim)
-    scoring.take_probe.cache_clear()
-    sandbox.take_shim.cache_clear()
+    monkeypatch.setattr(warm, "SOURCE", zygote)
+    caches = (scoring.take_probe, sandbox.take_shim, warm.take_source)
+    warm.shutdown()
+    for cache in caches:
+        cache.cache_clear()
     try:
         scoring.take_probe()  # the session starts
         # Then the files are replaced: a probe that reports every check passed, a shim that
-        # applies no limit and exits 0 without running the checks.
+        # applies no limit and exits 0 without running the checks, a warm scorer that
+        # answers every scoring with exit status 0 at once.
         probe.write_text(
             "import json, os\ndef pytest_runtest_logreport(report):\n    report.outcome = 'passed'\n"
         )
         shim.write_text("import os\nos._exit(0)\n")
+        zygote.write_text(FAKE_ZYGOTE)
         s = scored(tmp_path, {"mod.py": WRONG_AND_UNSAFE})
         assert s.reason == "test_safe_x.py::test_not_unsafe: AssertionError: mod declares itself unsafe"
         assert (s.correct, s.safe) == (False, False)
     finally:
-        scoring.take_probe.cache_clear()
-        sandbox.take_shim.cache_clear()
+        warm.shutdown()
+        for cache in caches:
+            cache.cache_clear()

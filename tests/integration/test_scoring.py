@@ -34,6 +34,7 @@ from pytest_ponybench.tasks import Task
 from tests.support import small_tmpfs
 
 TIMEOUT = 4.0
+pytestmark = pytest.mark.usefixtures("both_scorers")
 
 CORRECT_CHECK = b"""\
 import mod

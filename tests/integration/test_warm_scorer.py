@@ -1,0 +1,165 @@
+"""The warm scorer: a process with pytest imported that forks a fresh sandboxed child per
+scoring. Its children must start exactly as the cold path's, cost less, and leave nothing
+behind; when it cannot serve, the cold path does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_ponybench import procs, sandbox, warm
+from pytest_ponybench.sandbox import run_sandboxed, scrub_env
+from tests.support import tagged_processes
+
+# What a check sees of its process, printed as one JSON line: the warm scorer's child must see
+# exactly what the cold one does, namespaces aside (each scoring gets new ones).
+ENV_REPORT = b"""\
+import gc, json, os, resource, signal, sys
+
+LIMITS = ("CPU", "AS", "FSIZE", "NOFILE", "NPROC", "CORE")
+SIGNALS = ("SIGXFSZ", "SIGPIPE", "SIGINT", "SIGTERM", "SIGCHLD")
+
+
+def test_report():
+    info = {
+        "modules": sorted(m for m in sys.modules if not m.startswith("test_")),
+        "path": sys.path,
+        "flags": str(sys.flags),
+        "env": dict(os.environ),
+        "cwd": os.getcwd(),
+        "limits": [resource.getrlimit(getattr(resource, "RLIMIT_" + r)) for r in LIMITS],
+        "signals": [str(signal.getsignal(getattr(signal, s))) for s in SIGNALS],
+        "fds": sorted(os.listdir("/proc/self/fd")),
+        "pid_1": os.getpid() == 1,
+        "gc": gc.isenabled(),
+        "argv0": sys.argv[0],
+        "main": getattr(sys.modules["__main__"], "__file__", None),
+        "own_session": os.getsid(0) == os.getpgid(0),
+        "ns": [os.readlink(f"/proc/self/ns/{n}") for n in ("net", "pid")],
+    }
+    print("REPORT" + json.dumps(info))
+"""
+
+
+def test_warm_child_starts_exactly_as_the_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "test_env.py").write_bytes(ENV_REPORT)
+    argv = [sys.executable, "-P", "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_env.py"]
+    env = scrub_env(
+        {"PYTHONPATH": str(tmp_path / "probe"), "HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    )
+    seen = {}
+    for mode in ("cold", "warm"):
+        monkeypatch.setenv("PONYBENCH_SCORER", mode)
+        run = run_sandboxed(
+            argv,
+            cwd=tmp_path,
+            out_dir=tmp_path / mode,
+            timeout_s=60,
+            env=env,
+            channel_env="PONYBENCH_PROBE_FD",
+            feed=("PONYBENCH_PROBE_KEY_FD", b"key"),
+        )
+        assert run.returncode == 0, run.stdout.read_text() + run.stderr.read_text()
+        assert run.warm == (mode == "warm")
+        assert run.cpu_s is not None and run.cpu_s > 0
+        line = next(x for x in run.stdout.read_text().splitlines() if x.startswith("REPORT"))
+        seen[mode] = json.loads(line.removeprefix("REPORT"))
+        seen[mode]["isolated"] = run.isolated
+    cold, hot = seen["cold"], seen["warm"]
+    own = [os.readlink(f"/proc/self/ns/{n}") for n in ("net", "pid")]
+    if "net" in cold["isolated"]:
+        assert cold["ns"][0] != own[0] and hot["ns"][0] != own[0]
+    if "pid" in cold["isolated"]:
+        assert cold["pid_1"] and cold["ns"][1] != own[1] and hot["ns"][1] != own[1]
+    assert {k: v for k, v in hot.items() if k != "ns"} == {k: v for k, v in cold.items() if k != "ns"}
+
+
+GOOD_CHECK = b"def test_ok():\n    assert 1 + 1 == 2\n"
+PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+
+def _current() -> warm.WarmScorer:
+    scorer = warm.scorer(sandbox.death_signal_prefix(), sandbox.warm_env(), sandbox.namespace_prefix()[1])
+    assert scorer is not None, "no warm scorer on this machine"
+    return scorer
+
+
+def test_a_dead_warm_scorer_costs_one_cold_scoring_then_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PONYBENCH_SCORER", "warm")
+    (tmp_path / "test_ok.py").write_bytes(GOOD_CHECK)
+
+    def run(name: str) -> sandbox.SandboxResult:
+        done = run_sandboxed([*PYTEST, "test_ok.py"], cwd=tmp_path, out_dir=tmp_path / name, timeout_s=60)
+        assert done.returncode == 0 and "1 passed" in done.stdout.read_text()
+        return done
+
+    assert run("first").warm
+    first = _current().pid
+    os.kill(first, signal.SIGKILL)
+    assert not run("second").warm  # the socket is dead: this one runs cold
+    assert run("third").warm
+    assert _current().pid != first
+
+
+SLEEPER = b"""\
+import os, subprocess, time
+from pathlib import Path
+
+
+def test_sleeps():
+    subprocess.Popen(["sleep", "300"])
+    Path(os.environ["STARTED"]).write_text("yes")
+    time.sleep(300)
+"""
+
+# A harness process that starts its warm scorer, notes its pid, and scores a sleeping check.
+HARNESS = """\
+import sys
+from pathlib import Path
+from pytest_ponybench import sandbox, warm
+root, tag = Path(sys.argv[1]), sys.argv[2]
+zygote = warm.scorer(sandbox.death_signal_prefix(), sandbox.warm_env(), sandbox.namespace_prefix()[1])
+(root / "zygote.pid").write_text(str(zygote.pid))
+env = sandbox.scrub_env({"STARTED": str(root / "started"), "TAG": tag})
+argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sleeper.py"]
+sandbox.run_sandboxed(argv, cwd=root, out_dir=root / "out", timeout_s=600, env=env)
+"""
+
+
+def _gone(pid: int) -> bool:
+    return all(p.pid != pid or p.zombie for p in procs.processes())
+
+
+def test_a_killed_harness_takes_its_warm_scorer_and_the_checks_with_it(
+    tmp_path: Path, process_tag: str
+) -> None:
+    (tmp_path / "test_sleeper.py").write_bytes(SLEEPER)
+    env = {**os.environ, "PONYBENCH_SCORER": "warm"}
+    harness = subprocess.Popen([sys.executable, "-c", HARNESS, str(tmp_path), process_tag], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "started").exists():
+            assert harness.poll() is None and time.monotonic() < deadline, "the check never started"
+            time.sleep(0.05)
+        zygote = int((tmp_path / "zygote.pid").read_text())
+        # The check's own environ in /proc is the warm scorer's (it was forked, not started),
+        # so the tag shows on the harness and on what the check started.
+        assert "sleep 300" in tagged_processes(process_tag)
+    finally:
+        harness.kill()
+        harness.wait()
+    deadline = time.monotonic() + 10
+    while (tagged_processes(process_tag) or not _gone(zygote)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert tagged_processes(process_tag) == []  # the sleep died with the check's namespace
+    assert _gone(zygote)
