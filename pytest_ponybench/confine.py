@@ -117,7 +117,10 @@ def bwrap_argv(
 ) -> list[str]:
     """The bwrap prefix that confines one session to workspace (cwd) and home; `readable` (the
     arm's plugin folder) is bound read-only, so the CLI can load the plugin and run its hooks."""
-    argv = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    # --as-pid-1: the session is PID 1 of its namespace (everything it started dies with it)
+    # and bwrap waits for it itself, so its CPU reaches the harness's wait4; behind bwrap's own
+    # PID 1 it would be reaped by nobody the harness can ask.
+    argv = [bwrap, "--die-with-parent", "--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     bound: list[Path] = []
     for top in SYSTEM_DIRS:

@@ -39,7 +39,11 @@ def test_offline_grid_over_every_shipped_task(
         assert rec["input_tokens"] > 0 and rec["output_tokens"] > 0, where
         assert rec["cost_usd"] > 0 and rec["turns"] >= 1, where
         assert rec["cache_read_tokens"] is not None, where
+        # The session's CPU reaches the harness through bwrap; a scored cell's checks had some.
+        assert rec["claude_cpu_s"] > 0.1, where
         axis = axes[rec["task"]]
+        if axis is not None and rec["files"] > 0:
+            assert rec["scorer_cpu_s"] > 0, where
         if rec["model"] == "offline-reference":
             assert rec["correct"] and rec["safe"], where
             if axis is not None:

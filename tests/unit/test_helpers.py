@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ import pytest
 
 from pytest_ponybench import gitcmd, procs, workspace
 from pytest_ponybench.results import write_json
+from pytest_ponybench.sandbox import Spawned, kill_group
 from pytest_ponybench.tasks import Task
 from pytest_ponybench.textfiles import last_line, parse_jsonl, read_jsonl
 from tests.support import small_tmpfs
@@ -191,3 +193,20 @@ def test_write_json_on_a_full_disk_keeps_the_old_file_whole_and_leaves_no_temp(t
         assert raised.value.errno == errno.ENOSPC
         assert json.loads(target.read_text()) == {"rows": [1, 2, 3]}
         assert [p.name for p in small.iterdir()] == ["summary.json"]
+
+
+def test_spawned_reports_the_cpu_of_its_child_and_what_the_child_waited_for() -> None:
+    busy = "import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'sum(range(10**7))'])\n"
+    child = Spawned(subprocess.Popen([sys.executable, "-c", busy]))
+    assert child.wait(timeout=60) == 0
+    assert child.cpu_s is not None and child.cpu_s > 0.1  # the grandchild's sum is in it
+
+
+def test_spawned_wait_times_out_like_popen_and_kill_group_still_reaps() -> None:
+    child = Spawned(
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    )
+    with pytest.raises(subprocess.TimeoutExpired):
+        child.wait(timeout=0.1)
+    kill_group(child, grace_s=0.1)
+    assert child.returncode == -signal.SIGTERM and child.cpu_s is not None
