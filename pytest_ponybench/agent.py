@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -156,6 +156,9 @@ def cell_env(
     return env
 
 
+START_CAP_S = 10.0  # a start slot is given back after this even if the CLI has said nothing
+
+
 def pid_namespace_prefix() -> tuple[str, ...]:
     """unshare --pid so every descendant of claude (MCP servers, setsid'd children) dies with it."""
     return namespace_prefix(net=False)[0]
@@ -179,10 +182,13 @@ def run_claude(
     stderr: Path,
     timeout_s: float,
     confined: bool = False,
+    on_started: Callable[[], None] | None = None,
 ) -> Run:
     """Run in its own process group and PID namespace, output to files; kill all on timeout.
 
     A confined cmd (confine.wrap) brings its own PID namespace and dies with its parent.
+    on_started is called once the CLI is up: its first output line (the init event) is out,
+    it ended, or START_CAP_S passed; always called, also when the start fails.
     """
     started = time.monotonic()
     namespace = () if confined else pid_namespace_prefix()
@@ -201,7 +207,11 @@ def run_claude(
             )
             timed_out = False
             try:
-                proc.wait(timeout=timeout_s)
+                if on_started is not None:
+                    _wait_until_up(proc, stdout, min(START_CAP_S, timeout_s))
+                    on_started()
+                    on_started = None
+                proc.wait(timeout=max(0.0, started + timeout_s - time.monotonic()))
             except subprocess.TimeoutExpired:
                 timed_out = True
             except BaseException:
@@ -210,7 +220,23 @@ def run_claude(
             kill_group(proc, grace_s=1.0 if timed_out else 0.0)
     except OSError as exc:
         return Run(None, False, time.monotonic() - started, start_error=f"could not start: {exc}")
+    finally:
+        if on_started is not None:
+            on_started()
     return Run(proc.returncode, timed_out, time.monotonic() - started, cpu_s=proc.cpu_s)
+
+
+def _wait_until_up(proc: Spawned, stdout: Path, cap_s: float) -> None:
+    """Until the session's first output, its end, or cap_s: its start-up burst is over."""
+    deadline = time.monotonic() + cap_s
+    while time.monotonic() < deadline:
+        try:
+            proc.wait(timeout=0.02)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        if stdout.stat().st_size > 0:
+            return
 
 
 @dataclass

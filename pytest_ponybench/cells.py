@@ -17,6 +17,7 @@ from .offline import CellScript, OfflineServer, is_offline
 from .results import RunDir, now_iso, write_json
 from .scoring import score
 from .scratch import new_cell_dir
+from .slots import StartSlots
 from .tasks import Task
 
 
@@ -53,6 +54,8 @@ class CellContext:
     # What the agent must leave as it found it (task folders, fixtures, this package, the
     # project's conftest.py and pyproject.toml); checked around every cell.
     watched: tuple[Path, ...] = ()
+    # At most one claude start-up per core at once across the run's workers (slots.py).
+    slots: StartSlots | None = None
 
 
 def _fresh_cell_dir(run_dir: RunDir, cell_id: str) -> tuple[Path, int]:
@@ -180,16 +183,23 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             cmd = confine.wrap(
                 cmd, workspace=ws, home=home, hide=_harness_paths(cell, ctx), env=env, readable=plugin
             )
+        slot = ctx.slots.take() if ctx.slots is not None else None
+        rec["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
         t0 = time.monotonic()
-        run = agent.run_claude(
-            cmd,
-            cwd=ws,
-            env=env,
-            stdout=cell_dir / "claude.jsonl",
-            stderr=cell_dir / "claude.stderr",
-            timeout_s=ctx.cell_timeout,
-            confined=confined,
-        )
+        try:
+            run = agent.run_claude(
+                cmd,
+                cwd=ws,
+                env=env,
+                stdout=cell_dir / "claude.jsonl",
+                stderr=cell_dir / "claude.stderr",
+                timeout_s=ctx.cell_timeout,
+                confined=confined,
+                on_started=slot.release if slot is not None else None,
+            )
+        finally:
+            if slot is not None:
+                slot.release()
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         tried = audit.audit_stream(cell_dir / "claude.jsonl", ws, home)
         invalid = agent.invalid_reason(stream, run, textfiles.last_line(cell_dir / "claude.stderr"))

@@ -64,6 +64,7 @@ class Record(TypedDict, total=False):
     turns: int | None
     duration_ms: int | None
     wall_s: float
+    start_wait_s: float
     claude_cpu_s: float | None
     denials: int
     reply_words: int
@@ -129,6 +130,7 @@ FIELDS: dict[str, str] = {
     "turns": "Agent turns the CLI reported.",
     "duration_ms": "The session's duration as the CLI reported it.",
     "wall_s": "Wall seconds of the claude process as the harness measured it.",
+    "start_wait_s": "Seconds the cell waited for a start slot (one claude start-up per core at once).",
     "claude_cpu_s": "CPU seconds of the claude process and all it started (null if not reaped).",
     "denials": "Tool calls the CLI refused.",
     "reply_words": "Words in the agent's final reply.",

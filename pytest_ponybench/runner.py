@@ -21,6 +21,7 @@ from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
 from .plan import Plan
 from .results import RunDir
+from .slots import StartSlots
 
 
 class CellInvalid(Exception):
@@ -87,6 +88,7 @@ class CellRunner:
             allow_unconfined=bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
             extend=self.extend,
             watched=self.watched,
+            slots=StartSlots(self.run_dir.path),
         )
 
     def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:

@@ -13,13 +13,15 @@ Printed per W:
 - peak memory: the whole process tree at its largest (summed RSS; shared pages count in every
   process that maps them, so this is an upper bound), and the largest single xdist worker, claude
   and scorer;
-- CPU: what the harness (controller, workers, scorers, sandbox wrappers) and claude each used
-  per cell, and the share of the machine's CPU (cores x wall) each took; what is left is idle.
+- CPU: what the harness and claude each used per cell, and the share of the machine's CPU
+  (cores x wall) each took; what is left is idle or other jobs'. These are exact:
+  getrusage(RUSAGE_CHILDREN) of the pytest command counts every process below it (each is
+  waited for by its parent), and each record's claude_cpu_s is claude's share (wait4 in the
+  harness); the harness is the difference.
 
-A sampler thread walks the process tree every 0.25 s through /proc and keeps each process's last
-CPU time and RSS. A process that lives under 0.25 s may be missed, and each process loses the
-CPU of its last < 0.25 s; getrusage(RUSAGE_CHILDREN) is printed beside the sampled total as a
-cross-check (it counts only descendants that were waited for, so it is a lower bound too).
+A sampler thread walks the process tree every 0.25 s through /proc for memory (each process's
+largest RSS); a process that lives under 0.25 s may be missed. The sampled CPU total is printed
+beside getrusage's as a cross-check of the sampler.
 "rest" is the machine's CPU this run did not use: idle, or taken by other jobs. The load
 average is printed before and after: other jobs on the machine inflate every figure here.
 """
@@ -46,7 +48,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-HARNESS = ("controller", "worker", "scorer", "sandbox")
 DEFAULT_TASKS = ("sql_lookup", "merge_intervals", "line_count", "semver_compare")
 
 
@@ -155,6 +156,11 @@ class Result:
     sampler: Sampler
     rusage_cpu_s: float
     hold_s: float
+    claude_cpu_s: float  # the sum of the records' claude_cpu_s: exact, from the harness's wait4
+
+    @property
+    def harness_cpu_s(self) -> float:
+        return self.rusage_cpu_s - self.claude_cpu_s
 
     def per_min(self, seconds: float) -> float:
         return self.cells * 60 / seconds
@@ -227,11 +233,20 @@ def run_one(workers: int, hold: float, waves: int, tasks: Sequence[str], keep: b
     if len(records) != cells or proc.returncode not in (0, 1):
         print(f"  warning: {len(records)} records of {cells} cells, pytest exit {proc.returncode}")
     # Throughput counts the cells that finished, not the ones planned.
-    return Result(workers, len(records), passed, wall, max(steady, 1e-9), sampler, rusage_cpu, hold)
+    claude_cpu = sum(float(r.get("claude_cpu_s") or 0.0) for r in records)
+    return Result(
+        workers, len(records), passed, wall, max(steady, 1e-9), sampler, rusage_cpu, hold, claude_cpu
+    )
 
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _shares(r: Result, cores: int) -> str:
+    """Harness, claude and the rest, as shares of the machine's CPU over the whole command."""
+    harness, claude = (x / (cores * r.wall_s) for x in (r.harness_cpu_s, r.claude_cpu_s))
+    return f"{harness:.0%} / {claude:.0%} / {max(0.0, 1 - harness - claude):.0%}"
 
 
 def report(results: Sequence[Result]) -> None:
@@ -258,19 +273,12 @@ def report(results: Sequence[Result]) -> None:
             *(" / ".join(f"{r.peak(n) / 1024:.0f}" for n in ("worker", "claude", "scorer")) for r in results),
         ],
         [
-            "CPU per cell: harness / claude s",
-            *(f"{r.cpu(*HARNESS) / r.cells:.2f} / {r.cpu('claude') / r.cells:.2f}" for r in results),
+            "CPU per cell: harness / claude s (exact)",
+            *(f"{r.harness_cpu_s / r.cells:.2f} / {r.claude_cpu_s / r.cells:.2f}" for r in results),
         ],
         [
             "machine CPU: harness / claude / rest",
-            *(
-                "{:.0%} / {:.0%} / {:.0%}".format(
-                    h := r.cpu(*HARNESS) / (cores * r.wall_s),
-                    c := r.cpu("claude") / (cores * r.wall_s),
-                    max(0.0, 1 - h - c - r.cpu("other") / (cores * r.wall_s)),
-                )
-                for r in results
-            ),
+            *(_shares(r, cores) for r in results),
         ],
         [
             "CPU s: sampled tree / getrusage",
