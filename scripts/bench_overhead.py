@@ -104,7 +104,7 @@ def classify(argv: Sequence[str], is_root: bool) -> str:
         return "claude"
     if "exec(eval(sys.stdin.readline()))" in line:
         return "xdist worker"
-    if "ponybench_probe" in line:
+    if "ponybench_probe" in line or "The warm scorer" in line:
         return "scorer"
     return "other"
 
