@@ -154,11 +154,12 @@ def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None
     return [sys.executable, "-I", "-S", "-c", take_shim(), *map(str, limits.values()), procs, "--", *argv]
 
 
-def warm_env() -> dict[str, str]:
-    """The warm scorer's own environment: what fixes interpreter flags at start-up in the cold
-    child (no bytecode written, a HOME without a user site), and nothing secret. Each child
-    then gets its own."""
-    return scrub_env({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/dev/null/home"})
+def warm_scorer() -> warm.WarmScorer | None:
+    """This process's warm scorer (see warm.py), given the same death signal, exec shim and
+    namespaces as the cold path, and an environment that fixes the interpreter's start-up flags
+    as the cold child's are (no bytecode, a HOME without a user site) with nothing secret."""
+    env = scrub_env({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/dev/null/home"})
+    return warm.scorer(death_signal_prefix(), env, namespace_prefix()[1], take_shim())
 
 
 def _reap_stale_cgroups() -> None:
@@ -346,8 +347,7 @@ def run_sandboxed(
     """
     limits = limits or Limits()
     out_dir.mkdir(parents=True, exist_ok=True)
-    prefix, prefix_spaces = namespace_prefix() if isolate else ((), ())
-    spaces = prefix_spaces
+    prefix, spaces = namespace_prefix() if isolate else ((), ())
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
     child_env = dict(env) if env is not None else scrub_env()
     channel = Channel() if channel_env else None
@@ -373,7 +373,7 @@ def run_sandboxed(
             if cgroup is not None:
                 spaces = (*spaces, "pids")
             named = {k: int(child_env[k]) for k in (channel_env, feed and feed[0]) if k}
-            zygote = warm.scorer(death_signal_prefix(), warm_env(), prefix_spaces) if isolate else None
+            zygote = warm_scorer() if isolate else None
             if zygote is not None and zygote.accepts(argv):
                 proc = zygote.spawn(
                     argv,

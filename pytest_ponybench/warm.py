@@ -75,12 +75,13 @@ class WarmScorer:
         return self._proc.pid
 
     @classmethod
-    def start(cls, death_prefix: Sequence[str], env: Mapping[str, str]) -> WarmScorer | None:
-        """Start a zygote and wait until it is warm; None when it cannot start."""
+    def start(cls, death_prefix: Sequence[str], env: Mapping[str, str], shim: str) -> WarmScorer | None:
+        """Start a zygote and wait until it is warm; None when it cannot start. shim is the
+        cold path's exec shim's source: the zygote limits each child with its `apply`."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             proc = subprocess.Popen(
-                [*death_prefix, sys.executable, "-P", "-c", take_source(), str(theirs.fileno())],
+                [*death_prefix, sys.executable, "-P", "-c", take_source(), str(theirs.fileno()), shim],
                 cwd="/",
                 env=dict(env),
                 stdin=subprocess.DEVNULL,
@@ -182,7 +183,9 @@ _STATE: dict[str, WarmScorer | None] = {}
 _START_LOCK = threading.Lock()
 
 
-def scorer(death_prefix: Sequence[str], env: Mapping[str, str], want: tuple[str, ...]) -> WarmScorer | None:
+def scorer(
+    death_prefix: Sequence[str], env: Mapping[str, str], want: tuple[str, ...], shim: str
+) -> WarmScorer | None:
     """This process's warm scorer, started on first use; None when it is switched off, could
     not start, or cannot give the namespaces `want` that the cold path gives here."""
     if os.environ.get(ENV_SWITCH, "warm") == "cold":
@@ -191,16 +194,13 @@ def scorer(death_prefix: Sequence[str], env: Mapping[str, str], want: tuple[str,
         current = _STATE.get("scorer")
         if current is not None and current.broken:
             current.stop()
-            current = None
-            _STATE.pop("scorer")
+            del _STATE["scorer"]
         if "scorer" not in _STATE:
-            started = WarmScorer.start(death_prefix, env)
-            if not _STATE:
-                atexit.register(shutdown)
+            started = WarmScorer.start(death_prefix, env, shim)
             if started is not None and started.isolated != want:
                 started.stop()
                 started = None
-            _STATE["scorer"] = current = started
+            _STATE["scorer"] = started
         return _STATE["scorer"]
 
 
@@ -210,3 +210,6 @@ def shutdown() -> None:
         current = _STATE.pop("scorer", None)
         if current is not None:
             current.stop()
+
+
+atexit.register(shutdown)  # a process that never scored has nothing to stop

@@ -11,13 +11,15 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Sequence
 
 
-def main() -> None:
-    sep = sys.argv.index("--")
-    cpu, mem, fsize, nofile, nproc = (int(v) for v in sys.argv[1:6])
-    cgroup = sys.argv[6] if sep > 6 else "-"
-    argv = sys.argv[sep + 1 :]
+def apply(values: Sequence[int], cgroup: str) -> None:
+    """Join the cgroup, set the limits and ignore SIGXFSZ, for this process and all it starts.
+
+    The warm scorer runs this same source, so both paths limit a check's process alike.
+    """
+    cpu, mem, fsize, nofile, nproc = values
     if cgroup != "-":
         with open(cgroup, "w") as fh:
             fh.write(str(os.getpid()))
@@ -36,6 +38,12 @@ def main() -> None:
     # Past the file-size limit a write then fails with EFBIG, which the checks report, instead
     # of SIGXFSZ killing the process and losing the report. Ignored signals survive exec.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def main() -> None:
+    sep = sys.argv.index("--")
+    apply([int(v) for v in sys.argv[1:6]], sys.argv[6] if sep > 6 else "-")
+    argv = sys.argv[sep + 1 :]
     os.execv(argv[0], argv)
 
 

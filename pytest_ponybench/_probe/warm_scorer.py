@@ -1,7 +1,8 @@
 """The warm scorer: imports pytest once, then forks a fresh sandboxed child for every scoring.
 
-Started by the harness as ``python -P -c <this source> FD``; FD is its end of a
-SOCK_SEQPACKET socket. It never runs untrusted code itself. For each request it forks C, which
+Started by the harness as ``python -P -c <this source> FD SHIM``; FD is its end of a
+SOCK_SEQPACKET socket, SHIM the source of the cold path's exec shim (`limit_exec.py`), whose
+`apply` limits each child. It never runs untrusted code itself. For each request it forks C, which
 applies what the cold path's wrappers apply (own session, death with its parent, the pids
 cgroup, rlimits, SIGXFSZ ignored, new network and PID namespaces), then forks G, PID 1 of the
 new namespace, which sets up the environment, descriptors and sys.path the cold
@@ -26,6 +27,7 @@ import importlib
 import os
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
 
@@ -55,7 +57,6 @@ gc.freeze()
 import ctypes  # noqa: E402  (after the preload: a child drops these again)
 import fcntl  # noqa: E402
 import json  # noqa: E402
-import resource  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 
@@ -116,27 +117,6 @@ def _probe_isolation() -> list[str]:
     return []
 
 
-def _limit(values: list[int], cgroup: str) -> None:
-    """What the cold path's exec shim does, before any untrusted code."""
-    if cgroup != "-":
-        with open(cgroup, "w") as fh:
-            fh.write(str(os.getpid()))
-    cpu, mem, fsize, nofile, nproc = values
-    for res, value in (
-        (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_AS, mem),
-        (resource.RLIMIT_FSIZE, fsize),
-        (resource.RLIMIT_NOFILE, nofile),
-        (resource.RLIMIT_NPROC, nproc),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        try:
-            resource.setrlimit(res, (value, value))
-        except (ValueError, OSError):
-            pass
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-
-
 def _place_fds(fds: list[int], slots: list[int]) -> None:
     """stdin from /dev/null, stdout and stderr to the given files, the named descriptors on
     the numbers they had in the harness (as the cold child inherits them); every other
@@ -158,12 +138,14 @@ def _place_fds(fds: list[int], slots: list[int]) -> None:
                 pass  # the listing's own descriptor, already gone
 
 
-def _child(job: dict[str, Any], fds: list[int], flags: int, zygote: int) -> dict[str, Any]:
+def _child(
+    job: dict[str, Any], fds: list[int], flags: int, zygote: int, limit: Callable[[list[int], str], None]
+) -> dict[str, Any]:
     """C: sandbox itself, fork G and wait for it. Returns only in G, with the job to run."""
     os.setsid()
     _die_with_parent(zygote)
     _place_fds(fds, [int(n) for n in job["slots"]])
-    _limit(job["limits"], job["cgroup"])
+    limit(job["limits"], job["cgroup"])
     try:
         _unshare(flags)
     except OSError as exc:
@@ -183,7 +165,7 @@ def _child(job: dict[str, Any], fds: list[int], flags: int, zygote: int) -> dict
     raise AssertionError("unreachable")
 
 
-def serve(sock: socket.socket, flags: int) -> dict[str, Any]:
+def serve(sock: socket.socket, flags: int, limit: Callable[[list[int], str], None]) -> dict[str, Any]:
     """The zygote's loop. Returns only in a scoring child; exits when the harness goes."""
     me = os.getpid()
     while True:
@@ -198,7 +180,7 @@ def serve(sock: socket.socket, flags: int) -> dict[str, Any]:
         if pid == 0:
             sock.detach()  # its descriptor is closed with the rest in _place_fds
             try:
-                return _child(job, fds, flags, me)
+                return _child(job, fds, flags, me, limit)
             except BaseException as exc:  # never back into the zygote's loop
                 os.write(2, f"warm scorer: {type(exc).__name__}: {exc}\n".encode())
                 os._exit(125)
@@ -235,10 +217,12 @@ def run(job: dict[str, Any]) -> None:
 
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
+    shim: dict[str, Any] = {"__name__": "ponybench_limit_exec"}  # not __main__: defines, runs nothing
+    exec(sys.argv[2], shim)  # the cold path's exec shim, as the harness took it
     spaces = _probe_isolation()
     flags = next((f for f, s in CANDIDATES if list(s) == spaces), 0)
     sock.send(json.dumps({"ready": spaces}).encode())
-    job = serve(sock, flags)
+    job = serve(sock, flags, shim["apply"])
     run(job)
 
 

@@ -87,7 +87,7 @@ PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
 
 def _current() -> warm.WarmScorer:
-    scorer = warm.scorer(sandbox.death_signal_prefix(), sandbox.warm_env(), sandbox.namespace_prefix()[1])
+    scorer = sandbox.warm_scorer()
     assert scorer is not None, "no warm scorer on this machine"
     return scorer
 
@@ -126,9 +126,9 @@ def test_sleeps():
 HARNESS = """\
 import sys
 from pathlib import Path
-from pytest_ponybench import sandbox, warm
+from pytest_ponybench import sandbox
 root, tag = Path(sys.argv[1]), sys.argv[2]
-zygote = warm.scorer(sandbox.death_signal_prefix(), sandbox.warm_env(), sandbox.namespace_prefix()[1])
+zygote = sandbox.warm_scorer()
 (root / "zygote.pid").write_text(str(zygote.pid))
 env = sandbox.scrub_env({"STARTED": str(root / "started"), "TAG": tag})
 argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sleeper.py"]
