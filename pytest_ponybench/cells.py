@@ -186,20 +186,16 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
         slot = ctx.slots.take() if ctx.slots is not None else None
         rec["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
         t0 = time.monotonic()
-        try:
-            run = agent.run_claude(
-                cmd,
-                cwd=ws,
-                env=env,
-                stdout=cell_dir / "claude.jsonl",
-                stderr=cell_dir / "claude.stderr",
-                timeout_s=ctx.cell_timeout,
-                confined=confined,
-                on_started=slot.release if slot is not None else None,
-            )
-        finally:
-            if slot is not None:
-                slot.release()
+        run = agent.run_claude(
+            cmd,
+            cwd=ws,
+            env=env,
+            stdout=cell_dir / "claude.jsonl",
+            stderr=cell_dir / "claude.stderr",
+            timeout_s=ctx.cell_timeout,
+            confined=confined,
+            on_started=slot.release if slot is not None else None,  # called however it ends
+        )
         stream = agent.parse_stream(cell_dir / "claude.jsonl")
         tried = audit.audit_stream(cell_dir / "claude.jsonl", ws, home)
         invalid = agent.invalid_reason(stream, run, textfiles.last_line(cell_dir / "claude.stderr"))
