@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -117,7 +116,7 @@ def cell_env(
     base: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The environment of one claude session: the allowlist, its own home and config, no user
-    settings; the credentials file of a logged-in user only for a live model without a key."""
+    settings (a logged-in user's credentials: `login_credentials`)."""
     src = dict(os.environ if base is None else base)
     env = {k: v for k, v in src.items() if allowed_env(k, live=not offline)}
     home.mkdir(parents=True, exist_ok=True)
@@ -145,15 +144,35 @@ def cell_env(
             env["ANTHROPIC_BASE_URL"] = base_url
     else:
         env.setdefault("CLAUDE_CODE_MAX_RETRIES", "2")
-        if not any(env.get(k) for k in API_KEY_VARS):
-            # A logged-in user: the credentials file, copied (never linked) into this cell's
-            # HOME, which goes when the cell ends. The agent can read it; the README says so.
-            source = Path(src.get("HOME", str(Path.home()))) / CREDENTIALS
-            if source.is_file():
-                (home / CREDENTIALS).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, home / CREDENTIALS)
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     return env
+
+
+def login_credentials(env: Mapping[str, str], base: Mapping[str, str] | None = None) -> bytes | None:
+    """A logged-in user's credentials file, for a live session whose environment carries no key
+    (env is the session's, from cell_env); None when it needs none or there is none.
+
+    Confined, it is handed to the session as a file that exists only inside its sandbox (gone
+    with it); unconfined, `place_credentials` copies it into the cell's HOME for the session.
+    """
+    if env.get("ANTHROPIC_API_KEY") == OFFLINE_API_KEY or any(env.get(k) for k in API_KEY_VARS):
+        return None
+    src = os.environ if base is None else base
+    source = Path(src.get("HOME", str(Path.home()))) / CREDENTIALS
+    try:
+        return source.read_bytes()
+    except OSError:
+        return None
+
+
+def place_credentials(home: Path, content: bytes) -> Path:
+    """The unconfined case: a copy (never a link) in the cell's HOME, removed with the cell."""
+    dest = home / CREDENTIALS
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(content)
+    return dest
 
 
 START_CAP_S = 10.0  # a start slot is given back after this even if the CLI has said nothing
@@ -183,6 +202,7 @@ def run_claude(
     timeout_s: float,
     confined: bool = False,
     on_started: Callable[[], None] | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> Run:
     """Run in its own process group and PID namespace, output to files; kill all on timeout.
 
@@ -203,6 +223,7 @@ def run_claude(
                     stdout=so,
                     stderr=se,
                     start_new_session=True,
+                    pass_fds=tuple(pass_fds),
                 )
             )
             timed_out = False

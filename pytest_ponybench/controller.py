@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from . import agent, confine, interrupts, preflight, report, results, spend, weather
+from . import agent, confine, interrupts, preflight, report, results, sandbox, spend, weather
 from .collection import cell_of
 from .config import OPT_ALLOW_UNCONFINED, OPT_NO_REPORT, OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
 from .offline import OfflineServer, is_offline
@@ -141,7 +141,7 @@ class Controller:
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
             server = self.server() if plan.offline else None
             warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
-        return {"preflight": checks, "warmup": warm, "confinement": confine.status().as_dict()}
+        return {"preflight": checks, "warmup": warm, "confinement": confinement()}
 
     def server(self) -> OfflineServer:
         if self._server is None:
@@ -256,3 +256,9 @@ class XdistController:
         """The controller collects nothing itself: every worker collects the same items."""
         plan = self.controller.plan
         self.controller.expect(c.id for nodeid in ids if (c := cell_of(plan, nodeid)) is not None)
+
+
+def confinement() -> dict[str, Any]:
+    """run.json's confinement block: what the agent's and the scorer's confinement proved here
+    (the agent's capability sets as a confined process reported them)."""
+    return {"agent": confine.status().as_dict(), "scorer": sandbox.describe()}

@@ -19,6 +19,7 @@ from . import agent, confine, textfiles
 from . import skills as skills_mod
 from .arms import Arm
 from .offline import CellScript, OfflineServer, is_offline
+from .sandbox import PACKAGE_ROOT
 from .selftest import check_reference
 from .tasks import Task
 
@@ -200,6 +201,7 @@ def _session(
         raise ValueError(f"{model} needs the offline server")
     if offline and server is not None:
         server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
+    pre: confine.Prefix | None = None
     try:
         cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=max_turns)
         env = agent.cell_env(
@@ -208,21 +210,37 @@ def _session(
             offline=offline,
             api_timeout_ms=int(timeout_s * 600),
         )
+        credentials = None if offline else agent.login_credentials(env)
         # Confined like a cell where this machine can: a probe session runs the arm's hooks too.
         confined = confine.status().available
         if confined:
             plugin = [arm.plugin_dir.resolve()] if arm.plugin_dir is not None else []
-            hide = [Path(__file__).parent, Path.cwd()]
-            cmd = confine.wrap(cmd, workspace=ws, home=home, hide=hide, env=env, readable=plugin)
-        run = agent.run_claude(
-            cmd,
-            cwd=ws,
-            env=env,
-            stdout=out / "claude.jsonl",
-            stderr=out / "claude.stderr",
-            timeout_s=timeout_s,
-            confined=confined,
-        )
+            cmd, pre = confine.agent_command(
+                cmd,
+                workspace=ws,
+                home=home,
+                env=env,
+                hide=[PACKAGE_ROOT, Path.cwd()],
+                readable=plugin,
+                credentials=credentials,
+                credentials_path=home / agent.CREDENTIALS,
+            )
+        elif credentials is not None:
+            agent.place_credentials(home, credentials)
+        try:
+            run = agent.run_claude(
+                cmd,
+                cwd=ws,
+                env=env,
+                stdout=out / "claude.jsonl",
+                stderr=out / "claude.stderr",
+                timeout_s=timeout_s,
+                confined=confined,
+                pass_fds=pre.pass_fds if pre is not None else (),
+            )
+        finally:
+            if pre is not None:
+                pre.close()
     finally:
         if offline and server is not None:
             server.unregister(cell_id)

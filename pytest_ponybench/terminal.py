@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from . import confine, report, results, spend, verdict, weather
+from . import confine, report, results, sandbox, spend, verdict, weather
 from .config import Mode
 from .controller import Controller
 
@@ -23,7 +23,8 @@ class SummaryReporter:
         ctl = self.controller
         lines = [f"ponybench: {ctl.plan.mode.value} into {ctl.run_dir.path}"]
         if ctl.plan.mode is not Mode.RESCORE:
-            lines.append(f"ponybench: {confine.status().describe()}")
+            lines.append(f"ponybench: agent {confine.status().describe()}")
+        lines.append(f"ponybench: checks run with {', '.join(sandbox.jail().isolated) or 'no isolation'}")
         return lines
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

@@ -46,7 +46,8 @@ def prefix_cost(n: int) -> tuple[float, float]:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         ws.mkdir()
         home.mkdir()
-        bwrap = [*confine.bwrap_argv(state.bwrap, workspace=ws, home=home), "true"]
+        view = confine.View(writable=(ws, home), network=True, chdir=ws)
+        bwrap = [*confine.bwrap_argv(state.bwrap, view, userns=state.userns), "true"]
         unshare = ["unshare", "--pid", "--fork", "--kill-child", "true"]
         timings: dict[str, list[float]] = {"bwrap": [], "unshare": []}
         for _ in range(n):

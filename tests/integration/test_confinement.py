@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import agent, confine, scratch
+from pytest_ponybench import agent, confine, scratch, warm
 from pytest_ponybench.arms import resolve
 from pytest_ponybench.cells import Cell, CellContext, run_cell
 from pytest_ponybench.config import OPT_ALLOW_UNCONFINED
@@ -28,9 +28,11 @@ def unconfined(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This process (and the pytest it starts) as on a machine without bubblewrap."""
     monkeypatch.setenv(confine.BWRAP_ENV, "/nonexistent/bwrap")
     confine.status.cache_clear()
+    warm.shutdown()  # its warm scorer was started confined: the next one starts as the machine is
     yield
     monkeypatch.undo()
     confine.status.cache_clear()
+    warm.shutdown()
 
 
 def bwrap_or_skip() -> str:
@@ -46,7 +48,8 @@ def confined_sh(
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir(exist_ok=True)
     home.mkdir(exist_ok=True)
-    argv = confine.bwrap_argv(bwrap_or_skip(), workspace=ws, home=home, hide=hide or [])
+    view = confine.View(writable=(ws, home), hide=tuple(hide or ()), network=True, chdir=ws)
+    argv = confine.bwrap_argv(bwrap_or_skip(), view)
     return subprocess.run(
         [*argv, "/bin/sh", "-c", script], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
     )
@@ -93,9 +96,8 @@ def test_a_path_to_hide_inside_a_system_folder_is_emptied(tmp_path: Path) -> Non
 
 def test_a_folder_holding_the_claude_install_is_never_hidden() -> None:
     install = confine.install_folder(CLAUDE or "/usr/bin/claude")
-    argv = confine.bwrap_argv(
-        "bwrap", workspace=Path("/w"), home=Path("/h"), install=install, hide=[install.parent]
-    )
+    view = confine.View(writable=(Path("/w"), Path("/h")), readable=(install,), hide=(install.parent,))
+    argv = confine.bwrap_argv("bwrap", view)
     assert str(install.parent) not in [argv[i + 1] for i, a in enumerate(argv) if a == "--tmpfs"]
 
 
@@ -112,10 +114,14 @@ def test_a_timeout_ends_every_confined_process(tmp_path: Path, process_tag: str)
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
-    cmd = confine.wrap(["/bin/sh", "-c", "sleep 60 & setsid sleep 60 & sleep 60"], workspace=ws, home=home)
+    script = ["/bin/sh", "-c", "sleep 60 & setsid sleep 60 & sleep 60"]
+    cmd, pre = confine.wrap(script, confine.View(writable=(ws, home), chdir=ws))
     env = {"PATH": "/usr/bin:/bin", "PONYBENCH_TEST_TAG": process_tag}
     out = tmp_path / "out"
-    run = agent.run_claude(cmd, cwd=ws, env=env, stdout=out, stderr=out, timeout_s=1.0, confined=True)
+    run = agent.run_claude(
+        cmd, cwd=ws, env=env, stdout=out, stderr=out, timeout_s=1.0, confined=True, pass_fds=pre.pass_fds
+    )
+    pre.close()
     assert run.timed_out
     # The namespace's members die with its init, a moment after the group kill returns.
     deadline = time.monotonic() + 5
@@ -155,12 +161,15 @@ def test_the_environment_is_an_allowlist(tmp_path: Path) -> None:
     assert offline["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
     assert "CLAUDE_CODE_USE_BEDROCK" not in offline
     assert live["ANTHROPIC_API_KEY"] == "sk-ant-real" and live["CLAUDE_CODE_USE_BEDROCK"] == "1"
-    # With a key, no credentials file is copied; a logged-in user (no key) gets a copy.
-    assert not (tmp_path / "h2" / agent.CREDENTIALS).exists()
+    # With a key, no credentials are needed; a logged-in user (no key) has them handed over by
+    # the cell (a file inside the sandbox only), never copied by the environment's builder.
+    assert agent.login_credentials(live, base=base) is None
     keyless = {k: v for k, v in base.items() if k != "ANTHROPIC_API_KEY"}
-    agent.cell_env(tmp_path / "h3", base_url=None, offline=False, api_timeout_ms=1, base=keyless)
-    assert (tmp_path / "h3" / agent.CREDENTIALS).read_text() == "{}"
-    assert not (tmp_path / "h1" / agent.CREDENTIALS).exists()
+    env = agent.cell_env(tmp_path / "h3", base_url=None, offline=False, api_timeout_ms=1, base=keyless)
+    assert agent.login_credentials(env, base=keyless) == b"{}"
+    assert agent.login_credentials(offline, base=keyless) is None
+    for home in ("h1", "h2", "h3"):
+        assert not (tmp_path / home / agent.CREDENTIALS).exists()
 
 
 @pytest.fixture
@@ -228,7 +237,11 @@ def test_a_cell_runs_confined_and_leaves_no_scratch(tmp_path: Path, own_tmpdir: 
     assert rec["confined"] is True and rec["valid"] and rec["correct"] and rec["safe"], rec
     assert rec["outside_reads"] == [] and rec["outside_writes"] == [] and rec["read_credentials"] is False
     assert (cell_dir / "workspace" / "lookup.py").is_file()
-    assert list(scratch.session_dir().iterdir()) == []  # workspace moved, HOME removed
+    # The workspace moved, HOME went; what stays is the session's own: the scorer's folders
+    # (empty between scorings) and the confinement's passwd and group.
+    session = scratch.session_dir()
+    assert {p.name for p in session.iterdir()} <= {"score", "etc"}
+    assert [p for p in (session / "score").rglob("*") if p.is_file()] == []
 
 
 @pytest.mark.needs_claude
@@ -277,13 +290,97 @@ def test_a_script_install_runs_with_its_interpreter_visible(tmp_path: Path) -> N
     ws.mkdir()
     home.mkdir()
     env = {"PATH": os.environ["PATH"]}
+    cmd, pre = confine.wrap([str(cli)], confine.agent_view(workspace=ws, home=home, claude=str(cli), env=env))
     done = subprocess.run(
-        confine.wrap([str(cli)], workspace=ws, home=home, env=env),
+        cmd,
         env=env,
         capture_output=True,
         text=True,
         timeout=30,
         stdin=subprocess.DEVNULL,
+        pass_fds=pre.pass_fds,
     )
+    pre.close()
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ran ")
+
+
+def test_a_login_exists_only_inside_the_sandbox(tmp_path: Path) -> None:
+    """A logged-in user's credentials reach a confined session as a file on its own tmpfs:
+    nothing of them is ever written where the host (or a killed session's leftovers) keeps it."""
+    bwrap_or_skip()
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    creds = home / agent.CREDENTIALS
+    secret = b'{"claudeAiOauth": {"accessToken": "fake-token-for-tests"}}'
+    script = f"cat {creds}; echo; sleep 1"
+    cmd, pre = confine.agent_command(
+        ["/bin/sh", "-c", script],
+        workspace=ws,
+        home=home,
+        env={"PATH": "/usr/bin:/bin"},
+        credentials=secret,
+        credentials_path=creds,
+    )
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, pass_fds=pre.pass_fds)
+    pre.close()
+    seen_on_host = []
+    while proc.poll() is None:
+        if creds.exists():
+            seen_on_host.append(creds.read_bytes())
+        time.sleep(0.05)
+    out = proc.stdout.read() if proc.stdout else b""
+    assert secret in out  # the session read it
+    assert all(data == b"" for data in seen_on_host)  # the host's path is only the mount point
+    assert not creds.exists() or creds.read_bytes() == b""
+
+
+def test_a_killed_session_leaves_nothing_the_next_one_keeps(
+    bench_project: Callable[..., Path], tmp_path: Path
+) -> None:
+    """SIGKILL in the middle of a cell: its scratch (workspace, HOME, the scorer's copies) stays
+    until the next session starts, which removes it."""
+    root = bench_project(tasks=["sql_lookup"])
+    scratch_tmp = tmp_path / "tmp"
+    scratch_tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch_tmp)}
+    base = scratch_tmp / f"ponybench-{os.getuid()}"
+    args = ["benchmarks", "-n", "0", "-p", "no:cacheprovider", "--no-report"]
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args, "--models", "offline-reference@60s"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(base.glob("*/cell-*/workspace")):
+            assert killed.poll() is None and time.monotonic() < deadline, "no cell started"
+            time.sleep(0.1)
+        (left,) = [p for p in base.iterdir() if p.name.startswith(f"{killed.pid}-")]
+    finally:
+        os.killpg(killed.pid, 9)
+        killed.wait()
+    assert left.is_dir()  # the window: until the next session starts
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--selftest-only",
+            "-k",
+            "sql_lookup and good",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert not left.exists()
