@@ -1,13 +1,21 @@
 """Run untrusted code (what an agent wrote, and the checks that import it) in a subprocess.
 
-The child gets resource limits, a scrubbed environment, its own process group and, where the
-kernel allows it, its own network and PID namespaces (no network; every descendant dies with it).
-Output goes to files, never pipes, so a child that prints without end cannot block the harness.
+The child gets resource limits, a scrubbed environment and its own process group, and is
+confined as the agent is (confine.py): where bubblewrap works, its own view of the filesystem
+(the system, a minimal /etc and the python install read-only, its scratch copy as the only
+writable place, its checks and probe read-only, a private /tmp, /dev/shm and /proc, nothing of
+the user's HOME, the project, other tasks or run dirs), no network, no capability, a seccomp
+filter and its own PID namespace; elsewhere, its own network and PID namespaces where the kernel
+allows. A pytest run starts isolated (`python -I -S -B`, with the module path given
+explicitly): no .pth file, sitecustomize or user site runs in it. Output goes to files, never
+pipes, so a child that prints without end cannot block the harness.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
+import json
 import os
 import re
 import select
@@ -18,13 +26,13 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from . import warm
+from . import confine, warm
 
 # Variables a child may inherit; everything else is dropped. An allowlist, because a denylist
 # always misses the next credential name.
@@ -154,12 +162,140 @@ def limited_argv(argv: Sequence[str], limits: Limits, cgroup: Path | None = None
     return [sys.executable, "-I", "-S", "-c", take_shim(), *map(str, limits.values()), procs, "--", *argv]
 
 
+@dataclass(frozen=True)
+class Jail:
+    """How this machine confines a scoring, probed once per process: "bwrap" (confine.py),
+    "unshare" (network and PID namespaces only) or "none"; `isolated` is what the record says."""
+
+    kind: str
+    isolated: tuple[str, ...]
+    unshare: tuple[str, ...] = ()
+
+
+def jail() -> Jail:
+    state = confine.status()  # probed once per process, as namespace_prefix is
+    if state.available:
+        confined = ["fs", "net", "pid", "nocaps"]
+        confined += ["user"] if state.userns else []
+        confined += ["seccomp"] if state.seccomp else []
+        return Jail("bwrap", tuple(confined))
+    argv, spaces = namespace_prefix()
+    return Jail("unshare", spaces, argv) if argv else Jail("none", ())
+
+
+def describe() -> dict[str, Any]:
+    """How a scoring is confined here, for run.json."""
+    j = jail()
+    return {"method": j.kind, "isolation": list(j.isolated), "python": "-I -S -B"}
+
+
+# Where a module of the scorer's may come from besides site-packages (an install that puts
+# them elsewhere): what the checks' process imports before any check.
+SCORER_MODULES = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging")
+
+
+@functools.cache
+def python_install() -> tuple[tuple[str, ...], tuple[Path, ...]]:
+    """(the module path a scorer appends to the standard library's, the folders a confined
+    python must be able to read). The path is this interpreter's site-packages folders as `site`
+    set them up, without what .pth files added, plus the folder of any module the scorer imports
+    that lies elsewhere."""
+    site_dirs = [p for p in sys.path if os.path.basename(p.rstrip("/")) in ("site-packages", "dist-packages")]
+    for name in SCORER_MODULES:
+        spec = importlib.util.find_spec(name)
+        origin = getattr(spec, "origin", None) if spec is not None else None
+        if origin is None:
+            continue
+        top = (
+            os.path.dirname(os.path.dirname(origin))
+            if origin.endswith("__init__.py")
+            else os.path.dirname(origin)
+        )
+        if not any(top == d or top.startswith(d.rstrip("/") + "/") for d in site_dirs):
+            site_dirs.append(top)
+    readable = {Path(os.path.realpath(p)) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, *site_dirs)}
+    readable.add(Path(os.path.realpath(sys.executable)).parent)
+    return tuple(dict.fromkeys(site_dirs)), tuple(sorted(readable))
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+def _scorer_view(writable: Sequence[Path], readable: Sequence[Path], chdir: Path | None) -> confine.View:
+    """What a confined scoring sees: its folders, the python install, node where it lives
+    outside the system (a task's checks may drive it); this package is hidden where it lies
+    inside a bound folder (installed into site-packages with the shipped suite's checks)."""
+    extra: list[Path] = []
+    node = shutil.which("node")
+    if node is not None:
+        extra.append(confine.program_folder(node))
+    return confine.View(
+        writable=tuple(writable),
+        readable=(*python_install()[1], *extra, *readable),
+        hide=(PACKAGE_ROOT, Path.cwd()),
+        network=False,
+        chdir=chdir,
+        tmp_bytes=256 << 20,
+    )
+
+
+def scorer_roots() -> tuple[Path, Path]:
+    """This process's folders for warm scorings: their copies (writable inside) and their checks
+    and probe (read-only inside), in its private scratch."""
+    from .scratch import session_dir
+
+    base = session_dir() / "score"
+    roots = (base / "jobs", base / "checks")
+    for root in roots:
+        root.mkdir(parents=True, exist_ok=True)
+    return roots
+
+
+def _zygote_command(j: Jail, cgroup: Path | None) -> tuple[list[str], list[int], ExitStack]:
+    """The zygote's command up to and including `python -I -S -B -c`, the descriptors it must
+    inherit, and what to close once it started."""
+    stack = ExitStack()
+    shim = [sys.executable, "-I", "-S", "-c", take_shim(), *(["-1"] * 5)]
+    shim += [str(cgroup / "cgroup.procs") if cgroup is not None else "-", "--"]
+    python = [sys.executable, "-I", "-S", "-B", "-c"]
+    if j.kind == "bwrap":
+        jobs, checks = scorer_roots()
+        pre = confine.prefix(_scorer_view((jobs,), (checks,), Path("/")))
+        stack.callback(pre.close)
+        return [*death_signal_prefix(), *shim, *pre.argv, *python], pre.pass_fds, stack
+    return [*death_signal_prefix(), *shim, *j.unshare, *python], [], stack
+
+
 def warm_scorer() -> warm.WarmScorer | None:
-    """This process's warm scorer (see warm.py), given the same death signal, exec shim and
-    namespaces as the cold path, and an environment that fixes the interpreter's start-up flags
-    as the cold child's are (no bytecode, a HOME without a user site) with nothing secret."""
-    env = scrub_env({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/dev/null/home"})
-    return warm.scorer(death_signal_prefix(), env, namespace_prefix()[1], take_shim())
+    """This process's warm scorer (see warm.py): the death signal and exec shim of the cold
+    path, the same confinement, its own pids cgroup for its lifetime, and an environment with
+    nothing secret."""
+
+    def start() -> warm.WarmScorer | None:
+        j = jail()
+        if j.kind == "none":
+            return None  # without a PID namespace of its own it could not end a scoring's strays
+        stack = ExitStack()
+        cgroup = stack.enter_context(pids_cgroup(Limits().processes + 8))
+        argv, fds, closing = _zygote_command(j, cgroup)
+        private = j.kind == "bwrap"
+        roots = scorer_roots() if private else (Path("/nonexistent"), Path("/nonexistent"))
+        config = {
+            "path": list(python_install()[0]),
+            "wipe": ["/tmp", "/dev/shm"] if private else [],
+            "keep": [str(r) for r in roots] if private else [],
+        }
+        try:
+            started = warm.WarmScorer.start(
+                argv, scrub_env({"HOME": "/tmp"}), fds, roots, stack.close, json.dumps(config), take_shim()
+            )
+        finally:
+            closing.close()
+        if started is not None:
+            started.in_cgroup = cgroup is not None
+        return started
+
+    return warm.scorer(start)
 
 
 def _reap_stale_cgroups() -> None:
@@ -206,11 +342,13 @@ def pids_cgroup(max_pids: int) -> Iterator[Path | None]:
 class Child(Protocol):
     """A started child as the harness waits for it: a subprocess, or a warm scorer's child."""
 
-    pid: int
     returncode: int | None
     cpu_s: float | None
 
     def wait(self, timeout: float | None = None) -> int: ...
+
+    def signal_tree(self, sig: int) -> None:
+        """Send sig to the child's process group."""
 
 
 class Spawned:
@@ -245,18 +383,33 @@ class Spawned:
             delay = min(delay * 2, 0.05)
         return self.returncode
 
+    def signal_tree(self, sig: int) -> None:
+        _signal_group(self.pid, sig, unreaped=self.returncode is None)
+
 
 def kill_group(proc: Child | subprocess.Popen[bytes], grace_s: float = 2.0) -> None:
     """End a child and its whole process group: TERM, a grace period, then KILL."""
+    send: Callable[[int, bool], None]
+    if isinstance(proc, subprocess.Popen):
+        pid = proc.pid
+
+        def send(sig: int, unreaped: bool) -> None:
+            _signal_group(pid, sig, unreaped)
+    else:
+        child = proc
+
+        def send(sig: int, unreaped: bool) -> None:
+            child.signal_tree(sig)
+
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 10.0)):
-        _signal_group(proc.pid, sig, unreaped=proc.returncode is None)
+        send(sig, proc.returncode is None)
         try:
             proc.wait(timeout=wait)
             break
         except subprocess.TimeoutExpired:
             continue
     # Members of the group that outlived the leader (or were reparented) get the KILL too.
-    _signal_group(proc.pid, signal.SIGKILL, unreaped=False)
+    send(signal.SIGKILL, False)
 
 
 def _signal_group(pid: int, sig: int, unreaped: bool) -> None:
@@ -326,6 +479,31 @@ class Channel:
         return b"".join(self._chunks)
 
 
+def pytest_job(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> dict[str, Any] | None:
+    """The job of a `python [-P] -m pytest ARGS` argv (run isolated: PYTHONPATH becomes the
+    front of the module path, PYTHONDONTWRITEBYTECODE the -B flag it always gets, and no
+    plugin of this environment is loaded), or None."""
+    if len(argv) < 3 or argv[0] != sys.executable:
+        return None
+    rest = [a for a in argv[1:3] if a != "-P"]
+    at = 1 + (1 if argv[1] == "-P" else 0)
+    if rest[:1] != ["-m"] or argv[at : at + 2] != ["-m", "pytest"]:
+        return None
+    front = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    clean = {k: v for k, v in env.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    # The harness's own plugins (entry points of this environment) never load into the checks.
+    clean.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    return {"args": list(argv[at + 2 :]), "cwd": str(cwd), "env": clean, "path0": front}
+
+
+def _cold_argv(argv: Sequence[str], job: dict[str, Any] | None) -> list[str]:
+    """What a cold child runs: a pytest job through the scorer's python, isolated; else argv."""
+    if job is None:
+        return list(argv)
+    config = json.dumps({"path": list(python_install()[0]), "wipe": [], "keep": []})
+    return [sys.executable, "-I", "-S", "-B", "-c", warm.take_source(), "once", config, json.dumps(job)]
+
+
 def run_sandboxed(
     argv: Sequence[str],
     *,
@@ -337,8 +515,14 @@ def run_sandboxed(
     isolate: bool = True,
     channel_env: str | None = None,
     feed: tuple[str, bytes] | None = None,
+    writable: Sequence[Path] | None = None,
+    readable: Sequence[Path] = (),
 ) -> SandboxResult:
     """Run argv under limits; stdout/stderr land in out_dir; never raises on child misbehaviour.
+
+    Isolated, the child sees the folders in writable (default: cwd) and readable besides the
+    system and the python install, where this machine confines (jail()); a pytest run goes to
+    the warm scorer when its folders lie where the warm scorer sees them.
 
     With channel_env, the child gets a Channel's write end, its number in that variable, and
     the result carries what was written to it. With feed = (variable, data), the child gets a
@@ -347,7 +531,9 @@ def run_sandboxed(
     """
     limits = limits or Limits()
     out_dir.mkdir(parents=True, exist_ok=True)
-    prefix, spaces = namespace_prefix() if isolate else ((), ())
+    j = jail() if isolate else Jail("none", ())
+    spaces = j.isolated
+    writable = [cwd] if writable is None else list(writable)
     stdout, stderr = out_dir / "stdout.txt", out_dir / "stderr.txt"
     child_env = dict(env) if env is not None else scrub_env()
     channel = Channel() if channel_env else None
@@ -361,34 +547,37 @@ def run_sandboxed(
         os.close(fill)
         child_env[feed[0]] = str(fed)
         pass_fds.append(fed)
+    job = pytest_job(argv, cwd, child_env)
     started = time.monotonic()
     timed_out = False
     proc: Child | None = None
     try:
-        with (
-            pids_cgroup(limits.processes) if isolate else nullcontext() as cgroup,
-            open(stdout, "wb") as so,
-            open(stderr, "wb") as se,
-        ):
-            if cgroup is not None:
-                spaces = (*spaces, "pids")
+        with ExitStack() as stack:
+            so = stack.enter_context(open(stdout, "wb"))
+            se = stack.enter_context(open(stderr, "wb"))
             named = {k: int(child_env[k]) for k in (channel_env, feed and feed[0]) if k}
-            zygote = warm_scorer() if isolate else None
-            if zygote is not None and zygote.accepts(argv):
+            zygote = warm_scorer() if isolate and job is not None else None
+            if zygote is not None and zygote.accepts(writable, readable):
                 proc = zygote.spawn(
-                    argv,
-                    cwd=cwd,
-                    env=child_env,
-                    limits=limits.values(),
-                    cgroup=cgroup,
-                    stdout=so.fileno(),
-                    stderr=se.fileno(),
-                    named_fds=named,
+                    job or {}, limits=limits.values(), stdout=so.fileno(), stderr=se.fileno(), named_fds=named
                 )
+                if proc is not None and zygote.in_cgroup:
+                    spaces = (*spaces, "pids")  # the zygote's cgroup, for its whole life
             if proc is None:
+                cgroup = stack.enter_context(pids_cgroup(limits.processes)) if isolate else None
+                if cgroup is not None:
+                    spaces = (*spaces, "pids")
+                wrapper: list[str] = list(j.unshare)
+                if j.kind == "bwrap":
+                    pre = confine.prefix(_scorer_view(writable, readable, cwd))
+                    stack.callback(pre.close)
+                    wrapper, pass_fds = pre.argv, [*pass_fds, *pre.pass_fds]
                 proc = Spawned(
                     subprocess.Popen(
-                        [*death_signal_prefix(), *prefix, *limited_argv(argv, limits, cgroup)],
+                        [
+                            *death_signal_prefix(),
+                            *limited_argv([*wrapper, *_cold_argv(argv, job)], limits, cgroup),
+                        ],
                         cwd=cwd,
                         env=child_env,
                         stdin=subprocess.DEVNULL,

@@ -23,13 +23,16 @@ import secrets
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import warm
-from .sandbox import Limits, SandboxResult, run_sandboxed, scrub_env, take_shim
+from .sandbox import Limits, SandboxResult, run_sandboxed, scorer_roots, scrub_env, take_shim
+from .scratch import session_dir
 from .tasks import Task
 from .textfiles import last_line, parse_jsonl
 from .workspace import escaping_links, leaves
@@ -221,7 +224,12 @@ def disagreement(ev: _Events, run: SandboxResult) -> str | None:
         return None  # a timeout or a signal: reported as such
     if not ev.finished:
         # pytest always tells its plugins it is finishing before it exits by itself.
-        return "the check process exited with status 0 without pytest finishing" if code == 0 else None
+        if code != 0:
+            return None
+        tail = last_line(run.stderr) or last_line(run.stdout)
+        return "the check process exited with status 0 without pytest finishing" + (
+            f" ({tail[:200]})" if tail else ""
+        )
     if code == FLUSH_FAILED and ev.finished[0] != 0:
         # pytest finished, then the interpreter could not flush its output (a full disk, the
         # file-size limit): the status pytest reported stands, as it denies a pass anyway.
@@ -326,6 +334,63 @@ def _one_line(check: Check) -> str:
     return f"{short}: {msg}"[:300] if msg else f"{short}: {check.outcome}"
 
 
+_WARM_ROOTS = threading.Lock()  # one scoring at a time uses the warm scorer's folders
+
+
+@contextmanager
+def _scratch(scratch_root: Path | None) -> Iterator[tuple[Path, Path, Path]]:
+    """(copies, checks and probes, output) folders for one scoring, emptied however it ends.
+
+    By default the warm scorer's folders in the session's private scratch (which the next
+    session reaps if this one is killed), emptied before and after: code under test can write
+    anywhere in the copies' folder, and nothing it leaves may reach the next scoring. A scoring
+    that runs while another holds them (the pre-flight scores references in threads) gets
+    folders of its own, which only the cold path sees.
+    """
+    if scratch_root is None and _WARM_ROOTS.acquire(blocking=False):
+        try:
+            jobs, checks = scorer_roots()
+            out = jobs.parent / "out"
+            out.mkdir(exist_ok=True)
+            for folder in (jobs, checks, out):
+                _empty(folder)
+            try:
+                yield jobs, checks, out
+            finally:
+                for folder in (jobs, checks, out):
+                    _empty(folder)
+        finally:
+            _WARM_ROOTS.release()
+        return
+    with tempfile.TemporaryDirectory(
+        prefix="ponybench-score-", dir=scratch_root or session_dir(), ignore_cleanup_errors=True
+    ) as tmp:
+        folders = tuple(Path(tmp) / name for name in ("jobs", "checks", "out"))
+        for folder in folders:
+            folder.mkdir()
+        yield folders[0], folders[1], folders[2]
+
+
+def _empty(folder: Path) -> None:
+    """Remove everything in folder, also what code under test made unwritable (a folder of
+    mode 000 stops a plain rmtree of a non-root harness)."""
+
+    def unlock(func: Any, path: str, _exc: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(path), 0o700)
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, 0o700)
+            func(path)
+        except OSError:
+            pass
+
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, onerror=unlock)
+        else:
+            entry.unlink(missing_ok=True)
+
+
 def score(
     task: Task, workspace: Path, *, limits: Limits | None = None, scratch_root: Path | None = None
 ) -> Score:
@@ -337,11 +402,11 @@ def score(
     escapes = escaping_links(workspace)
     probe = take_probe()
     key = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(
-        prefix="ponybench-score-", dir=scratch_root, ignore_cleanup_errors=True
-    ) as tmp:
-        root = Path(tmp)
-        ws, checks_dir, out, probe_dir = root / "ws", root / "checks", root / "out", root / "probe"
+    with _scratch(scratch_root) as (jobs, checks_root, outs):
+        job = secrets.token_hex(8)
+        root, ws = jobs / job, jobs / job / "ws"
+        checks_dir, probe_dir = checks_root / job / "checks", checks_root / job / "probe"
+        out = outs / job
         _copy_workspace(workspace, ws)
         for name, data in task.checks.items():
             dest = checks_dir / name
@@ -351,9 +416,10 @@ def score(
         (checks_dir / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
         probe_dir.mkdir()
         (probe_dir / PROBE.name).write_bytes(probe)
-        # The workspace is not on PYTHONPATH: there its sitecustomize.py, pytest.py or types.py
-        # would run or shadow before pytest starts. The probe puts it on sys.path once pytest
-        # and its dependencies are imported, as `python` run in the workspace would see it.
+        # The workspace is not on the module path at start: there its sitecustomize.py,
+        # pytest.py or types.py would run or shadow before pytest starts. The probe puts it on
+        # sys.path once pytest and its dependencies are imported, as `python` run in the
+        # workspace would see it. PYTHONPATH here is the front of the isolated child's path.
         env = scrub_env(
             {
                 "HOME": str(root),
@@ -366,7 +432,6 @@ def score(
         )
         argv = [
             sys.executable,
-            "-P",
             "-m",
             "pytest",
             "-q",
@@ -391,6 +456,8 @@ def score(
             limits=limits,
             channel_env="PONYBENCH_PROBE_FD",
             feed=("PONYBENCH_PROBE_KEY_FD", key.encode()),
+            writable=[root],
+            readable=[checks_root / job],
         )
         events = parse_jsonl(run.channel).objects
         checks = checks_of(events, run, task.timeout, expected_checks(task.checks), key)

@@ -2,9 +2,13 @@
 
 Starting Python and importing pytest is most of what a scoring costs (about 0.25 s of CPU of
 the 0.3 s a small task's checks take). The warm scorer pays it once per harness process and
-forks a fresh child per scoring, which gets the same sandbox as the cold path (see
-`sandbox.run_sandboxed`): it is used only where it can apply the same namespaces the cold path
-would, and the cold path stays for everything else. ``PONYBENCH_SCORER=cold`` turns it off.
+forks a fresh child per scoring. It runs inside the same confinement as a cold scoring (see
+`sandbox.run_sandboxed`), with its own private folders: the scorings' copies go under a folder
+bound writable, their checks and probe under one bound read-only. It serves only a scoring whose
+folders lie there; the cold path serves everything else. ``PONYBENCH_SCORER=cold`` turns it off.
+
+Its pids are those of its own PID namespace, never the host's: the harness signals a scoring
+through the zygote, never by pid.
 """
 
 from __future__ import annotations
@@ -16,16 +20,14 @@ import os
 import select
 import socket
 import subprocess
-import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 SOURCE = Path(__file__).parent / "_probe" / "warm_scorer.py"
 ENV_SWITCH = "PONYBENCH_SCORER"
 START_TIMEOUT_S = 30.0
-PYTEST_ARGV = ("-P", "-m", "pytest")  # after sys.executable: the only command it runs
 
 
 @functools.cache
@@ -35,13 +37,20 @@ def take_source() -> str:
 
 
 class WarmChild:
-    """One scoring's child, as the harness sees it: a pid to signal, a status to wait for."""
+    """One scoring's child, as the harness sees it: a status to wait for, signals through the
+    zygote. `pid` is its pid in the zygote's namespace (for messages only)."""
 
     def __init__(self, scorer: WarmScorer, pid: int) -> None:
         self._scorer = scorer
         self.pid = pid
         self.returncode: int | None = None
         self.cpu_s: float | None = None
+
+    def signal_tree(self, sig: int) -> None:
+        """The scoring's process group; on SIGKILL the zygote also ends the rest of its namespace
+        once the child is gone."""
+        if self.returncode is None:
+            self._scorer.send({"signal": int(sig)})
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is not None:
@@ -63,10 +72,19 @@ class WarmChild:
 class WarmScorer:
     """A running zygote; one scoring at a time."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], sock: socket.socket, isolated: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        sock: socket.socket,
+        roots: tuple[Path, Path],
+        on_stop: Callable[[], None],
+    ) -> None:
         self._proc = proc
         self._sock = sock
-        self.isolated = isolated
+        self.roots = roots  # (scorings' copies: writable, their checks: read-only)
+        self._on_stop = on_stop
+        self.status: dict[str, str] = {}  # its /proc/self/status capability lines, when warm
+        self.in_cgroup = False  # set by the starter: a pids cgroup holds it and all it starts
         self.lock = threading.Lock()
         self.broken = False
 
@@ -75,34 +93,51 @@ class WarmScorer:
         return self._proc.pid
 
     @classmethod
-    def start(cls, death_prefix: Sequence[str], env: Mapping[str, str], shim: str) -> WarmScorer | None:
-        """Start a zygote and wait until it is warm; None when it cannot start. shim is the
-        cold path's exec shim's source: the zygote limits each child with its `apply`."""
+    def start(
+        cls,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        pass_fds: Sequence[int],
+        roots: tuple[Path, Path],
+        on_stop: Callable[[], None],
+        config: str,
+        shim: str,
+    ) -> WarmScorer | None:
+        """Start a zygote with argv (its confinement, ending in the python and `-c`) given its
+        config (module path, private folders) and the exec shim's source, and wait until it is
+        warm; None when it cannot start."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             proc = subprocess.Popen(
-                [*death_prefix, sys.executable, "-P", "-c", take_source(), str(theirs.fileno()), shim],
+                [*argv, take_source(), "zygote", config, str(theirs.fileno()), shim],
                 cwd="/",
                 env=dict(env),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
-                pass_fds=[theirs.fileno()],
+                pass_fds=[theirs.fileno(), *pass_fds],
             )
         except OSError:
             ours.close()
+            on_stop()
             return None
         finally:
             theirs.close()
-        scorer = cls(proc, ours, ())
+        scorer = cls(proc, ours, roots, on_stop)
         hello = scorer.receive(START_TIMEOUT_S)
-        spaces = (hello or {}).get("ready")
-        if not isinstance(spaces, list):
+        if not (hello or {}).get("ready"):
             scorer.stop()
             return None
-        scorer.isolated = tuple(str(s) for s in spaces)
+        found = (hello or {}).get("status")
+        scorer.status = {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
         return scorer
+
+    def send(self, msg: dict[str, Any]) -> None:
+        try:
+            self._sock.send(json.dumps(msg).encode())
+        except OSError:
+            self.broken = True
 
     def receive(self, timeout: float | None) -> dict[str, Any] | None:
         """The zygote's next message; None on timeout; {} when it is gone or garbled."""
@@ -122,46 +157,37 @@ class WarmScorer:
     def done(self) -> None:
         self.lock.release()
 
-    @staticmethod
-    def accepts(argv: Sequence[str]) -> bool:
-        return len(argv) > 4 and argv[0] == sys.executable and tuple(argv[1:4]) == PYTEST_ARGV
+    def accepts(self, writable: Sequence[Path], readable: Sequence[Path]) -> bool:
+        """Whether a scoring's folders lie where this zygote sees them."""
+        jobs, checks = self.roots
+        return all(jobs in p.parents for p in writable) and all(
+            checks in p.parents or jobs in p.parents for p in readable
+        )
 
     def spawn(
         self,
-        argv: Sequence[str],
+        job: dict[str, Any],
         *,
-        cwd: Path,
-        env: Mapping[str, str],
         limits: Sequence[int],
-        cgroup: Path | None,
         stdout: int,
         stderr: int,
         named_fds: Mapping[str, int],
     ) -> WarmChild | None:
         """Start one scoring; None when the zygote is busy or broken (use the cold path).
 
-        The environment's PYTHONPATH is what the cold child would put first on sys.path; the
-        named descriptors (their numbers already in env) arrive under the numbers they have
-        here, as the cold child inherits them.
+        The named descriptors (their numbers already in the job's env) arrive under the numbers
+        they have here, as the cold child inherits them.
         """
         if self.broken or not self.lock.acquire(blocking=False):
             return None
-        job = {
-            "args": list(argv[4:]),
-            "cwd": str(cwd),
-            "env": dict(env),
-            "path0": env.get("PYTHONPATH", ""),
-            "limits": list(limits),
-            "cgroup": str(cgroup / "cgroup.procs") if cgroup is not None else "-",
-            "slots": list(named_fds.values()),
-        }
+        msg = {**job, "limits": list(limits), "slots": list(named_fds.values())}
         try:
-            socket.send_fds(self._sock, [json.dumps(job).encode()], [stdout, stderr, *named_fds.values()])
-            msg = self.receive(START_TIMEOUT_S)
+            socket.send_fds(self._sock, [json.dumps(msg).encode()], [stdout, stderr, *named_fds.values()])
+            reply = self.receive(START_TIMEOUT_S)
         except OSError:
-            msg = {}
+            reply = {}
             self.broken = True
-        pid = (msg or {}).get("pid")
+        pid = (reply or {}).get("pid")
         if not isinstance(pid, int):
             self.broken = True
             self.lock.release()
@@ -177,17 +203,16 @@ class WarmScorer:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+        self._on_stop()
 
 
 _STATE: dict[str, WarmScorer | None] = {}
 _START_LOCK = threading.Lock()
 
 
-def scorer(
-    death_prefix: Sequence[str], env: Mapping[str, str], want: tuple[str, ...], shim: str
-) -> WarmScorer | None:
-    """This process's warm scorer, started on first use; None when it is switched off, could
-    not start, or cannot give the namespaces `want` that the cold path gives here."""
+def scorer(starter: Callable[[], WarmScorer | None]) -> WarmScorer | None:
+    """This process's warm scorer, started on first use by starter; None when it is switched
+    off or could not start (then the cold path scores)."""
     if os.environ.get(ENV_SWITCH, "warm") == "cold":
         return None
     with _START_LOCK:
@@ -196,11 +221,7 @@ def scorer(
             current.stop()
             del _STATE["scorer"]
         if "scorer" not in _STATE:
-            started = WarmScorer.start(death_prefix, env, shim)
-            if started is not None and started.isolated != want:
-                started.stop()
-                started = None
-            _STATE["scorer"] = started
+            _STATE["scorer"] = starter()
         return _STATE["scorer"]
 
 

@@ -1,29 +1,40 @@
-"""The warm scorer: imports pytest once, then forks a fresh sandboxed child for every scoring.
+"""The scorer's python: runs the checks once (cold), or imports pytest once and forks a fresh child
+per scoring (the warm scorer, a zygote). Both run the same `run` below, so a check sees the
+same process either way.
 
-Started by the harness as ``python -P -c <this source> FD SHIM``; FD is its end of a
-SOCK_SEQPACKET socket, SHIM the source of the cold path's exec shim (`limit_exec.py`), whose
-`apply` limits each child. It never runs untrusted code itself. For each request it forks C, which
-applies what the cold path's wrappers apply (own session, death with its parent, the pids
-cgroup, rlimits, SIGXFSZ ignored, new network and PID namespaces), then forks G, PID 1 of the
-new namespace, which sets up the environment, descriptors and sys.path the cold
-``python -P -m pytest`` would have and runs pytest. When G ends, everything it started ends
-with its namespace; C exits as G did, as ``unshare --fork --kill-child`` does. What G sees
-matches the cold child (a test compares the two), except /proc/self/environ and cmdline, which
-show the zygote's start (its scrubbed environment, this source) since G was forked, not
-started.
+The harness starts it isolated (``python -I -S -B``: no .pth file, sitecustomize, user site or
+PYTHON* variable runs or counts) inside the scorer's confinement, and gives it the module path
+it would otherwise get from `site`:
+
+    python -I -S -B -c <this source> once   CONFIG JOB      run one scoring, then exit
+    python -I -S -B -c <this source> zygote CONFIG FD SHIM  serve scorings on socket FD
+
+CONFIG (JSON): {"path": [folders appended to sys.path: the harness's site-packages],
+"wipe": [private folders emptied after each scoring], "keep": [bound folders inside those]}.
+JOB (JSON): {"args", "cwd", "env", "path0", "limits", "slots"}: pytest's arguments, the folder
+and environment to run in, folders put first on sys.path (the probe's), and for the zygote the
+limits (applied with SHIM's `apply`, the cold path's exec shim) and the descriptor numbers.
+
+The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
+session, descriptors and limits and runs the checks; when C ends, every other process of the
+namespace is killed and reaped and the private /tmp and /dev/shm are emptied, so nothing of one
+scoring reaches the next. It holds no capability (the confinement dropped them), is not
+dumpable (no process of a scoring can trace it or read its memory), and never runs untrusted
+code itself.
 
 Messages, JSON, one per packet:
-  zygote -> harness  {"ready": [namespaces]}            once, when warm
-  harness -> zygote  {"args", "cwd", "env", "path0", "limits", "cgroup", "slots"}
-                     with descriptors stdout, stderr, then one for each number in "slots"
-  zygote -> harness  {"pid": C}                          at once
+  zygote -> harness  {"ready": true, "status": {CapEff...}}   once, when warm
+  harness -> zygote  JOB, with descriptors stdout, stderr, then one for each number in "slots"
+  zygote -> harness  {"pid": C}                                 at once (a pid of its namespace)
+  harness -> zygote  {"signal": N}                              end the scoring's processes
   zygote -> harness  {"status": wait status, "cpu_s": C and all it waited for}
 
-Stdlib and pytest only. Python 3.11 has no os.unshare, so the syscalls go through ctypes.
+Stdlib and pytest only.
 """
 
 import gc
 import importlib
+import json
 import os
 import sys
 import types
@@ -31,11 +42,15 @@ from collections.abc import Callable
 from typing import Any
 
 
-def _preload() -> frozenset[str]:
-    """Import what ``python -m pytest`` imports before it reads a check: pytest and its
-    built-in plugins. Returns the module names a fresh child keeps."""
-    import runpy  # noqa: F401  (python -m imports it)
+def _config() -> dict[str, Any]:
+    config: dict[str, Any] = json.loads(sys.argv[2])
+    sys.path += [p for p in config["path"] if p not in sys.path]
+    return config
 
+
+def _preload() -> frozenset[str]:
+    """Import what pytest imports before it reads a check: pytest and its built-in plugins.
+    Returns the module names a fresh child keeps."""
     import pytest  # noqa: F401
     from _pytest.config import default_plugins
 
@@ -49,6 +64,38 @@ def _preload() -> frozenset[str]:
     return frozenset(sys.modules)
 
 
+def run(job: dict[str, Any], keep: frozenset[str]) -> None:
+    """What ``python -m pytest ARGS`` run in the job's folder with its environment is."""
+    for name in set(sys.modules) - keep:
+        del sys.modules[name]
+    os.chdir(job["cwd"])
+    os.environ.clear()
+    os.environ.update(job["env"])
+    sys.path[:0] = [p for p in job["path0"] if p]
+    import pytest
+
+    entry = os.path.join(os.path.dirname(pytest.__file__), "__main__.py")
+    main = types.ModuleType("__main__")
+    main.__file__ = entry
+    sys.modules["__main__"] = main  # as runpy leaves it for python -m pytest
+    sys.argv = [entry, *job["args"]]
+    code = pytest.main(job["args"])  # what python -m pytest runs, less console_main's deprecation
+    sys.stdout.flush()
+    raise SystemExit(int(code))
+
+
+def _once() -> None:
+    _config()
+    job: dict[str, Any] = json.loads(sys.argv[3])
+    # The cold path's limits were applied by the exec shim before the confinement started.
+    run(job, frozenset(sys.modules) | {"__main__"})
+
+
+if sys.argv[1:2] == ["once"]:
+    _once()
+
+# --- the zygote ------------------------------------------------------------------------------
+CONFIG = _config()
 KEEP = _preload()
 # Out of the collector's sight: a child's gc.collect() (pytest calls it at the end) then walks
 # only its own objects and does not copy the zygote's pages by touching them.
@@ -56,65 +103,29 @@ gc.freeze()
 
 import ctypes  # noqa: E402  (after the preload: a child drops these again)
 import fcntl  # noqa: E402
-import json  # noqa: E402
+import select  # noqa: E402
+import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 
-CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-PR_SET_PDEATHSIG = 1
-# The cold path's unshare candidates, in its order: (flags, namespaces it gives).
-CANDIDATES = (
-    (CLONE_NEWNET | CLONE_NEWPID, ("net", "pid")),
-    (CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWPID, ("net", "pid")),
-    (CLONE_NEWPID, ("pid",)),
-    (CLONE_NEWUSER | CLONE_NEWNET, ("net",)),
-)
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def _status_fields() -> dict[str, str]:
+    out = {}
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            name, _, value = line.partition(":")
+            if name.startswith("Cap") or name in ("NoNewPrivs", "Seccomp"):
+                out[name] = value.strip()
+    return out
 
 
 def _die_with_parent(parent: int) -> None:
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent and os.getppid() != parent:  # the parent died before prctl took effect
+    if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
-
-
-def _unshare(flags: int) -> None:
-    uid, gid = os.getuid(), os.getgid()
-    if LIBC.unshare(flags) != 0:
-        raise OSError(ctypes.get_errno(), "unshare")
-    if flags & CLONE_NEWUSER:  # as unshare --map-root-user
-        for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
-            with open(f"/proc/self/{name}", "w") as fh:
-                fh.write(text)
-
-
-def _mirror_exit(status: int) -> None:
-    """End this process as the one it waited for ended: same code, or same signal."""
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
-
-
-def _probe_isolation() -> list[str]:
-    """The first candidate this machine allows, tried in a throwaway child."""
-    for flags, spaces in CANDIDATES:
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _unshare(flags)
-                inner = os.fork()
-                if inner == 0:
-                    os._exit(0)
-                _, status = os.waitpid(inner, 0)
-                os._exit(0 if os.waitstatus_to_exitcode(status) == 0 else 1)
-            except BaseException:
-                os._exit(1)
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) == 0:
-            return list(spaces)
-    return []
 
 
 def _place_fds(fds: list[int], slots: list[int]) -> None:
@@ -138,35 +149,83 @@ def _place_fds(fds: list[int], slots: list[int]) -> None:
                 pass  # the listing's own descriptor, already gone
 
 
-def _child(
-    job: dict[str, Any], fds: list[int], flags: int, zygote: int, limit: Callable[[list[int], str], None]
-) -> dict[str, Any]:
-    """C: sandbox itself, fork G and wait for it. Returns only in G, with the job to run."""
+def _child(job: dict[str, Any], fds: list[int], zygote: int, limit: Callable[[list[int], str], None]) -> None:
+    """C: its own session, death with the zygote, the job's descriptors and limits."""
     os.setsid()
     _die_with_parent(zygote)
     _place_fds(fds, [int(n) for n in job["slots"]])
-    limit(job["limits"], job["cgroup"])
+    limit(job["limits"], "-")  # the zygote's pids cgroup holds it already
+
+
+def _empty(folder: str, keep: list[str]) -> None:
+    """Remove everything under folder but the folders in keep and the folders that lead to them."""
     try:
-        _unshare(flags)
-    except OSError as exc:
-        os.write(2, f"warm scorer: {exc}\n".encode())
-        os._exit(125)
-    pid = os.fork()
-    if pid == 0:
-        _die_with_parent(0)  # PID 1 of its namespace: getppid() says 0, so no check
-        return job
-    while True:
-        try:
-            _, status = os.waitpid(pid, 0)
-            break
-        except InterruptedError:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        path = entry.path
+        if path in keep:
             continue
-    _mirror_exit(status)
-    raise AssertionError("unreachable")
+        if any(k.startswith(path + "/") for k in keep):
+            _empty(path, keep)
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
-def serve(sock: socket.socket, flags: int, limit: Callable[[list[int], str], None]) -> dict[str, Any]:
-    """The zygote's loop. Returns only in a scoring child; exits when the harness goes."""
+def _end_namespace() -> None:
+    """Kill every process of this PID namespace but this one, reap them, empty the private
+    folders. Only as PID 1: kill(-1) then reaches exactly the namespace's other processes."""
+    if os.getpid() == 1:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+            except InterruptedError:
+                continue
+    for folder in CONFIG["wipe"]:
+        _empty(folder, CONFIG["keep"])
+
+
+def _wait(sock: socket.socket, pid: int) -> tuple[int, float]:
+    """C's wait status and CPU, passing on the harness's signals meanwhile."""
+    pidfd = os.pidfd_open(pid)
+    try:
+        while True:
+            ready, _, _ = select.select([sock.fileno(), pidfd], [], [])
+            if sock.fileno() in ready:
+                try:
+                    data = sock.recv(1 << 16)
+                except ConnectionError:
+                    data = b""
+                if not data:
+                    os._exit(0)  # the harness is gone: so is everything here
+                sig = json.loads(data).get("signal")
+                if isinstance(sig, int):
+                    try:
+                        os.killpg(pid, sig)
+                    except OSError:
+                        pass
+            if pidfd in ready:
+                _, status, usage = os.wait4(pid, 0)
+                return status, usage.ru_utime + usage.ru_stime
+    finally:
+        os.close(pidfd)
+
+
+def serve(sock: socket.socket, limit: Callable[[list[int], str], None]) -> dict[str, Any]:
+    """The zygote's loop. Returns only in a scoring child, with the job it is to run."""
     me = os.getpid()
     while True:
         try:
@@ -175,55 +234,32 @@ def serve(sock: socket.socket, flags: int, limit: Callable[[list[int], str], Non
             data, fds = b"", []
         if not data:
             os._exit(0)
-        job = json.loads(data)
+        job: dict[str, Any] = json.loads(data)
         pid = os.fork()
         if pid == 0:
             sock.detach()  # its descriptor is closed with the rest in _place_fds
             try:
-                return _child(job, fds, flags, me, limit)
+                _child(job, fds, me, limit)
+                return job
             except BaseException as exc:  # never back into the zygote's loop
                 os.write(2, f"warm scorer: {type(exc).__name__}: {exc}\n".encode())
                 os._exit(125)
         for fd in fds:
             os.close(fd)
         sock.send(json.dumps({"pid": pid}).encode())
-        while True:
-            try:
-                _, status, usage = os.wait4(pid, 0)
-                break
-            except InterruptedError:
-                continue
-        cpu = usage.ru_utime + usage.ru_stime
+        status, cpu = _wait(sock, pid)
+        _end_namespace()
         sock.send(json.dumps({"status": status, "cpu_s": round(cpu, 4)}).encode())
 
 
-def run(job: dict[str, Any]) -> None:
-    """G: what ``python -P -m pytest ARGS`` run in the job's folder with its environment is."""
-    for name in set(sys.modules) - KEEP:
-        del sys.modules[name]
-    os.chdir(job["cwd"])
-    os.environ.clear()
-    os.environ.update(job["env"])
-    sys.path[:0] = [p for p in job["path0"].split(os.pathsep) if p]  # as PYTHONPATH would
-    import pytest
-
-    entry = os.path.join(os.path.dirname(pytest.__file__), "__main__.py")
-    main = types.ModuleType("__main__")
-    main.__file__ = entry
-    sys.modules["__main__"] = main  # as runpy leaves it for python -m pytest
-    sys.argv = [entry, *job["args"]]
-    raise SystemExit(pytest.console_main())
-
-
 def main() -> None:
-    sock = socket.socket(fileno=int(sys.argv[1]))
+    LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    sock = socket.socket(fileno=int(sys.argv[3]))
     shim: dict[str, Any] = {"__name__": "ponybench_limit_exec"}  # not __main__: defines, runs nothing
-    exec(sys.argv[2], shim)  # the cold path's exec shim, as the harness took it
-    spaces = _probe_isolation()
-    flags = next((f for f, s in CANDIDATES if list(s) == spaces), 0)
-    sock.send(json.dumps({"ready": spaces}).encode())
-    job = serve(sock, flags, shim["apply"])
-    run(job)
+    exec(sys.argv[4], shim)  # the cold path's exec shim, as the harness took it
+    sock.send(json.dumps({"ready": True, "status": _status_fields()}).encode())
+    job = serve(sock, shim["apply"])
+    run(job, KEEP)  # in a scoring child: its exit, and pytest's output flushed, as python's
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,18 +50,25 @@ def test_report():
 """
 
 
+def job_folder(name: str) -> Path:
+    """A folder where the warm scorer sees it (as scoring.score lays out every scoring)."""
+    folder = sandbox.scorer_roots()[0] / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    return folder
+
+
 def test_warm_child_starts_exactly_as_the_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "test_env.py").write_bytes(ENV_REPORT)
-    argv = [sys.executable, "-P", "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_env.py"]
-    env = scrub_env(
-        {"PYTHONPATH": str(tmp_path / "probe"), "HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
-    )
+    ws = job_folder("env-report")
+    (ws / "test_env.py").write_bytes(ENV_REPORT)
+    argv = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_env.py"]
+    env = scrub_env({"PYTHONPATH": str(ws / "probe"), "HOME": str(ws), "PYTHONDONTWRITEBYTECODE": "1"})
     seen = {}
     for mode in ("cold", "warm"):
         monkeypatch.setenv("PONYBENCH_SCORER", mode)
         run = run_sandboxed(
             argv,
-            cwd=tmp_path,
+            cwd=ws,
             out_dir=tmp_path / mode,
             timeout_s=60,
             env=env,
@@ -78,12 +86,20 @@ def test_warm_child_starts_exactly_as_the_cold_one(tmp_path: Path, monkeypatch: 
     if "net" in cold["isolated"]:
         assert cold["ns"][0] != own[0] and hot["ns"][0] != own[0]
     if "pid" in cold["isolated"]:
-        assert cold["pid_1"] and cold["ns"][1] != own[1] and hot["ns"][1] != own[1]
-    assert {k: v for k, v in hot.items() if k != "ns"} == {k: v for k, v in cold.items() if k != "ns"}
+        # Each in a PID namespace of its own; the cold child is its init, the warm one's init is
+        # the zygote (which ends whatever the scoring left when it ends).
+        assert cold["pid_1"] and not hot["pid_1"]
+        assert cold["ns"][1] != own[1] and hot["ns"][1] != own[1]
+    assert "-I" not in cold["flags"]  # flags print as names: isolated=1 is the one that matters
+    assert "isolated=1" in cold["flags"] and "no_site=1" in cold["flags"]
+    differ = ("ns", "pid_1")
+    assert {k: v for k, v in hot.items() if k not in differ} == {
+        k: v for k, v in cold.items() if k not in differ
+    }
 
 
 GOOD_CHECK = b"def test_ok():\n    assert 1 + 1 == 2\n"
-PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
 
 def _current() -> warm.WarmScorer:
@@ -96,10 +112,11 @@ def test_a_dead_warm_scorer_costs_one_cold_scoring_then_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PONYBENCH_SCORER", "warm")
-    (tmp_path / "test_ok.py").write_bytes(GOOD_CHECK)
+    ws = job_folder("dead")
+    (ws / "test_ok.py").write_bytes(GOOD_CHECK)
 
     def run(name: str) -> sandbox.SandboxResult:
-        done = run_sandboxed([*PYTEST, "test_ok.py"], cwd=tmp_path, out_dir=tmp_path / name, timeout_s=60)
+        done = run_sandboxed([*PYTEST, "test_ok.py"], cwd=ws, out_dir=tmp_path / name, timeout_s=60)
         assert done.returncode == 0 and "1 passed" in done.stdout.read_text()
         return done
 
@@ -127,12 +144,17 @@ HARNESS = """\
 import sys
 from pathlib import Path
 from pytest_ponybench import sandbox
+import shutil
 root, tag = Path(sys.argv[1]), sys.argv[2]
 zygote = sandbox.warm_scorer()
 (root / "zygote.pid").write_text(str(zygote.pid))
-env = sandbox.scrub_env({"STARTED": str(root / "started"), "TAG": tag})
-argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sleeper.py"]
-sandbox.run_sandboxed(argv, cwd=root, out_dir=root / "out", timeout_s=600, env=env)
+ws = sandbox.scorer_roots()[0] / "sleeper"
+ws.mkdir()
+shutil.copy(root / "test_sleeper.py", ws)
+env = sandbox.scrub_env({"STARTED": str(ws / "started"), "TAG": tag})
+(root / "started-at").write_text(str(ws / "started"))
+argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sleeper.py"]
+sandbox.run_sandboxed(argv, cwd=ws, out_dir=root / "out", timeout_s=600, env=env)
 """
 
 
@@ -148,7 +170,9 @@ def test_a_killed_harness_takes_its_warm_scorer_and_the_checks_with_it(
     harness = subprocess.Popen([sys.executable, "-c", HARNESS, str(tmp_path), process_tag], env=env)
     try:
         deadline = time.monotonic() + 60
-        while not (tmp_path / "started").exists():
+        while (
+            not (tmp_path / "started-at").exists() or not Path((tmp_path / "started-at").read_text()).exists()
+        ):
             assert harness.poll() is None and time.monotonic() < deadline, "the check never started"
             time.sleep(0.05)
         zygote = int((tmp_path / "zygote.pid").read_text())
