@@ -11,7 +11,10 @@ so their prefix is compared.
 
 Bytecode caches are the one exception in a tree: Python writes a new file into __pycache__ the
 first time the harness imports a module lazily, during any cell. Files in __pycache__ that
-existed at the start must stay as they were; new ones are not reported.
+existed at the start must stay as they were; new ones are not reported, except in a strict tree
+(the scorer's packages in site-packages: the scorer never writes bytecode, so a new one there
+was planted). A listing watches only some names in a folder (the .pth files of site-packages,
+which python runs at start), without walking the rest.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent
@@ -92,13 +95,24 @@ class Baseline:
 
     trees: dict[str, Signature]
     appended: dict[str, tuple[int, bytes | None]]  # path -> (size then, those bytes or their digest)
+    strict: tuple[str, ...] = ()
+    listed: dict[str, dict[str, Signature]] = field(default_factory=dict)
 
     @classmethod
-    def take(cls, paths: Iterable[Path], *, append_only: Iterable[Path] = ()) -> Baseline:
-        """Record every file and folder below paths, and the current content of append_only
-        files. A path that does not exist is recorded as missing: its appearance is a change."""
+    def take(
+        cls,
+        paths: Iterable[Path],
+        *,
+        append_only: Iterable[Path] = (),
+        strict: Iterable[Path] = (),
+        listings: Iterable[Path] = (),
+    ) -> Baseline:
+        """Record every file and folder below paths and strict, the current content of
+        append_only files, and the .pth and customize files of the listings' folders. A path
+        that does not exist is recorded as missing: its appearance is a change."""
         trees: dict[str, Signature] = {}
-        for root in paths:
+        strict_roots = tuple(str(Path(p).absolute()) for p in strict)
+        for root in [*paths, *strict]:
             for path in _walk(str(Path(root).absolute())):
                 trees[path] = _signature(path)
         appended: dict[str, tuple[int, bytes | None]] = {}
@@ -110,7 +124,8 @@ class Baseline:
                 appended[name] = (0, None)
                 continue
             appended[name] = (size, _prefix(name, size))
-        return cls(trees, appended)
+        listed = {str(Path(f).absolute()): _listing(str(Path(f).absolute())) for f in listings}
+        return cls(trees, appended, strict_roots, listed)
 
     def changed(self) -> list[str]:
         """Paths added, removed or modified since the baseline, sorted; [] when nothing is."""
@@ -121,7 +136,7 @@ class Baseline:
             for path in _walk(root):
                 now.add(path)
                 if path not in self.trees:
-                    if not _in_pycache(path):
+                    if not _in_pycache(path) or path.startswith(self.strict):
                         found.add(path)
                 elif _signature(path) != self.trees[path]:
                     found.add(path)
@@ -131,7 +146,36 @@ class Baseline:
                 continue
             if _prefix(path, size) != before:
                 found.add(path)
+        for folder, names in self.listed.items():
+            now_listed = _listing(folder)
+            found.update(
+                os.path.join(folder, n)
+                for n in set(names) | set(now_listed)
+                if names.get(n) != now_listed.get(n)
+            )
         return sorted(found)
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What to take a baseline of around every cell: trees, strict trees and listings."""
+
+    paths: tuple[Path, ...] = ()
+    strict: tuple[Path, ...] = ()
+    listings: tuple[Path, ...] = ()
+
+    def take(self, append_only: Iterable[Path] = ()) -> Baseline:
+        return Baseline.take(self.paths, append_only=append_only, strict=self.strict, listings=self.listings)
+
+
+def _listing(folder: str) -> dict[str, Signature]:
+    """The .pth and site/user customize files of a folder, with their signatures."""
+    try:
+        names = [e.name for e in os.scandir(folder)]
+    except OSError:
+        return {}
+    keep = [n for n in names if n.endswith(".pth") or n in ("sitecustomize.py", "usercustomize.py")]
+    return {n: _signature(os.path.join(folder, n)) for n in keep}
 
 
 def harness_paths(tasks_dir: Path, fixtures_dir: Path, *files: Path) -> list[Path]:

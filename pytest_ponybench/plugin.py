@@ -50,6 +50,11 @@ def pytest_configure(config: pytest.Config) -> None:
     mode, settings = requested
     plan = plan_mod.resolve(config, mode, settings)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is None and not plan.collect_only:
+        _check_interpreter()
+        from .scratch import session_dir
+
+        session_dir()  # made now, and what killed sessions left is removed before anything runs
     pm = config.pluginmanager
     if mode is cfg.Mode.SELFTEST:
         _register_selftest(config, plan, is_worker=workerinput is not None)
@@ -93,6 +98,19 @@ def pytest_configure(config: pytest.Config) -> None:
         runner = CellRunner(config, plan, controller.run_dir.path, controller.claude_version)
     config.stash[RUNNER_KEY] = runner
     pm.register(runner, "ponybench-runner")
+
+
+def _check_interpreter() -> None:
+    """Stop before anything is scored when the python the scorer imports from was changed."""
+    from . import interpreter
+
+    problems = interpreter.verify()
+    if problems:
+        raise pytest.UsageError(
+            "ponybench: the python install the scorer runs on was changed; nothing was run:\n"
+            + "\n".join(f"  - {p}" for p in problems)
+            + "\n  (reinstall the packages named, or remove the files named, then run again)"
+        )
 
 
 def _dist_given(config: pytest.Config) -> bool:

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from . import integrity, scoring, spend, warm, weather
+from . import integrity, interpreter, scoring, spend, warm, weather
 from .cells import Cell, CellContext, rescore_cell, run_cell
 from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
 from .plan import Plan
 from .results import RunDir
 from .slots import StartSlots
+from .workspace import Caps
 
 
 class CellInvalid(Exception):
@@ -62,11 +63,21 @@ class CellRunner:
         self._server: OfflineServer | None = None
         scoring.take_probe()  # the probe every later scoring uses, as it is now
         s = plan.settings
-        self.watched = tuple(
-            integrity.harness_paths(
-                s.tasks_dir, s.fixtures_dir, s.root / "conftest.py", s.root / "pyproject.toml"
-            )
+        scorer_trees, sites = interpreter.watched()
+        self.watched = integrity.Watch(
+            tuple(
+                integrity.harness_paths(
+                    s.tasks_dir, s.fixtures_dir, s.root / "conftest.py", s.root / "pyproject.toml"
+                )
+            ),
+            strict=tuple(scorer_trees),
+            listings=tuple(sites),
         )
+
+    @property
+    def caps(self) -> Caps:
+        s = self.plan.settings
+        return Caps(max_bytes=s.max_workspace_mb << 20, max_files=s.max_workspace_files)
 
     def server(self) -> OfflineServer:
         if self._server is None:
@@ -89,6 +100,7 @@ class CellRunner:
             extend=self.extend,
             watched=self.watched,
             slots=StartSlots(self.run_dir.path),
+            caps=self.caps,
         )
 
     def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:
@@ -114,7 +126,7 @@ class CellRunner:
         """One cell, retried while its session is invalid; every attempt is recorded."""
         if self.plan.mode is Mode.RESCORE:
             assert self.plan.previous is not None
-            return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend)
+            return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend, caps=self.caps)
         try:
             return self._run(cell)
         except OSError as exc:
