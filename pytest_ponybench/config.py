@@ -45,6 +45,8 @@ OPT_ALLOW_UNCONFINED = "--allow-unconfined"
 OPT_SHARD = SHARD_FLAG  # command line only: each machine of a sharded grid gets its own
 OPT_OFFLINE_LATENCY = "--offline-latency"
 OPT_STOP_AFTER = "--stop-after-invalid"
+OPT_MAX_WS_MB = "--max-workspace-mb"
+OPT_MAX_WS_FILES = "--max-workspace-files"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -61,6 +63,8 @@ DEFAULTS: dict[str, Any] = {
     "warmup": "auto",
     "offline_latency": 0.0,
     "stop_after_invalid": 5,
+    "max_workspace_mb": 64,
+    "max_workspace_files": 20_000,
 }
 
 HELP = {
@@ -72,6 +76,10 @@ HELP = {
     "unreachable API, refused credentials, an overload that stays); 0 never stops",
     OPT_ALLOW_UNCONFINED: "run paid models even where the agent cannot be confined (no bubblewrap "
     "or no user namespaces): the agent can then read and change anything the harness's user can",
+    OPT_MAX_WS_MB: "the most a cell's workspace may hold, in MiB (sparse files at their full size); "
+    "a workspace over it is not copied or scored, and its cell fails with the reason",
+    OPT_MAX_WS_FILES: "the most files and folders a cell's workspace may hold; over it, as for "
+    + "--max-workspace-mb",
     OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
     "references, no claude, no API",
     OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
@@ -158,6 +166,8 @@ class Settings:
     shard: Shard | None = None
     offline_latency: float = 0.0
     stop_after_invalid: int = 5
+    max_workspace_mb: int = 64
+    max_workspace_files: int = 20_000
 
     @property
     def bench_dir(self) -> Path:
@@ -304,6 +314,8 @@ def load_settings(config: pytest.Config) -> Settings:
         shard=_shard(config.getoption(OPT_SHARD)),
         offline_latency=seconds(*src.pick(OPT_OFFLINE_LATENCY, "offline_latency"), 0, 3600),
         stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
+        max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
+        max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
     )
     return settings
 
@@ -414,3 +426,5 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(OPT_SHARD, default=None, metavar="I/N", help=HELP[OPT_SHARD])
     group.addoption(OPT_OFFLINE_LATENCY, default=None, metavar="SECONDS", help=HELP[OPT_OFFLINE_LATENCY])
     group.addoption(OPT_STOP_AFTER, default=None, metavar="N", help=HELP[OPT_STOP_AFTER])
+    group.addoption(OPT_MAX_WS_MB, default=None, metavar="MIB", help=HELP[OPT_MAX_WS_MB])
+    group.addoption(OPT_MAX_WS_FILES, default=None, metavar="N", help=HELP[OPT_MAX_WS_FILES])

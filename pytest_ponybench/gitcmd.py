@@ -66,17 +66,18 @@ def clean_env(
 
 
 def run(
-    cwd: Path, *args: str, repo: Path | None = None, stdin: bytes = b""
+    cwd: Path, *args: str, repo: Path | None = None, stdin: bytes = b"", git_dir: Path | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """git args in cwd; with repo, git is pinned to repo/.git and repo as the work tree, so it
-    can neither climb into an enclosing repository nor follow a stale GIT_DIR.
+    """git args in cwd; with repo, git is pinned to repo as the work tree and to git_dir (by
+    default repo/.git) as the repository, so it can neither climb into an enclosing repository
+    nor follow a stale GIT_DIR.
 
     Never raises on git's own failure (the caller reads returncode); raises GitError when git
     cannot start or does not finish in TIMEOUT_S.
     """
     pinned: dict[str, str] = {}
     if repo is not None:
-        pinned = {"GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo)}
+        pinned = {"GIT_DIR": str(git_dir or repo / ".git"), "GIT_WORK_TREE": str(repo)}
     safe = ("-c", f"safe.directory={repo if repo is not None else cwd}")
     try:
         return subprocess.run(
@@ -92,9 +93,11 @@ def run(
         raise GitError(f"git {args[0] if args else ''} in {cwd}: {exc}") from exc
 
 
-def check(cwd: Path, *args: str, repo: Path | None = None, stdin: bytes = b"") -> bytes:
+def check(
+    cwd: Path, *args: str, repo: Path | None = None, stdin: bytes = b"", git_dir: Path | None = None
+) -> bytes:
     """git args, its stdout; a failure raises GitError with git's own message."""
-    done = run(cwd, *args, repo=repo, stdin=stdin)
+    done = run(cwd, *args, repo=repo, stdin=stdin, git_dir=git_dir)
     if done.returncode != 0:
         err = done.stderr.decode("utf-8", "replace").strip()
         raise GitError(f"git {' '.join(args[:2])} failed in {cwd}: {err}")

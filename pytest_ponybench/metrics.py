@@ -369,35 +369,47 @@ def delivered_stats(workspace: Path, *, seeded: Mapping[str, str], selfcheck_as_
     return code_stats(texts, selfcheck_as_test=selfcheck_as_test)
 
 
-def _git(workspace: Path, *args: str, stdin: bytes = b"") -> bytes:
-    return gitcmd.check(workspace, *args, repo=workspace, stdin=stdin)
+def _git(workspace: Path, git_dir: Path | None, *args: str, stdin: bytes = b"") -> bytes:
+    return gitcmd.check(workspace, *args, repo=workspace, stdin=stdin, git_dir=git_dir)
 
 
-def _check_repo(workspace: Path) -> None:
-    """Refuse a repository the agent could have turned against the harness.
+def check_agent_repo(workspace: Path, *, config: bool = True) -> None:
+    """Refuse a workspace's own repository that the agent could have turned against the harness,
+    before any harness git command runs in it (only kept workspaces of older runs, which have
+    no harness copy of the base, are diffed through it).
 
-    The agent may write anywhere in its workspace, .git included, and this git runs outside
-    the sandbox: a clean filter in the config runs a command on `git add`. Diff and textconv
-    drivers are disabled by flags, fsmonitor by -c; filters can only be refused.
+    The agent may write anywhere in its workspace, .git included, and this git runs outside the
+    sandbox: a clean filter in the config runs a command on `git add`, and a link in `.git`
+    makes git read and write wherever it points. Diff and textconv drivers are disabled by
+    flags, fsmonitor by -c; filters and links can only be refused. Without config, only the
+    links are checked (for commands that read objects and never the work tree: no filter runs).
     """
     git_dir = workspace / ".git"
     if git_dir.is_symlink() or not git_dir.is_dir():
         raise GitError(f"{workspace} has no .git directory of its own")
-    keys = _git(workspace, "config", "--list", "--name-only", "-z").split(b"\0")
+    for dirpath, dirnames, filenames in os.walk(git_dir):
+        for name in (*dirnames, *filenames):
+            st = os.lstat(os.path.join(dirpath, name))
+            if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                rel = os.path.relpath(os.path.join(dirpath, name), workspace)
+                raise GitError(f"refusing to run git in {workspace}: {rel} is a link or a special file")
+    if not config:
+        return
+    keys = _git(workspace, None, "config", "--list", "--name-only", "-z").split(b"\0")
     bad = sorted({k.decode("utf-8", "replace") for k in keys if k.lower().startswith(b"filter.")})
     if bad:
         raise GitError(f"refusing to run git in {workspace}: config sets {bad}")
 
 
-def _base(workspace: Path) -> str:
+def _base(workspace: Path, git_dir: Path | None) -> str:
     try:
-        roots = _git(workspace, "rev-list", "--max-parents=0", "HEAD").split()
+        roots = _git(workspace, git_dir, "rev-list", "--max-parents=0", "HEAD").split()
     except GitError:
         roots = []
     if roots:
         return roots[-1].decode()
     # No commit at all: nothing was seeded, so everything is the agent's (the empty tree).
-    return _git(workspace, "hash-object", "-t", "tree", "--stdin").decode().strip()
+    return _git(workspace, git_dir, "hash-object", "-t", "tree", "--stdin").decode().strip()
 
 
 _DIFF_FLAGS = ("--cached", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv")
@@ -417,8 +429,11 @@ def _added_lines(patch: bytes) -> list[str]:
     return added
 
 
-def diff_stats(workspace: Path) -> CodeStats:
+def diff_stats(workspace: Path, git_dir: Path | None = None) -> CodeStats:
     """Added lines of code files vs the seeded base (the first commit): the PR's '+N'.
+
+    git_dir is the harness's own copy of the base repository (workspace.snapshot's keep), which
+    the agent never saw; without it the workspace's own `.git` is used, after check_agent_repo.
 
     Stages everything (`git add -A`; .gitignore'd files stay out, as in a PR), lists changed
     files with `--numstat` (binary skipped, renames seen as add + delete), and counts the
@@ -426,10 +441,13 @@ def diff_stats(workspace: Path) -> CodeStats:
     files, dot-paths, symlinks and harness files are skipped. No change gives all zeros.
     """
     workspace = workspace.absolute()  # git runs with cwd = workspace: GIT_DIR must not be relative
-    _check_repo(workspace)
-    _git(workspace, "add", "-A")
-    base = _base(workspace)
-    numstat = _git(workspace, "diff", *_DIFF_FLAGS, "--numstat", "-z", base)
+    if git_dir is None:
+        check_agent_repo(workspace)
+    else:
+        git_dir = git_dir.absolute()
+    _git(workspace, git_dir, "add", "-A")
+    base = _base(workspace, git_dir)
+    numstat = _git(workspace, git_dir, "diff", *_DIFF_FLAGS, "--numstat", "-z", base)
     src_paths: list[str] = []
     test_paths: list[str] = []
     for record in numstat.split(b"\0"):
@@ -444,7 +462,9 @@ def diff_stats(workspace: Path) -> CodeStats:
     def added(paths: list[str]) -> str:
         if not paths:
             return ""
-        return "\n".join(_added_lines(_git(workspace, "diff", *_DIFF_FLAGS, "-U0", base, "--", *paths)))
+        return "\n".join(
+            _added_lines(_git(workspace, git_dir, "diff", *_DIFF_FLAGS, "-U0", base, "--", *paths))
+        )
 
     source = added(src_paths)
     return CodeStats(

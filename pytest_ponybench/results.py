@@ -26,6 +26,9 @@ RESULTS = "results.jsonl"
 RUN_JSON = "run.json"
 SUMMARY = "summary.json"
 REPORT = "report.json"
+# In a cell's folder: the harness's own copy of the seeded base repository, which the agent never
+# saw (every diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
+BASE_GIT = "base.git"
 
 
 def now_iso() -> str:
@@ -77,7 +80,7 @@ class RunDir:
 
     def append(self, record: dict[str, Any]) -> None:
         """Append one record as one line in one write, under the lock, flushed to disk."""
-        line = json.dumps(record, default=str, sort_keys=False) + "\n"
+        line = json.dumps(textfiles.clean(record), default=str, sort_keys=False) + "\n"
         with locked(self.path / ".lock"):
             self._repair_tail()
             fd = os.open(self.results, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -125,4 +128,4 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 
     Values are as written: readers go through records.number / records.flag, never trust them.
     """
-    return [rec for rec in textfiles.read_jsonl(path).objects if "task" in rec]
+    return [textfiles.clean(rec) for rec in textfiles.read_jsonl(path).objects if "task" in rec]
