@@ -1,7 +1,10 @@
-"""Reading what other processes wrote: JSON lines and the last line of a log.
+"""Reading what other processes wrote (JSON lines, the last line of a log) and making text from
+untrusted sources safe to print.
 
 Such files may be torn by a kill mid-write, hold bytes that are not UTF-8, or be huge; a
-reader here never raises on their content.
+reader here never raises on their content. File names from a workspace and messages from code
+under test may hold bytes that are not UTF-8 (Python keeps them as lone surrogates, which no
+UTF-8 writer takes), newlines and control characters: `printable` and `clean` escape them.
 """
 
 from __future__ import annotations
@@ -11,6 +14,47 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+# C0 and C1 controls, DEL, the Unicode line and paragraph separators, and lone surrogates.
+_UNSAFE = frozenset(range(0x20)) | {0x7F} | frozenset(range(0x80, 0xA0)) | {0x2028, 0x2029}
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte, as surrogateescape keeps it
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{code:02x}")
+    return f"\\u{code:04x}"
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """text that any terminal, UTF-8 file or HTML page takes: undecodable bytes as \\xNN, other
+    lone surrogates and control characters as escapes; newlines kept only with lines."""
+    if text.isascii() and text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if (code in _UNSAFE and not (lines and ch in "\n\t")) or 0xD800 <= code <= 0xDFFF:
+            out.append(_escape_char(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clean(value: Any) -> Any:
+    """A JSON value with every string (keys included) made encodable: lone surrogates escaped,
+    everything else kept. Records pass through it on their way in and out of results.jsonl."""
+    if isinstance(value, str):
+        if value.isascii() or not any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            return value
+        return "".join(_escape_char(c) if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
+    if isinstance(value, dict):
+        return {clean(k): clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(v) for v in value]
+    return value
 
 
 @dataclass

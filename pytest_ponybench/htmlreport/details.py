@@ -16,6 +16,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ..records import FIELDS, is_valid, passed
+from ..results import BASE_GIT
+from ..textfiles import clean
 from . import diff, transcript
 
 STDERR_TAIL_BYTES = 16_000
@@ -84,7 +86,8 @@ class Bases:
         def base() -> dict[str, bytes]:
             if key[1] and key in self._seen:
                 return self._seen[key]
-            files = diff.base_files(workspace)
+            kept = folder / BASE_GIT
+            files = diff.base_files(workspace, kept if kept.is_dir() else None)
             if key[1]:
                 self._seen[key] = files
             return files
@@ -101,26 +104,12 @@ def cell_detail(
     task = str(rec.get("task"))
     checks = rec.get("checks") if isinstance(rec.get("checks"), list) else []
     assert isinstance(checks, list)
-    detail: dict[str, Any] = {
-        "id": str(rec.get("cell_id")),
-        "task": task,
-        "arm": str(rec.get("arm")),
-        "model": str(rec.get("model")),
-        "run": str(rec.get("run")),
-        "outcome": outcome(rec),
-        "reason": reason(rec),
-        "error": rec.get("error"),
+    detail = _frame(rec, task)
+    detail.update(
         # An invalid cell's checks ran on whatever was left and count for nothing: not shown.
-        "failed": [
-            c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed" and is_valid(rec)
-        ],
-        "record": [[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
-        "folder": None,
-        "transcript": [],
-        "diff": None,
-        "note": "",
-        "stderr": "",
-    }
+        failed=[c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed" and is_valid(rec)],
+        record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
+    )
     if folder is None:
         detail["note"] = "the cell's folder was not kept (or lies outside this run dir)"
         return detail
@@ -140,6 +129,27 @@ def cell_detail(
     return detail
 
 
+def _frame(rec: Mapping[str, Any], task: str) -> dict[str, Any]:
+    """A cell's detail with what its record alone says, and nothing read from its folder."""
+    return {
+        "id": str(rec.get("cell_id")),
+        "task": task,
+        "arm": str(rec.get("arm")),
+        "model": str(rec.get("model")),
+        "run": str(rec.get("run")),
+        "outcome": outcome(rec),
+        "reason": reason(rec),
+        "error": rec.get("error"),
+        "failed": [],
+        "record": [],
+        "folder": None,
+        "transcript": [],
+        "diff": None,
+        "note": "",
+        "stderr": "",
+    }
+
+
 Job = tuple[int, dict[str, Any], str | None]  # index, record, cell folder
 
 
@@ -153,8 +163,13 @@ def write_parts(jobs: Sequence[Job], page_dir: Path, folder: Path, prefix: str) 
     size = 0
     number = 0
     for index, rec, cell_folder in jobs:
-        detail = cell_detail(rec, Path(cell_folder) if cell_folder else None, prompts, bases, page_dir)
-        text = json.dumps(detail, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:
+            detail = cell_detail(rec, Path(cell_folder) if cell_folder else None, prompts, bases, page_dir)
+        except Exception as exc:  # one cell that cannot be shown must not cost the run its report
+            detail = _frame(rec, str(rec.get("task")))
+            detail["note"] = f"this cell could not be shown: {type(exc).__name__}: {exc}"
+        # Names and text from a workspace may hold bytes that are not UTF-8 (lone surrogates).
+        text = json.dumps(clean(detail), ensure_ascii=False, separators=(",", ":"), default=str)
         if size and size + len(text) > PART_BYTES:
             _write_part(folder / f"p{prefix}{number}.js", chunk)
             number, chunk, size = number + 1, [], 0

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .. import gitcmd
+from ..metrics import check_agent_repo
+from ..textfiles import printable
 
 MAX_FILE_BYTES = 1_000_000  # a larger file is named, not shown
 MAX_DIFF_CHARS = 300_000
@@ -28,16 +30,23 @@ class BaseUnreadable(Exception):
     """The workspace has no readable base commit (no .git, or git failed)."""
 
 
-def base_files(workspace: Path) -> dict[str, bytes]:
-    """Path -> content of every file in the workspace's first commit (a symlink's target text)."""
-    git_dir = workspace / ".git"
-    if git_dir.is_symlink() or not git_dir.is_dir():
-        raise BaseUnreadable(f"{workspace} has no .git directory of its own")
+def base_files(workspace: Path, git_dir: Path | None = None) -> dict[str, bytes]:
+    """Path -> content of every file in the base's first commit (a symlink's target text).
+
+    git_dir is the harness's copy of the base repository; without it (a run dir of an older
+    version) the workspace's own `.git`, once nothing in it is a link or a special file.
+    """
     try:
-        roots = gitcmd.check(workspace, "rev-list", "--max-parents=0", "HEAD", repo=workspace).split()
+        if git_dir is None:
+            check_agent_repo(workspace, config=False)
+        roots = gitcmd.check(
+            workspace, "rev-list", "--max-parents=0", "HEAD", repo=workspace, git_dir=git_dir
+        ).split()
         if not roots:
             raise BaseUnreadable(f"{workspace}: no commit")
-        listing = gitcmd.check(workspace, "ls-tree", "-r", "-z", roots[-1].decode(), repo=workspace)
+        listing = gitcmd.check(
+            workspace, "ls-tree", "-r", "-z", roots[-1].decode(), repo=workspace, git_dir=git_dir
+        )
         entries: list[tuple[str, str]] = []
         for rec in listing.split(b"\0"):
             head, sep, raw_path = rec.partition(b"\t")
@@ -51,6 +60,7 @@ def base_files(workspace: Path) -> dict[str, bytes]:
             "cat-file",
             "--batch",
             repo=workspace,
+            git_dir=git_dir,
             stdin="".join(f"{sha}\n" for _, sha in entries).encode(),
         )
     except gitcmd.GitError as exc:
@@ -121,10 +131,11 @@ def _binary(data: bytes) -> bool:
 def unified(base: Mapping[str, bytes], current: Mapping[str, bytes | str]) -> str:
     """A git-style unified diff (`diff --git` headers, new/deleted file lines) of base -> current."""
     parts: list[str] = []
-    for path in sorted(set(base) | set(current)):
-        old, new = base.get(path), current.get(path)
+    for key in sorted(set(base) | set(current)):
+        old, new = base.get(key), current.get(key)
         if old is not None and old == new:
             continue
+        path = printable(key)  # a name with bytes that are not UTF-8, newlines or controls
         header = f"diff --git a/{path} b/{path}\n"
         if isinstance(new, str):
             parts.append(f"{header}# {path}: {new}\n")

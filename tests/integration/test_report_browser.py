@@ -13,29 +13,24 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.support import records, run_dirs
-
-webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import UnexpectedAlertPresentException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from tests.browser import chromium, open_overlay, open_page, shot  # noqa: E402  (skips without selenium)
+from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
 
 TASKS = ["cart_bogo", "line_count", "merge_intervals", "explain_fixture_scopes"]
 ARMS = 'baseline = {}\ntold = { prompt = "Be careful." }\n'
 MODELS = "offline-reference,offline-flawed"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 INJECTED = '<script>window.__pwned = 1; alert(1)</script></script><img src=x onerror="window.__pwned = 2">'
 
 
@@ -78,29 +73,8 @@ def offline_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[WebDriver]:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-', dir=tmp_path)}",
-        "--window-size=1400,1000",
-        # The network cut: every host resolves to nothing and every request goes to a dead proxy.
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--proxy-server=127.0.0.1:9",
-    ):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
-    try:
+    with chromium(tmp_path) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _report(run: Path, *args: str) -> Path:
@@ -124,35 +98,13 @@ def _summary_text(run: Path) -> str:
     return done.stdout
 
 
-def _open(driver: WebDriver, page: Path) -> None:
-    driver.get(page.as_uri())
-    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
-
-
 def _texts(driver: WebDriver, css: str, within: Any = None) -> list[str]:
     return [e.text.strip() for e in (within or driver).find_elements(By.CSS_SELECTOR, css)]
-
-
-def _shot(driver: WebDriver, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / f"{name}.png"
-    driver.save_screenshot(str(path))
-    print(f"screenshot: {path}")
-    return path
 
 
 def _console_errors(driver: WebDriver) -> list[dict[str, Any]]:
     logs: list[dict[str, Any]] = driver.get_log("browser")  # type: ignore[attr-defined]  # Chromium only
     return [e for e in logs if e.get("level") == "SEVERE"]
-
-
-def _open_overlay(driver: WebDriver, link: Any) -> None:
-    link.click()
-    WebDriverWait(driver, 30).until(
-        lambda d: (
-            not d.find_element(By.ID, "overlay").get_attribute("hidden")
-            and "loading" not in d.find_element(By.ID, "overlay-title").text
-        )
-    )
 
 
 def _terminal_rows(summary: str, title: str) -> list[list[str]]:
@@ -201,7 +153,7 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     summary = json.loads((run / "summary.json").read_text())
     terminal = _summary_text(run)
     cells = {r["cell_id"]: r for r in records(run)}
-    _open(browser, page)
+    open_page(browser, page)
 
     # Nothing came from anywhere but the file system.
     urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
@@ -267,7 +219,7 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     assert {tuple(_texts(browser, "td", tr)[:3]) for tr in picked} == {
         (pick.get_attribute("data-task"), pick.get_attribute("data-arm"), pick.get_attribute("data-model"))
     }
-    _shot(browser, tmp_path, "report-top")
+    shot(browser, tmp_path, "report-top")
 
     # A point of the cost plot opens its task's cells too.
     point = browser.find_element(By.CSS_SELECTOR, "div.figure a")
@@ -289,7 +241,7 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
         if [c["task"], c["arm"], c["model"], str(c["run"])] == _texts(browser, "td", row)[:4]
     )
     record = cells[cell_id]
-    _open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
+    open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
     view = browser.find_element(By.ID, "overlay-body")
     assert browser.find_element(By.ID, "overlay-title").text == cell_id
     assert view.find_element(By.CSS_SELECTOR, ".badge").text == "failed"
@@ -303,10 +255,10 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     assert view.find_elements(By.CSS_SELECTOR, ".transcript .item.tool pre.code")
     assert _texts(browser, ".transcript .item.final .head", view) == ["result"]
     assert "diff --git" in view.find_element(By.CSS_SELECTOR, "pre.diff").text
-    _shot(browser, tmp_path, "report-cell")
+    shot(browser, tmp_path, "report-cell")
 
     # Side by side: the two arms of the same (task, model, run).
-    _open_overlay(browser, view.find_element(By.CSS_SELECTOR, "a.side"))
+    open_overlay(browser, view.find_element(By.CSS_SELECTOR, "a.side"))
     columns = browser.find_elements(By.CSS_SELECTOR, "#overlay-body div.side > .column")
     heads = [c.find_element(By.CSS_SELECTOR, ".what").text for c in columns]
     task, model, run_n = record["task"], record["model"], record["run"]
@@ -315,7 +267,7 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
         assert column.find_elements(By.CSS_SELECTOR, "pre.diff") and column.find_elements(
             By.CSS_SELECTOR, ".transcript"
         )
-    _shot(browser, tmp_path, "report-side-by-side")
+    shot(browser, tmp_path, "report-side-by-side")
 
     assert _console_errors(browser) == []
 
@@ -362,11 +314,11 @@ def test_markup_in_a_transcript_or_a_record_shows_as_text_and_runs_nothing(
         {"source": "window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));"},
     )
     try:
-        _open(browser, page)
+        open_page(browser, page)
         browser.find_element(By.ID, "f-text").send_keys("script")
         assert INJECTED in browser.find_element(By.CSS_SELECTOR, "#cell-table tbody td.reason").text
         row = browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr")
-        _open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
+        open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
         view = browser.find_element(By.ID, "overlay-body")
         assert browser.find_element(By.ID, "overlay-title").text == cell_id
         transcript = view.find_element(By.CSS_SELECTOR, ".transcript").text
@@ -374,7 +326,7 @@ def test_markup_in_a_transcript_or_a_record_shows_as_text_and_runs_nothing(
         assert INJECTED in _texts(browser, ".transcript .item.tool pre.code", view)
         view.find_element(By.CSS_SELECTOR, "details summary").click()
         assert INJECTED in view.find_element(By.CSS_SELECTOR, "table.record").text
-        _shot(browser, tmp_path, "report-injection")
+        shot(browser, tmp_path, "report-injection")
         assert browser.execute_script("return [window.__pwned, window.__alerts]") == [None, []]
         assert browser.find_elements(By.CSS_SELECTOR, "#overlay-body script, #overlay-body img") == []
     except UnexpectedAlertPresentException:  # pragma: no cover - the failure this test exists for
@@ -405,7 +357,7 @@ def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by
     )
     assert done.returncode == 0, done.stderr
     assert f"report: {out}" in done.stderr
-    _open(browser, out)
+    open_page(browser, out)
     sections = browser.find_elements(By.CSS_SELECTOR, "section.model")
     assert len(sections) == 4  # two models x two arms, each the candidate run against the base run
     for section in sections:
@@ -418,7 +370,7 @@ def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by
             for tr in verdict.find_elements(By.CSS_SELECTOR, "tr.effect")
         ]
         assert shown == rows
-    _open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.side"))
+    open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.side"))
     heads = _texts(browser, "#overlay-body div.side > .column .what")
     assert (
         len(heads) == 2
@@ -426,7 +378,7 @@ def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by
         and heads[1].split(" / ")[1] == str(cand)
     )
     assert heads[0].split(" / ")[0] == heads[1].split(" / ")[0]  # one task, from each run
-    _shot(browser, tmp_path, "compare-side-by-side")
+    shot(browser, tmp_path, "compare-side-by-side")
     assert _console_errors(browser) == []
 
 
@@ -493,15 +445,15 @@ def test_an_invalid_cell_shows_its_error_and_the_stderr_tail(
     (run,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
     (record,) = records(run)
     assert record["valid"] is False and record["error"]
-    _open(browser, _report(run))
+    open_page(browser, _report(run))
     assert "invalid" in browser.find_element(By.CSS_SELECTOR, "#run-1 .counts").text
     assert record["cell_id"] in _texts(browser, "#run-1 ul.lines li")[0]
-    _open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.open"))
+    open_overlay(browser, browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr a.open"))
     view = browser.find_element(By.ID, "overlay-body")
     assert view.find_element(By.CSS_SELECTOR, ".badge").text == "invalid"
     assert view.find_element(By.CSS_SELECTOR, "p.error").text == record["error"]
     assert view.find_elements(By.CSS_SELECTOR, "ul.checks") == []  # its checks count for nothing
     stderr = (run / "cells" / record["cell_id"] / "claude.stderr").read_text().strip()
     assert view.find_element(By.CSS_SELECTOR, "pre.stderr").text.strip() == (stderr or "(empty)")
-    _shot(browser, tmp_path, "report-invalid")
+    shot(browser, tmp_path, "report-invalid")
     assert _console_errors(browser) == []
