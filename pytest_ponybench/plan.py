@@ -169,6 +169,11 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 "of the run it reads"
             )
         run_dir, info = previous.open_run(str(config.getoption(flag)), flag, settings.root)
+        if mode is Mode.RESUME and (conflicts := previous.grid_conflicts(config, info)):
+            raise pytest.UsageError(
+                f"{flag} {run_dir.path} finishes that run's own grid; these differ from it: "
+                f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
+            )
         shard = _shard_of(info, flag) if mode is Mode.RESUME else None
         arms = tuple(previous.arms_of(info, flag, run_dir))
         if mode is Mode.RESUME:

@@ -100,3 +100,34 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunD
         task_filter=cfg.names(*get("tasks", [])),
         arm_names=cfg.names(*get("arms", [])),
     )
+
+
+def grid_conflicts(config: pytest.Config, info: dict[str, Any]) -> list[str]:
+    """The grid flags on the command line whose value differs from the resumed run's (the run's
+    grid is what a resume finishes; a different one is a new run)."""
+    opts = info.get("options") if isinstance(info.get("options"), dict) else {}
+    assert isinstance(opts, dict)
+    given = {
+        cfg.OPT_MODELS: "models",
+        cfg.OPT_TASKS: "tasks",
+        cfg.OPT_ARMS: "arms",
+        cfg.OPT_RUNS: "runs",
+    }
+    out = []
+    for flag, key in given.items():
+        value = config.getoption(flag)
+        if value is None:
+            continue
+        then = opts.get(key)
+        if key == "runs":
+            same = str(value).strip() == str(then)
+        else:
+            then_names = cfg.names(flag, then) if isinstance(then, str | list) else ()
+            same = set(cfg.names(flag, value)) == set(then_names)
+        if not same:
+            out.append(f"{flag} {value}")
+    run_arms = {a.get("name") for a in info.get("arms") or [] if isinstance(a, dict)}
+    for spec in config.getoption(cfg.OPT_ARM) or []:
+        if str(spec).split("=", 1)[0].strip() not in run_arms:
+            out.append(f"{cfg.OPT_ARM} {spec}")
+    return out

@@ -146,3 +146,39 @@ def test_an_odd_version_line_is_recorded_not_fatal(pytester: pytest.Pytester, pr
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout.str()
     run_json = json.loads(next((project / "runs").glob("*/run.json")).read_text())
     assert "2.1.0 (Claude Code)" in run_json["claude_version"]
+
+
+RESUMED = {
+    "options": {"models": ["offline-reference"], "runs": 2, "tasks": [], "arms": ["baseline"]},
+    "arms": [{"name": "baseline", "kind": "baseline"}],
+}
+
+
+def test_resume_with_a_different_grid_names_the_flags(pytester: pytest.Pytester, project: Path) -> None:
+    path = _run_dir(project, RESUMED)
+    args = ["--resume", path, "--models", "offline-flawed", "--runs", "3", "--arm", "x=prompt:hi"]
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", *args)
+    out = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "test_cell[" not in out, out
+    assert "finishes that run's own grid; these differ from it:" in out
+    assert "--models offline-flawed, --runs 3, --arm x=prompt:hi" in out
+    assert not (Path(path) / "results.jsonl").exists()  # nothing ran
+
+
+def test_resume_with_the_run_s_own_grid_flags_goes_on(pytester: pytest.Pytester, project: Path) -> None:
+    path = _run_dir(project, RESUMED)
+    result = pytester.runpytest(
+        "benchmarks",
+        "--claude",
+        "./claude",
+        "--resume",
+        path,
+        "--models",
+        "offline-reference",
+        "--runs",
+        "2",
+        "--collect-only",
+        "-q",
+    )
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str() + result.stderr.str()
+    result.stdout.fnmatch_lines(["*test_cell*merge_intervals-baseline-offline-reference-r1*"])
