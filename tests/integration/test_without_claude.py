@@ -40,6 +40,11 @@ def repo_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def path_without_claude(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A PATH holding every program of this one except claude (links, so nothing else changes)."""
     bin_dir = tmp_path_factory.mktemp("bin")
+    # python as this one, in its venv (a link to a venv's python outside the venv's bin/ would
+    # start the interpreter without the venv's site-packages).
+    for name in ("python", "python3"):
+        (bin_dir / name).write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+        (bin_dir / name).chmod(0o755)
     dirs = [Path(sys.executable).parent, *(Path(d) for d in os.environ["PATH"].split(os.pathsep) if d)]
     for folder in dirs:
         if not folder.is_dir():
