@@ -62,16 +62,9 @@ def block_hash(key: BlockKey) -> str:
 
 
 def block_id(key: BlockKey) -> str:
-    """A readable name for the block, also the xdist group of its cells."""
+    """A readable name for the block, also its cells' scope under xdist (scheduling.py)."""
     task, model, run = key
     return f"{task}-{model}-r{run}"
-
-
-def xdist_group(key: BlockKey) -> str:
-    """The block's xdist group name. xdist reads the group after the last `@` of a node id, so
-    an `@` in a model name (`offline-reference@20s`) would merge every block of a run into one
-    group on one worker: it becomes `~`."""
-    return block_id(key).replace("@", "~")
 
 
 def assign(blocks: Iterable[BlockKey], count: int) -> dict[BlockKey, int]:

@@ -175,13 +175,3 @@ def test_provenance_lists_the_shards_cells() -> None:
     assert info["shard"]["index"] == 2 and info["shard"]["count"] == 3
     assert info["shard"]["cells"] == SPEC.shard_cell_ids(Shard(2, 3))
     assert "shard" not in shards.provenance(None, SPEC)
-
-
-def test_the_xdist_group_of_a_block_has_no_at_sign() -> None:
-    # xdist takes the group from after the last "@" of a node id: an "@" inside the group name
-    # would put every block of a run in one group, on one worker.
-    assert (
-        shards.xdist_group(("sql_lookup", "offline-reference@20s", 0))
-        == "sql_lookup-offline-reference~20s-r0"
-    )
-    assert shards.xdist_group(("t", "sonnet", 3)) == shards.block_id(("t", "sonnet", 3)) == "t-sonnet-r3"
