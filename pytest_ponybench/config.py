@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 import shutil
 import tomllib
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ OPT_OFFLINE_LATENCY = "--offline-latency"
 OPT_STOP_AFTER = "--stop-after-invalid"
 OPT_MAX_WS_MB = "--max-workspace-mb"
 OPT_MAX_WS_FILES = "--max-workspace-files"
+OPT_DRY_RUN = "--dry-run"
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -80,6 +82,8 @@ HELP = {
     "a workspace over it is not copied or scored, and its cell fails with the reason",
     OPT_MAX_WS_FILES: "the most files and folders a cell's workspace may hold; over it, as for "
     + "--max-workspace-mb",
+    OPT_DRY_RUN: "print the grid, the pre-flight a paid run would do and an estimate of its cost, "
+    "then stop: nothing is run, spent or written, no credential is needed",
     OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
     "references, no claude, no API",
     OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
@@ -110,6 +114,36 @@ HELP = {
     OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
     "valid record, appending to the same run dir",
 }
+
+
+# Every option is registered under a name no other plugin uses (`--ponybench-...`); the short
+# name users type (`--models`) is its alias wherever no other plugin or conftest owns that name
+# (alias_short_names). `--ponybench-out` and `--ponybench-tasks` have no short form.
+_LONG_EXCEPTIONS = {OPT_TASKS: "--ponybench-select"}
+
+
+def long_name(opt: str) -> str:
+    """The name an option is registered under."""
+    if opt.startswith("--ponybench-"):
+        return opt
+    return _LONG_EXCEPTIONS.get(opt, "--ponybench-" + opt[2:])
+
+
+def dest(opt: str) -> str:
+    return long_name(opt)[2:].replace("-", "_")
+
+
+def given_by_user(config: pytest.Config, *flags: str) -> bool:
+    """Whether the user chose one of these options of pytest's or a plugin's (on the command
+    line, in PYTEST_ADDOPTS or in the ini file's addopts): their choice is kept."""
+    args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    args += [str(a) for a in config.getini("addopts")]
+    return any(a == f or a.startswith(f) for a in args for f in flags)
+
+
+def option(config: pytest.Config, opt: str) -> Any:
+    """The command line's value of an option, by the name users type."""
+    return config.getoption(dest(opt))
 
 
 # A bad option or [tool.ponybench] value, with the key or flag named: a usage error for pytest.
@@ -168,6 +202,16 @@ class Settings:
     stop_after_invalid: int = 5
     max_workspace_mb: int = 64
     max_workspace_files: int = 20_000
+    # Command line only: choices per run, never settings of a project.
+    no_report: bool = False
+    allow_unconfined: bool = False
+    preflight: bool = False
+    skip_preflight: bool = False
+    dry_run: bool = False
+    resume: str | None = None
+    rescore: str | None = None
+    # The grid flags as given on the command line (a resume compares them with its run's).
+    grid_given: dict[str, Any] = field(default_factory=dict)
 
     @property
     def bench_dir(self) -> Path:
@@ -189,10 +233,16 @@ class _Source:
         self.config, self.table, self.pyproject = config, table, pyproject
 
     def pick(self, opt: str | None, key: str) -> tuple[str, Any]:
-        """(where, value): the flag if given, else the pyproject key, else the default."""
-        cli = self.config.getoption(opt) if opt else None
+        """(where, value): the flag if given, else the ini option (pytest.ini, tox.ini, setup.cfg,
+        [tool.pytest.ini_options] or -o), else the pyproject key, else the default."""
+        cli = option(self.config, opt) if opt else None
         if cli is not None:
             return opt or key, cli
+        ini = INI_PREFIX + key
+        value = self.config.getini(ini)
+        if value is not None:
+            where = f"ini option {ini}" + (f" in {self.config.inipath}" if self.config.inipath else "")
+            return where, value
         if key in self.table:
             where = f"[tool.ponybench] {key}" + (f" in {self.pyproject}" if self.pyproject else "")
             return where, self.table[key]
@@ -301,9 +351,9 @@ def load_settings(config: pytest.Config) -> Settings:
         cell_timeout=seconds(*src.pick(OPT_CELL_TIMEOUT, "cell_timeout"), 1, MAX_SECONDS),
         max_turns=count(*src.pick(OPT_MAX_TURNS, "max_turns"), 1, MAX_TURNS),
         claude=_text(*src.pick(OPT_CLAUDE, "claude")),
-        task_filter=names(OPT_TASKS, config.getoption(OPT_TASKS)),
-        arm_names=names(OPT_ARMS, config.getoption(OPT_ARMS)),
-        arm_specs=tuple(config.getoption(OPT_ARM) or ()),
+        task_filter=names(OPT_TASKS, option(config, OPT_TASKS)),
+        arm_names=names(OPT_ARMS, option(config, OPT_ARMS)),
+        arm_specs=tuple(option(config, OPT_ARM) or ()),
         arms_table=arms_table,
         pyproject=pyproject,
         tasks_dir_given=not tasks_where.startswith("the default"),
@@ -311,11 +361,23 @@ def load_settings(config: pytest.Config) -> Settings:
         budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
         max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
         warmup=_choice(*src.pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
-        shard=_shard(config.getoption(OPT_SHARD)),
+        shard=_shard(option(config, OPT_SHARD)),
         offline_latency=seconds(*src.pick(OPT_OFFLINE_LATENCY, "offline_latency"), 0, 3600),
         stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
         max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
         max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
+        no_report=bool(option(config, OPT_NO_REPORT)),
+        allow_unconfined=bool(option(config, OPT_ALLOW_UNCONFINED)),
+        preflight=bool(option(config, OPT_PREFLIGHT)),
+        skip_preflight=bool(option(config, OPT_SKIP_PREFLIGHT)),
+        dry_run=bool(option(config, OPT_DRY_RUN)),
+        resume=option(config, OPT_RESUME),
+        rescore=option(config, OPT_RESCORE),
+        grid_given={
+            o: v
+            for o in (OPT_MODELS, OPT_TASKS, OPT_ARMS, OPT_RUNS, OPT_ARM)
+            if (v := option(config, o)) is not None
+        },
     )
     return settings
 
@@ -370,13 +432,13 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
     Cheap on purpose: it reads pyproject.toml and looks at the paths, nothing else, so a project
     that merely has the package installed pays nothing and sees nothing.
     """
-    selftest = bool(config.getoption(OPT_SELFTEST))
-    resume, rescore = config.getoption(OPT_RESUME), config.getoption(OPT_RESCORE)
+    selftest = bool(option(config, OPT_SELFTEST))
+    resume, rescore = option(config, OPT_RESUME), option(config, OPT_RESCORE)
     if resume and rescore:
         raise ConfigError(f"{OPT_RESUME} and {OPT_RESCORE} exclude each other")
     if selftest and (resume or rescore):
         raise ConfigError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
-    own = any(config.getoption(o) for o in _OWN_OPTIONS)
+    own = any(option(config, o) for o in _OWN_OPTIONS)
     if not (selftest or own) and not (Path(config.rootpath) / "pyproject.toml").is_file():
         return None
     if not (selftest or own) and not read_pyproject(Path(config.rootpath))[0]:
@@ -400,31 +462,85 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
     return (Mode.RESUME if resume else Mode.RUN), settings
 
 
+INI_PREFIX = "ponybench_"
+_STORE_TRUE = (
+    OPT_SELFTEST,
+    OPT_PREFLIGHT,
+    OPT_SKIP_PREFLIGHT,
+    OPT_NO_REPORT,
+    OPT_ALLOW_UNCONFINED,
+    OPT_DRY_RUN,
+)
+_METAVAR = {
+    OPT_ARM: "NAME=KIND:VALUE",
+    OPT_RESCORE: "RUN_DIR",
+    OPT_RESUME: "RUN_DIR",
+    OPT_BUDGET: "USD",
+    OPT_CELL_BUDGET: "USD",
+    OPT_RETRIES: "N",
+    OPT_SHARD: "I/N",
+    OPT_OFFLINE_LATENCY: "SECONDS",
+    OPT_STOP_AFTER: "N",
+    OPT_MAX_WS_MB: "MIB",
+    OPT_MAX_WS_FILES: "N",
+}
+_INI_HELP = {
+    "tasks": HELP[OPT_TASKS_DIR],
+    "fixtures": "folder of fixture repositories that fixture tasks copy",
+    "out": HELP[OPT_OUT],
+    "models": HELP[OPT_MODELS],
+    "runs": HELP[OPT_RUNS],
+    "cell_timeout": HELP[OPT_CELL_TIMEOUT],
+    "max_turns": HELP[OPT_MAX_TURNS],
+    "claude": HELP[OPT_CLAUDE],
+    "retries": HELP[OPT_RETRIES],
+    "budget_usd": HELP[OPT_BUDGET],
+    "max_budget_usd": HELP[OPT_CELL_BUDGET],
+    "warmup": HELP[OPT_WARMUP],
+    "offline_latency": HELP[OPT_OFFLINE_LATENCY],
+    "stop_after_invalid": HELP[OPT_STOP_AFTER],
+    "max_workspace_mb": HELP[OPT_MAX_WS_MB],
+    "max_workspace_files": HELP[OPT_MAX_WS_FILES],
+}
+
+
 def add_options(parser: pytest.Parser) -> None:
+    """Every option under its own prefix (no clash with another plugin's `--models`), with the
+    short form named in its help; every setting also as an ini option `ponybench_<key>`."""
     group = parser.getgroup("ponybench", "benchmark Claude Code arms (pytest-ponybench)")
-    group.addoption(OPT_SELFTEST, action="store_true", default=False, help=HELP[OPT_SELFTEST])
-    group.addoption(OPT_MODELS, default=None, help=HELP[OPT_MODELS])
-    group.addoption(OPT_ARMS, default=None, help=HELP[OPT_ARMS])
-    group.addoption(OPT_ARM, action="append", default=None, metavar="NAME=KIND:VALUE", help=HELP[OPT_ARM])
-    group.addoption(OPT_RUNS, default=None, help=HELP[OPT_RUNS])
-    group.addoption(OPT_TASKS, default=None, help=HELP[OPT_TASKS])
-    group.addoption(OPT_CELL_TIMEOUT, default=None, help=HELP[OPT_CELL_TIMEOUT])
-    group.addoption(OPT_MAX_TURNS, default=None, help=HELP[OPT_MAX_TURNS])
-    group.addoption(OPT_CLAUDE, default=None, help=HELP[OPT_CLAUDE])
-    group.addoption(OPT_OUT, default=None, help=HELP[OPT_OUT])
-    group.addoption(OPT_TASKS_DIR, default=None, help=HELP[OPT_TASKS_DIR])
-    group.addoption(OPT_RESCORE, default=None, metavar="RUN_DIR", help=HELP[OPT_RESCORE])
-    group.addoption(OPT_RESUME, default=None, metavar="RUN_DIR", help=HELP[OPT_RESUME])
-    group.addoption(OPT_PREFLIGHT, action="store_true", default=False, help=HELP[OPT_PREFLIGHT])
-    group.addoption(OPT_SKIP_PREFLIGHT, action="store_true", default=False, help=HELP[OPT_SKIP_PREFLIGHT])
-    group.addoption(OPT_BUDGET, default=None, metavar="USD", help=HELP[OPT_BUDGET])
-    group.addoption(OPT_CELL_BUDGET, default=None, metavar="USD", help=HELP[OPT_CELL_BUDGET])
-    group.addoption(OPT_RETRIES, default=None, metavar="N", help=HELP[OPT_RETRIES])
-    group.addoption(OPT_WARMUP, default=None, choices=("auto", "on", "off"), help=HELP[OPT_WARMUP])
-    group.addoption(OPT_NO_REPORT, action="store_true", default=False, help=HELP[OPT_NO_REPORT])
-    group.addoption(OPT_ALLOW_UNCONFINED, action="store_true", default=False, help=HELP[OPT_ALLOW_UNCONFINED])
-    group.addoption(OPT_SHARD, default=None, metavar="I/N", help=HELP[OPT_SHARD])
-    group.addoption(OPT_OFFLINE_LATENCY, default=None, metavar="SECONDS", help=HELP[OPT_OFFLINE_LATENCY])
-    group.addoption(OPT_STOP_AFTER, default=None, metavar="N", help=HELP[OPT_STOP_AFTER])
-    group.addoption(OPT_MAX_WS_MB, default=None, metavar="MIB", help=HELP[OPT_MAX_WS_MB])
-    group.addoption(OPT_MAX_WS_FILES, default=None, metavar="N", help=HELP[OPT_MAX_WS_FILES])
+    for opt in HELP:
+        short = f" [also {opt} where no other plugin uses it]" if long_name(opt) != opt else ""
+        kwargs: dict[str, Any] = {"dest": dest(opt), "help": HELP[opt] + short}
+        if opt in _STORE_TRUE:
+            kwargs.update(action="store_true", default=False)
+        elif opt == OPT_ARM:
+            kwargs.update(action="append", default=None)
+        elif opt == OPT_WARMUP:
+            kwargs.update(default=None, choices=("auto", "on", "off"))
+        else:
+            kwargs.update(default=None)
+        if opt in _METAVAR:
+            kwargs["metavar"] = _METAVAR[opt]
+        group.addoption(long_name(opt), **kwargs)
+    for key in DEFAULTS:
+        parser.addini(INI_PREFIX + key, _INI_HELP[key] + " (the command line wins)", default=None)
+
+
+def _owned_elsewhere(parser: pytest.Parser) -> set[str]:
+    """Option names registered by anything else: pytest, plugins, conftest.py files."""
+    groups = [getattr(parser, "_anonymous", None), *getattr(parser, "_groups", [])]
+    return {name for g in groups if g is not None for o in g.options for name in o.names()}
+
+
+def alias_short_names(parser: pytest.Parser, args: list[str]) -> None:
+    """Rewrite `--models X` into `--ponybench-models X` in place, for every short name nobody
+    else registered, once the initial conftests have added their options. A project whose
+    conftest defines `--models` keeps it; ponybench's is then `--ponybench-models`."""
+    taken = _owned_elsewhere(parser)
+    free = {opt: long_name(opt) for opt in HELP if long_name(opt) != opt and opt not in taken}
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=")
+        if name in free:
+            args[i] = free[name] + eq + value

@@ -17,15 +17,27 @@ from typing import Any
 
 import pytest
 
-from . import agent, confine, interrupts, preflight, report, results, sandbox, spend, weather
+from . import (
+    agent,
+    confine,
+    estimate,
+    interrupts,
+    preflight,
+    pricing,
+    report,
+    results,
+    sandbox,
+    shards,
+    spend,
+    weather,
+)
 from .collection import cell_of
-from .config import OPT_ALLOW_UNCONFINED, OPT_NO_REPORT, OPT_PREFLIGHT, OPT_SKIP_PREFLIGHT, Mode
+from .config import OPT_ALLOW_UNCONFINED, Mode
 from .offline import OfflineServer, is_offline
 from .plan import Plan
 
 RUN_DIR_KEY = "ponybench_run_dir"
 CLAUDE_VERSION_KEY = "ponybench_claude_version"
-LOADGROUP_KEY = "ponybench_loadgroup"
 REPORT_PARTIAL = f".{results.REPORT}.partial"
 
 
@@ -51,15 +63,26 @@ def _load_report_libraries() -> None:
         pass
 
 
-def enable_json_report(config: pytest.Config, run_dir: Path) -> None:
-    """pytest-json-report into the run dir, unless the user asked for it elsewhere."""
+JSON_REPORT_DEFAULT = ".report.json"  # pytest-json-report's default file
+
+
+def enable_json_report(config: pytest.Config, run_dir: Path) -> Path | None:
+    """pytest-json-report into the run dir, unless the user asked for it elsewhere (--json-report
+    or --json-report-file): then their file is kept and returned, to be named in the summary."""
     opt = config.option
-    if hasattr(opt, "json_report") and not getattr(opt, "json_report", False):
+    if not hasattr(opt, "json_report"):
+        return None
+    theirs = str(getattr(opt, "json_report_file", JSON_REPORT_DEFAULT) or JSON_REPORT_DEFAULT)
+    if getattr(opt, "json_report", False) or theirs != JSON_REPORT_DEFAULT:
         opt.json_report = True
-        # pytest-json-report writes in place; a full disk would leave report.json truncated.
-        # It writes a partial file that the controller renames once it is whole JSON.
-        opt.json_report_file = str(run_dir / REPORT_PARTIAL)
-        opt.json_report_indent = 1
+        return Path(config.invocation_params.dir, theirs)
+    opt.json_report = True
+    # pytest-json-report writes in place; a full disk would leave report.json truncated.
+    # It writes a partial file that the controller renames once it is whole JSON.
+    opt.json_report_file = str(run_dir / REPORT_PARTIAL)
+    opt.json_report_indent = 1
+    opt.json_report_verbosity = -1  # the run dir is named in the summary; no line of its own
+    return None
 
 
 class Controller:
@@ -75,6 +98,8 @@ class Controller:
         self.write_error: str | None = None  # why summary.json or run.json could not be written
         self.report_path: Path | None = None
         self.report_error: str | None = None
+        self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
+        self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -95,9 +120,9 @@ class Controller:
             raise pytest.UsageError(
                 f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
             ) from None
-        enable_json_report(self.config, self.run_dir.path)
+        self.json_report_elsewhere = enable_json_report(self.config, self.run_dir.path)
         interrupts.install()
-        if not self.config.getoption(OPT_NO_REPORT):
+        if not self.plan.settings.no_report:
             # The report's libraries (matplotlib: about 0.7 s of CPU) load while the cells run,
             # where the controller mostly waits, instead of after the last cell.
             threading.Thread(
@@ -111,14 +136,15 @@ class Controller:
         assert plan.claude is not None
         refused = confine.refusal(
             [m for m in s.models if not is_offline(m)],
-            bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
+            s.allow_unconfined,
             OPT_ALLOW_UNCONFINED,
         )
         if refused:
             raise pytest.UsageError(refused)
+        if plan.paid and plan.mode is Mode.RUN:
+            self.estimate = self._price()
         checks: dict[str, Any] = {"ran": False}
-        forced = bool(self.config.getoption(OPT_PREFLIGHT))
-        if (plan.paid or forced) and not self.config.getoption(OPT_SKIP_PREFLIGHT):
+        if (plan.paid or s.preflight) and not s.skip_preflight:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
             arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
             for res in arms_checked:
@@ -141,7 +167,21 @@ class Controller:
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
             server = self.server() if plan.offline else None
             warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
-        return {"preflight": checks, "warmup": warm, "confinement": confinement()}
+        priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
+        return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
+
+    def _price(self) -> list[estimate.Line]:
+        """The price before paying; a run whose estimate's low end is over its budget is refused."""
+        lines = pricing.lines(self.plan, self.claude_version)
+        low, high = estimate.totals(lines)
+        budget = self.plan.settings.budget_usd
+        if budget is not None and low > budget:
+            raise pytest.UsageError(
+                f"ponybench: this run is estimated at ${low:,.2f}-${high:,.2f}, and even the low end is "
+                f"over --budget-usd {budget:g}; nothing was run. Narrow the grid, or see the estimate "
+                "with --dry-run."
+            )
+        return lines
 
     def server(self) -> OfflineServer:
         if self._server is None:
@@ -168,7 +208,12 @@ class Controller:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """A cell the budget skipped is not missing: it was never started, on purpose. One the
         weather's breaker kept from starting is: a resume runs it."""
-        if report.skipped and (cell := cell_of(self.plan, report.nodeid)) is not None:
+        expected_failure = hasattr(report, "wasxfail")  # it ran, and failed as intended
+        if (
+            report.skipped
+            and not expected_failure
+            and (cell := cell_of(self.plan, report.nodeid)) is not None
+        ):
             if weather.STOPPED not in str(report.longrepr):
                 self.skipped.add(cell.id)
 
@@ -198,7 +243,7 @@ class Controller:
                 },
             )
             self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
-            if not self.config.getoption(OPT_NO_REPORT):
+            if not self.plan.settings.no_report:
                 self.write_report()
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
@@ -243,14 +288,29 @@ class Controller:
 class XdistController:
     """Registered only with xdist: hand every worker the run dir and learn the expected cells."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, dist_given: bool) -> None:
         self.controller = controller
+        self.dist_given = dist_given
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_DIR_KEY] = str(self.controller.run_dir.path)
         node.workerinput[CLAUDE_VERSION_KEY] = self.controller.claude_version
-        # Workers parse the user's own argv: tell them when the controller chose loadgroup.
-        node.workerinput[LOADGROUP_KEY] = self.controller.config.getoption("dist") == "loadgroup"
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """The arms of a (task, model, run) block on one worker, back to back, unless the user
+        chose a --dist of their own (xdist's default for -n is "load")."""
+        if config.getoption("dist") != "load" or self.dist_given:
+            return None
+        from .scheduling import BlockScheduling
+
+        plan = self.controller.plan
+
+        def block_of(nodeid: str) -> str | None:
+            cell = cell_of(plan, nodeid)
+            return shards.block_id(shards.cell_block(cell)) if cell is not None else None
+
+        return BlockScheduling(config, log, block_of)
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """The controller collects nothing itself: every worker collects the same items."""

@@ -154,7 +154,12 @@ def _claude(settings: Settings) -> str:
 
 def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     """The frozen plan of this pytest run; every problem is a usage error before collection."""
-    collect_only = bool(config.option.collectonly)
+    # Runs that show something and run nothing: no run dir, no claude started.
+    opts = config.option
+    collect_only = any(
+        bool(getattr(opts, name, False))
+        for name in ("collectonly", "markers", "showfixtures", "show_fixtures_per_test")
+    )
     if mode is Mode.SELFTEST:
         return Plan(mode, settings, _tasks(settings), collect_only=collect_only)
     run_dir: RunDir | None = None
@@ -168,8 +173,9 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 f"{cfg.OPT_SHARD} starts a shard of a new run; {flag} takes the grid, and the shard, "
                 "of the run it reads"
             )
-        run_dir, info = previous.open_run(str(config.getoption(flag)), flag, settings.root)
-        if mode is Mode.RESUME and (conflicts := previous.grid_conflicts(config, info)):
+        path = settings.resume if mode is Mode.RESUME else settings.rescore
+        run_dir, info = previous.open_run(str(path), flag, settings.root)
+        if mode is Mode.RESUME and (conflicts := previous.grid_conflicts(settings.grid_given, info)):
             raise pytest.UsageError(
                 f"{flag} {run_dir.path} finishes that run's own grid; these differ from it: "
                 f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
@@ -215,7 +221,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     claude = None
     if mode is not Mode.RESCORE:
         claude = _claude(settings)
-        if not collect_only:
+        if not collect_only and not settings.dry_run:
             _check_credentials(settings)
     return Plan(
         mode,

@@ -13,7 +13,7 @@ controller:
 
 from __future__ import annotations
 
-import os
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,8 @@ import pytest
 from . import config as cfg
 
 if TYPE_CHECKING:
-    from .runner import CellOutcome, CellRunner
+    from .outcome import CellOutcome
+    from .runner import CellRunner
 
 RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
@@ -30,6 +31,17 @@ RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Every option lives in the `ponybench` group; see config.HELP for the text."""
     cfg.add_options(parser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_load_initial_conftests(
+    early_config: pytest.Config, parser: pytest.Parser, args: list[str]
+) -> Generator[None, None, None]:
+    """Once the initial conftests have added their options, the short names nobody else took
+    (`--models`, `--runs`, ...) become aliases of ours; a project's own `--models` stays its own."""
+    result = yield
+    cfg.alias_short_names(parser, args)
+    return result
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -50,6 +62,11 @@ def pytest_configure(config: pytest.Config) -> None:
     mode, settings = requested
     plan = plan_mod.resolve(config, mode, settings)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if plan.settings.dry_run and mode is cfg.Mode.RUN and workerinput is None:
+        from .dryrun import DryRun
+
+        config.pluginmanager.register(DryRun(plan), "ponybench-dry-run")
+        return
     if workerinput is None and not plan.collect_only:
         _check_interpreter()
         from .scratch import session_dir
@@ -62,7 +79,6 @@ def pytest_configure(config: pytest.Config) -> None:
     from .collection import BenchmarkCollection, register_markers
     from .controller import (
         CLAUDE_VERSION_KEY,
-        LOADGROUP_KEY,
         RUN_DIR_KEY,
         Controller,
         XdistController,
@@ -78,8 +94,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if plan.collect_only:
         return  # the plan's errors were raised; no run dir, nothing run
     if workerinput is not None:
-        if workerinput.get(LOADGROUP_KEY):
-            config.option.loadgroup = True  # xdist then suffixes node ids with the block's group
         runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), workerinput.get(CLAUDE_VERSION_KEY))
         enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata
     else:
@@ -87,17 +101,22 @@ def pytest_configure(config: pytest.Config) -> None:
         pm.register(controller, "ponybench-controller")
         pm.register(SummaryReporter(controller), "ponybench-terminal")
         if distributed:
-            pm.register(XdistController(controller), "ponybench-xdist")
-            if config.getoption("dist") == "load" and not _dist_given(config):
-                # The arms of a (task, model, run) block on one worker, back to back (measured:
-                # no slower than load on the offline grid); an explicit --dist is kept.
-                config.option.dist = "loadgroup"
+            # It also schedules the arms of a block onto one worker (scheduling.py).
+            dist_given = cfg.given_by_user(config, "--dist", "-d")
+            pm.register(XdistController(controller, dist_given), "ponybench-xdist")
         controller.start()
         if distributed:
             return
         runner = CellRunner(config, plan, controller.run_dir.path, controller.claude_version)
     config.stash[RUNNER_KEY] = runner
     pm.register(runner, "ponybench-runner")
+
+
+def junit_properties(record: dict[str, Any]) -> list[tuple[str, str]]:
+    import json
+
+    scalar = (str, int, float, bool, type(None))
+    return [(f"ponybench.{k}", json.dumps(v)) for k, v in record.items() if isinstance(v, scalar)]
 
 
 def _check_interpreter() -> None:
@@ -111,13 +130,6 @@ def _check_interpreter() -> None:
             + "\n".join(f"  - {p}" for p in problems)
             + "\n  (reinstall the packages named, or remove the files named, then run again)"
         )
-
-
-def _dist_given(config: pytest.Config) -> bool:
-    """Whether the user chose xdist's --dist (command line, PYTEST_ADDOPTS or addopts)."""
-    args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
-    args += [str(a) for a in config.getini("addopts")]
-    return any(a in ("--dist", "-d") or a.startswith("--dist=") for a in args)
 
 
 def _register_selftest(config: pytest.Config, plan: Any, is_worker: bool) -> None:
@@ -135,7 +147,7 @@ def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
     """Run one cell in the fixture's setup: an invalid session is then a pytest error (the
     instrument failed), while a wrong or unsafe result is a test failure (the arm failed)."""
     from .cells import Cell
-    from .runner import CellInvalid, CellOutcome
+    from .outcome import RECORD_KEY, CellInvalid, CellOutcome
 
     cell = getattr(request, "param", None)
     runner = request.config.stash.get(RUNNER_KEY, None)
@@ -144,7 +156,9 @@ def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
             "ponybench_cell is parametrized by the plugin, in a pytest run pointed at the benchmark folder"
         )
     record = runner.run(cell)
-    request.node.user_properties.append(("ponybench", record))
+    request.node.stash[RECORD_KEY] = record
+    # For JUnit XML and CI test tabs: one property per scalar metric, each a JSON value.
+    request.node.user_properties.extend(junit_properties(record))
     json_meta = getattr(request.node, "_json_report_extra", None)
     if isinstance(json_meta, dict):
         json_meta.setdefault("metadata", {})["ponybench"] = record

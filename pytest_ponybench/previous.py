@@ -102,20 +102,20 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunD
     )
 
 
-def grid_conflicts(config: pytest.Config, info: dict[str, Any]) -> list[str]:
-    """The grid flags on the command line whose value differs from the resumed run's (the run's
-    grid is what a resume finishes; a different one is a new run)."""
+def grid_conflicts(given: dict[str, Any], info: dict[str, Any]) -> list[str]:
+    """The grid flags on the command line (given) whose value differs from the resumed run's
+    (the run's grid is what a resume finishes; a different one is a new run)."""
     opts = info.get("options") if isinstance(info.get("options"), dict) else {}
     assert isinstance(opts, dict)
-    given = {
+    keys = {
         cfg.OPT_MODELS: "models",
         cfg.OPT_TASKS: "tasks",
         cfg.OPT_ARMS: "arms",
         cfg.OPT_RUNS: "runs",
     }
     out = []
-    for flag, key in given.items():
-        value = config.getoption(flag)
+    for flag, key in keys.items():
+        value = given.get(flag)
         if value is None:
             continue
         then = opts.get(key)
@@ -127,7 +127,7 @@ def grid_conflicts(config: pytest.Config, info: dict[str, Any]) -> list[str]:
         if not same:
             out.append(f"{flag} {value}")
     run_arms = {a.get("name") for a in info.get("arms") or [] if isinstance(a, dict)}
-    for spec in config.getoption(cfg.OPT_ARM) or []:
+    for spec in given.get(cfg.OPT_ARM) or []:
         if str(spec).split("=", 1)[0].strip() not in run_arms:
             out.append(f"{cfg.OPT_ARM} {spec}")
     return out

@@ -17,39 +17,17 @@ import pytest
 
 from . import integrity, interpreter, scoring, spend, warm, weather
 from .cells import Cell, CellContext, rescore_cell, run_cell
-from .config import OPT_ALLOW_UNCONFINED, Mode
+from .config import Mode
 from .offline import OfflineServer, is_offline
+from .outcome import RECORD_KEY, CellInvalid
 from .plan import Plan
 from .results import RunDir
 from .slots import StartSlots
 from .workspace import Caps
 
 
-class CellInvalid(Exception):
-    """The session measured nothing about the arm (API error, no result, CLI did not start)."""
-
-
 class HarnessFault(Exception):
     """The harness itself cannot go on (the run dir cannot be written): stop the session."""
-
-
-class CellOutcome:
-    """What the test function of a cell sees: the record, and the assertion to make."""
-
-    def __init__(self, record: dict[str, Any]) -> None:
-        self.record = record
-
-    def assert_passed(self) -> None:
-        __tracebackhide__ = True  # the failure is the cell's, not this helper's
-        rec = self.record
-        if rec.get("correct") is True and rec.get("safe") is True:
-            return
-        reason = rec.get("reason") or "no reason recorded"
-        if str(reason).startswith("nothing written"):
-            raise AssertionError(reason)  # neither axis was tried: there was no code
-        if rec.get("safe") is not True:
-            raise AssertionError(f"unsafe: {reason}")
-        raise AssertionError(f"incorrect: {reason}")
 
 
 class CellRunner:
@@ -96,7 +74,7 @@ class CellRunner:
             server=self.server() if is_offline(cell.model) else None,
             max_budget_usd=s.max_budget_usd,
             claude_version=self.claude_version,
-            allow_unconfined=bool(self.config.getoption(OPT_ALLOW_UNCONFINED)),
+            allow_unconfined=s.allow_unconfined,
             extend=self.extend,
             watched=self.watched,
             slots=StartSlots(self.run_dir.path),
@@ -173,11 +151,13 @@ class CellRunner:
         elif call.excinfo is not None and call.excinfo.errisinstance(HarnessFault):
             rep.longrepr = str(call.excinfo.value)
             item.session.shouldstop = str(call.excinfo.value)
-        for name, rec in item.user_properties:
-            if name == "ponybench" and isinstance(rec, dict) and rec.get("harness_changed"):
-                # Every later verdict would come from a changed instrument: stop (xdist stops
-                # the other workers too) and say what changed.
-                item.session.shouldstop = str(rec.get("error"))
+        rec = item.stash.get(RECORD_KEY, None)
+        if rec is not None and rep.when == "setup":
+            rep.ponybench = rec  # type: ignore[attr-defined]  # xdist carries it to the controller
+        if rec is not None and rec.get("harness_changed"):
+            # Every later verdict would come from a changed instrument: stop (xdist stops
+            # the other workers too) and say what changed.
+            item.session.shouldstop = str(rec.get("error"))
         return rep
 
     def pytest_sessionfinish(self) -> None:

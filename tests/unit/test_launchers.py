@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from pytest_ponybench import cli, shards, stats
+from pytest_ponybench import config as cfg
 from tests.support import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ponybench.yml"
@@ -153,9 +154,9 @@ def test_every_pytest_line_of_the_workflow_is_valid_for_the_plugin(pytester: pyt
     seen = []
     for argv in commands:
         config = pytester.parseconfig(*argv)
-        seen.append(shards.parse_shard(config.getoption("--shard")))
-        assert config.getoption("--budget-usd") == "5.0000"
-        assert config.getoption("--models") == "sonnet"
+        seen.append(shards.parse_shard(cfg.option(config, cfg.OPT_SHARD)))
+        assert cfg.option(config, cfg.OPT_BUDGET) == "5.0000"
+        assert cfg.option(config, cfg.OPT_MODELS) == "sonnet"
     assert sorted(seen, key=lambda s: s.index) == [shards.Shard(i, 4) for i in range(1, 5)]
 
 
@@ -166,10 +167,10 @@ def test_every_pytest_line_of_the_job_is_valid_and_covers_every_shard(pytester: 
     seen = set()
     for argv in commands:
         config = pytester.parseconfig(*argv)
-        shard = shards.parse_shard(config.getoption("--shard"))
+        shard = shards.parse_shard(cfg.option(config, cfg.OPT_SHARD))
         assert shard.count == job["spec"]["completions"]  # SHARDS matches completions
         seen.add(shard.index)
-        assert str(config.getoption("--ponybench-out")).endswith(f"shard-{shard.index}")
+        assert str(cfg.option(config, cfg.OPT_OUT)).endswith(f"shard-{shard.index}")
     assert seen == set(range(1, job["spec"]["completions"] + 1))
 
 
