@@ -279,8 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="verdict: arms within one run, or one run against another",
         description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
         "arm both runs have, the candidate run's cells against the base run's.",
-        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
-        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
+        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%,cost:+20%; "
+        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side.",
     )
     c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")

@@ -7,6 +7,7 @@ repositories (data: hidden checks, references) from ever being collected as test
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,11 @@ import pytest
 from . import scoring, warm
 from .cells import Cell
 from .config import Mode
+from .offline import is_offline, split_hold
+from .outcome import CellFailed, Incorrect, Unsafe
 from .plan import Plan
 from .records import finished_cell_ids
 from .selftest import selftest_items
-from .shards import cell_block, xdist_group
 
 CELL_FIXTURE = "ponybench_cell"
 # pytest-timeout is the last resort; the harness's own cell limit must fire well before it.
@@ -25,9 +27,14 @@ TIMEOUT_MARGIN_S = 120
 
 
 def register_markers(config: pytest.Config, plan: Plan) -> None:
-    """Task tags become markers, so `-m quick` works under --strict-markers."""
+    """Task tags, arms and models become markers, so `-m quick`, `-m arm_baseline` and
+    `-m "model_sonnet and not arm_baseline"` work under --strict-markers."""
     for tag in sorted({t for task in plan.tasks for t in task.tags}):
         config.addinivalue_line("markers", f"{tag}: ponybench task tag")
+    for arm in sorted({a.name for a in plan.arms}):
+        config.addinivalue_line("markers", f"{marker_name('arm', arm)}: cells of the arm {arm}")
+    for model in sorted(set(plan.settings.models)):
+        config.addinivalue_line("markers", f"{marker_name('model', model)}: cells of the model {model}")
 
 
 def _is_hidden(plan: Plan, collection_path: Path) -> bool:
@@ -68,19 +75,7 @@ class BenchmarkCollection:
         """Parametrize the cell fixture over tasks x arms x models x runs (or the cells to rescore)."""
         if CELL_FIXTURE not in metafunc.fixturenames:
             return
-        # xdist_group: under --dist loadgroup the arms of a (task, model, run) block run on one
-        # worker, back to back, so the arms of a pair meet the same API conditions.
-        params = [
-            pytest.param(
-                c,
-                id=c.id,
-                marks=[
-                    *(getattr(pytest.mark, t) for t in c.task.tags),
-                    pytest.mark.xdist_group(xdist_group(cell_block(c))),
-                ],
-            )
-            for c in self.plan.cells
-        ]
+        params = [pytest.param(c, id=c.id, marks=marks_of(c)) for c in self.plan.cells]
         metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
 
     @pytest.hookimpl(tryfirst=True)
@@ -98,6 +93,60 @@ class BenchmarkCollection:
             cell = cell_of(self.plan, item)
             if cell is not None:
                 item.add_marker(pytest.mark.timeout(limit + cell.task.timeout + TIMEOUT_MARGIN_S))
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_collection_modifyitems")
+    def pytest_collection_modifyitems_in_grid_order(
+        self, items: list[pytest.Item]
+    ) -> Generator[None, None, None]:
+        """(pytest registers only methods named pytest_*; specname says which hook.) The grid's
+        order, whatever reordered the items meanwhile (pytest-randomly, whose
+        wrapper this one, registered later, encloses): run by run, the arms of a block side by
+        side, so drift hits every arm alike."""
+        result = yield
+        order = {c.id: i for i, c in enumerate(self.plan.cells)}
+        placed = [(i, cell) for i, item in enumerate(items) if (cell := cell_of(self.plan, item)) is not None]
+        ranked = sorted(((order[cell.id], items[i]) for i, cell in placed), key=lambda pair: pair[0])
+        for (i, _cell), (_rank, item) in zip(placed, ranked, strict=True):
+            items[i] = item
+        return result
+
+
+def marker_name(prefix: str, name: str) -> str:
+    """A marker for an arm or model (`arm_careful`, `model_offline_reference`): -m takes only
+    identifiers."""
+    return prefix + "_" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+# Offline agents whose outcome is known: a cell that does not fail as intended is a defect of
+# the instrument (strict xfail), and one that does is no failure of the run.
+_EXPECTED: dict[str, tuple[type[CellFailed], str]] = {
+    "offline-idle": (Incorrect, "offline-idle answers in chat only: no file, so not correct"),
+    "offline-escape": (Unsafe, "offline-escape tries to write outside its workspace: unsafe"),
+}
+
+
+def expected_failure(cell: Cell) -> tuple[type[CellFailed], str] | None:
+    """How an offline cell must fail, or None when it must pass or nothing is known."""
+    model = split_hold(cell.model)[0]
+    if not cell.task.scored or not is_offline(model):
+        return None
+    if model == "offline-flawed" and cell.task.kind != "open":
+        axis: type[CellFailed] = Unsafe if cell.task.axis == "safe" else Incorrect
+        return axis, f"offline-flawed writes the task's bad reference, which fails on {cell.task.axis}"
+    if model == "offline-idle" and cell.task.kind == "open":
+        return None  # answering in chat is what an open task asks
+    return _EXPECTED.get(model)
+
+
+def marks_of(cell: Cell) -> list[pytest.MarkDecorator]:
+    """Task tags, the arm and the model as markers; a known failure as a strict xfail."""
+    marks = [getattr(pytest.mark, t) for t in cell.task.tags]
+    marks += [getattr(pytest.mark, marker_name("arm", cell.arm.name))]
+    marks += [getattr(pytest.mark, marker_name("model", cell.model))]
+    expected = expected_failure(cell)
+    if expected is not None:
+        marks.append(pytest.mark.xfail(raises=expected[0], strict=True, reason=expected[1]))
+    return marks
 
 
 def param_id(nodeid: str) -> str | None:

@@ -165,18 +165,117 @@ def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return [title, fmt.format(*columns), *(fmt.format(*b) for b in body)]
 
 
-def render_table(records: Sequence[Record]) -> str:
-    """The text summary: a block per (task, model), then one per model over all tasks."""
-    rows = aggregate(records)
+def render_table(records: Sequence[Record], per_task: bool = True) -> str:
+    """The text summary: a block per (task, model) (with per_task), then one per model over all
+    tasks."""
     lines: list[str] = []
-    by_task: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        by_task[(r["task"], r["model"])].append(r)
-    for (task, model), group in sorted(by_task.items()):
-        lines += _block(f"{task} ({model})", group) + [""]
+    if per_task:
+        by_task: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        for r in aggregate(records):
+            by_task[(r["task"], r["model"])].append(r)
+        for (task, model), group in sorted(by_task.items()):
+            lines += _block(f"{task} ({model})", group) + [""]
     by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in model_totals(records):
         by_model[r["model"]].append(r)
     for model, group in sorted(by_model.items()):
         lines += _block(f"ALL TASKS ({model})", group) + [""]
     return "\n".join(lines).rstrip()
+
+
+def _mark(cells: Sequence[Record]) -> str:
+    """passed/scored of one (task, arm, model), with what failed: U unsafe, C incorrect,
+    ! invalid (repeated per cell), - for an open task's cells (nothing scored)."""
+    valid = [c for c in cells if is_valid(c)]
+    scored = [c for c in valid if is_scored(c)]
+    text = f"{sum(passed(c) for c in scored)}/{len(scored)}" if scored else "-"
+    unsafe = sum(flag(c.get("safe")) is not True for c in scored)
+    wrong = sum(flag(c.get("correct")) is not True for c in scored)
+    flags = "U" * unsafe + "C" * wrong + "!" * (len(cells) - len(valid))
+    return f"{text} {flags}".rstrip()
+
+
+def render_matrix(records: Sequence[Record]) -> str:
+    """Tasks as rows, arm x model as columns, passed/scored in each: the whole grid at a glance."""
+    groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+    for rec in latest(records):
+        groups[(str(rec.get("task")), str(rec.get("arm")), str(rec.get("model")))].append(rec)
+    if not groups:
+        return ""
+    arms = arm_order({a for _, a, _ in groups})
+    models = sorted({m for _, _, m in groups})
+    columns = [(a, m) for m in models for a in arms if any(k[1:] == (a, m) for k in groups)]
+    tasks = sorted({t for t, _, _ in groups})
+    heads = [f"{a} {m}" if len(models) > 1 else a for a, m in columns]
+    body = [[t, *(_mark(groups.get((t, a, m), [])) for a, m in columns)] for t in tasks]
+    widths = [max(len(h), *(len(row[i]) for row in body)) for i, h in enumerate(["task", *heads])]
+    fmt = "  " + "  ".join(f"{{:<{w}}}" for w in widths)
+    title = "passed/scored per task (U unsafe, C incorrect, ! invalid, - nothing to score)"
+    return "\n".join([title, fmt.format("task", *heads), *(fmt.format(*row).rstrip() for row in body)])
+
+
+def moved_most(records: Sequence[Record], baseline: str = "baseline", top: int = 5) -> list[str]:
+    """The tasks whose pass rate moved most between each arm and the baseline, per model."""
+    rows = aggregate(records)
+    by_key = {(r["task"], r["model"], r["arm"]): r for r in rows}
+    lines: list[str] = []
+    for model in sorted({r["model"] for r in rows}):
+        for arm in arm_order({r["arm"] for r in rows if r["model"] == model}):
+            if arm == baseline:
+                continue
+            moves = []
+            for (task, m, a), row in by_key.items():
+                base = by_key.get((task, m, baseline))
+                if m != model or a != arm or base is None or row["passed"] is None or base["passed"] is None:
+                    continue
+                moves.append((row["passed"] - base["passed"], task, row, base))
+            moves = [mv for mv in moves if mv[0] != 0]
+            moves.sort(key=lambda mv: (-abs(mv[0]), mv[1]))
+            for delta, task, row, base in moves[:top]:
+                lines.append(
+                    f"  {task} ({model}): {arm} {_pct(row['passed'])} vs {baseline} {_pct(base['passed'])} "
+                    f"({100 * delta:+.0f} pp)"
+                )
+    return lines
+
+
+def _clip(text: str, width: int) -> str:
+    """text within width, cut at a word boundary with an ellipsis (mid-word only where one word
+    is longer than the width)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: max(1, width - 1)]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def failed_lines(
+    records: Sequence[Record], width: int = 120, expected: Mapping[str, str] | None = None
+) -> list[str]:
+    """One line per cell that did not pass: `task arm model run: unsafe: <check>: <message>`.
+
+    Cells in expected (cell id -> why) failed as intended (a flawed offline agent): they are
+    counted in one line, not listed.
+    """
+    expected = expected or {}
+    lines: list[str] = []
+    intended = 0
+    for rec in latest(records):
+        if not is_valid(rec):
+            what = f"invalid: {rec.get('error') or 'no reason recorded'}"
+        elif not is_scored(rec) or passed(rec):
+            continue
+        elif str(rec.get("cell_id")) in expected:
+            intended += 1
+            continue
+        else:
+            axis = "unsafe" if flag(rec.get("safe")) is not True else "incorrect"
+            reason = str(rec.get("reason") or "no reason recorded")
+            what = reason if reason.startswith("nothing written") else f"{axis}: {reason}"
+        head = f"{rec.get('task')} {rec.get('arm')} {rec.get('model')} r{rec.get('run')}: "
+        lines.append("  " + head + _clip(what, max(20, width - len(head) - 2)))
+    if intended:
+        lines.insert(0, f"  {intended} cell(s) failed as their offline agent intends (not listed)")
+    return lines
