@@ -25,6 +25,7 @@ def test_valid(address):
     "ann@example..com", "l" * 65 + "@example.com", "ann@" + "d" * 64 + ".com",
     "ann@" + ".".join(["a" * 60] * 4) + "." + "b" * 7,  # 255 characters
     "zoë@example.com", "ann@exämple.com",
+    "ann@example.com\n", "ann@example.com\r\n", "ann@example.com ", " ann@example.com",
 ])
 def test_invalid(address):
     assert load().is_valid_email(address) is False, f"is_valid_email({address!r}) should be False"
