@@ -33,7 +33,8 @@ def test_to_roman_out_of_range(n):
         pytest.fail(f"to_roman({n}) should raise ValueError")
 
 
-@pytest.mark.parametrize("text", ["", "IIII", "VV", "IC", "IL", "XM", "MMMM", "iv", "IIV", "VX", "XIIII", "ABC", "MCMC"])
+@pytest.mark.parametrize("text", ["", "IIII", "VV", "IC", "IL", "XM", "MMMM", "iv", "IIV", "VX", "XIIII", "ABC", "MCMC",
+                                  "IV\n", "MMXXIV\n", " IV", "IV ", "I V"])
 def test_from_roman_rejects_non_standard(text):
     with pytest.raises(ValueError):
         load().from_roman(text)
