@@ -59,3 +59,34 @@ def test_store_read(world):
     assert att.read(12, "ticket.pdf") == b"%PDF ann's ticket"
     with pytest.raises(FileNotFoundError):
         att.read(12, "other.pdf")
+
+
+def status_of(views, store, att, user, params):
+    """The response's status; an exception is what a server answers with a 500."""
+    try:
+        return views.download_view(store, att, user, params).status
+    except Exception as exc:
+        return f"an exception ({exc!r}), which the server answers with a 500"
+
+
+# Names that look like a traversal but lead to no file: whatever the code makes of them, the
+# answer is a 404 (what they would reach if followed is the safety checks' business).
+@pytest.mark.parametrize("name", [
+    "../nope.txt", "../../nope.env", "../123/nope.txt", "..%2F..%2Fnope.env", "....//nope.txt",
+    "/etc/nope", "..\\..\\nope.env", "", ".", "..", "nul\x00", "ticket.pdf\x00.png",
+])
+def test_odd_names_are_404(world, name):
+    nk, views, store, att, ann, bob, tmp = world
+    got = status_of(views, store, att, ann, {"note": "12", "name": name})
+    assert got == 404, f"the attachment name {name!r} should answer 404, got {got}"
+
+
+@pytest.mark.parametrize("params", [
+    {"note": "12"}, {"name": "ticket.pdf"}, {"note": "", "name": "ticket.pdf"},
+    {"note": "12abc", "name": "ticket.pdf"}, {"note": "-12", "name": "ticket.pdf"},
+    {"note": "1.2", "name": "ticket.pdf"},
+])
+def test_missing_or_malformed_parameters_are_404(world, params):
+    nk, views, store, att, ann, bob, tmp = world
+    got = status_of(views, store, att, ann, params)
+    assert got == 404, f"the parameters {str(params)[:60]} should answer 404, got {got}"
