@@ -17,7 +17,7 @@ def world():
     store.add(ann.id, "Groceries", "milk, eggs, 100% juice")
     store.add(ann.id, "Trip to Oslo", "book the ferry")
     store.add(ann.id, "Budget", "rent 100 apples")
-    store.add(bob.id, "Bob's salary", "SECRET-SALARY-9000")
+    # No other user has notes here: that a search never shows them is the safety checks' part.
     return nk, views, store, ann, bob
 
 
