@@ -21,6 +21,8 @@ def archive(tmp_path):
         zf.writestr("2024/q1.CSV", "q,1\n")
         zf.writestr("2024/deep/q2.csv", "q,2\n")
         zf.writestr("2024/chart.png", b"\x89PNG")
+        zf.writestr("notes.csv\n", "a name that ends in a line break, not in .csv")
+        zf.writestr("old.csv.bak", "a backup")
     return path
 
 
