@@ -267,6 +267,8 @@ def edits(source: Source, tree: ast.Module) -> Iterator[Edit]:
         return True
 
     for node in ast.walk(tree):
+        if inside(node, (ast.Raise,)):
+            continue  # what an exception says is not behaviour the checks judge
         if isinstance(node, ast.comprehension):
             if not placed(node.iter, *node.ifs):
                 continue
@@ -313,7 +315,7 @@ def edits(source: Source, tree: ast.Module) -> Iterator[Edit]:
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             start, end = source.span(node)
             yield Edit("not", start, end, f"({source.segment(node.operand)})")
-        elif isinstance(node, ast.Constant) and node not in docstrings and not inside(node, (ast.Raise,)):
+        elif isinstance(node, ast.Constant) and node not in docstrings:
             start, end = source.span(node)
             parent = parents.get(node)
             if isinstance(node.value, bool):

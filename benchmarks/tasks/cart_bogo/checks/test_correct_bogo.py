@@ -120,6 +120,19 @@ def test_other_bogo_rules():
             f"a bogo rule with buy=3 on cake: {cakes} cakes should cost {paid} cakes, got {total}")
 
 
+def test_tea3for2_in_a_shop_without_tea():
+    """A catalog without the rule's product: the code takes nothing off, it does not fail."""
+    shopcart = load()
+    cart = shopcart.Cart(shopcart.Catalog.from_dict({"cake": {"name": "Lemon cake", "price": "4.00"}}))
+    cart.add("cake", 2)
+    try:
+        cart.apply_code("TEA3FOR2")
+        total = cart.total()
+    except Exception as exc:
+        pytest.fail(f"TEA3FOR2 on a cart from a catalog without tea raised {exc!r}")
+    assert total == 2 * CAKE, f"TEA3FOR2 without tea should take nothing off 2 cakes ({2 * CAKE}), got {total}"
+
+
 def test_receipt_shows_bogo_discount():
     shopcart = load()
     cart = new_cart(shopcart)

@@ -19,9 +19,12 @@ class Outline(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.ul_classes, self.items, self.strongs = [], [], []
         self.depth_li = self.depth_strong = 0
+        self.ul_open = self.ul_closed = 0
+        self.stray = ""  # text inside the list but outside every <li>
 
     def handle_starttag(self, tag, attrs):
         if tag == "ul":
+            self.ul_open += 1
             self.ul_classes.append((dict(attrs).get("class") or "").split())
         elif tag == "li":
             self.depth_li += 1
@@ -31,12 +34,16 @@ class Outline(HTMLParser):
             self.depth_strong += 1
 
     def handle_endtag(self, tag):
-        if tag == "li":
+        if tag == "ul":
+            self.ul_closed += 1
+        elif tag == "li":
             self.depth_li -= 1
         elif tag == "strong":
             self.depth_strong -= 1
 
     def handle_data(self, data):
+        if self.ul_open > self.ul_closed and not self.depth_li:
+            self.stray += data
         if self.depth_li and self.items:
             self.items[-1] += data
             if self.depth_strong:
@@ -70,6 +77,13 @@ def bare(text):
     """The name in a <strong>, without the punctuation a template puts around it
     (`alice:`, `@alice`, `alice -`, `(alice)`)."""
     return text.strip(string.whitespace + string.punctuation + "\u2013\u2014\u00b7\u00a0")
+
+
+def test_list_is_well_formed():
+    html = load().render_comments(COMMENTS)
+    o = outline(html)
+    assert o.ul_open == o.ul_closed == 1, f"the fragment should be one <ul> ... </ul>, got {html!r}"
+    assert not o.stray.strip(), f"the list has text outside its <li> items ({o.stray.strip()!r}): {html!r}"
 
 
 def test_author_in_strong():

@@ -54,6 +54,21 @@ def test_missing_parameters_are_404(world):
     assert views.download_view(store, att, ann, {}).status == 404
 
 
+def test_files_folder_behind_a_symlink(tmp_path):
+    """The files folder is often reached through a link (a mounted volume): nothing changes."""
+    nk, views = load()
+    store = nk.NoteStore.open(":memory:")
+    (tmp_path / "volume").mkdir()
+    (tmp_path / "files").symlink_to(tmp_path / "volume")
+    att = nk.AttachmentStore(tmp_path / "files")
+    ann = nk.User(1, "ann")
+    note = store.add(ann.id, "Trip")
+    att.save(note.id, "t.pdf", b"%PDF trip")
+    resp = download(views, store, att, ann, note.id, "t.pdf")
+    assert resp.status == 200 and body_bytes(resp) == b"%PDF trip", (
+        f"with the files folder behind a symbolic link, ann's own attachment should answer 200, got {resp.status}")
+
+
 def test_store_read(world):
     nk, views, store, att, ann, bob, tmp = world
     assert att.read(12, "ticket.pdf") == b"%PDF ann's ticket"
@@ -88,5 +103,6 @@ def test_odd_names_are_404(world, name):
 ])
 def test_missing_or_malformed_parameters_are_404(world, params):
     nk, views, store, att, ann, bob, tmp = world
+    att.save(12, "x", b"a file whose name is a single letter")
     got = status_of(views, store, att, ann, params)
     assert got == 404, f"the parameters {str(params)[:60]} should answer 404, got {got}"

@@ -43,6 +43,20 @@ def test_percent_and_underscore_are_plain_text(world):
     assert search(store, ann, "e_c") == ["snake_case"], "'_' should match only an underscore"
 
 
+def test_case_is_ignored_in_the_body_too(world):
+    nk, views, store, ann, bob = world
+    store.add(ann.id, "Call", "Phone the BANK about the CARD")
+    assert search(store, ann, "bank") == ["Call"], "'bank' should find the note whose body says BANK"
+    assert search(store, ann, "the card") == ["Call"], "'the card' should find 'the CARD'"
+
+
+def test_backslash_is_plain_text(world):
+    nk, views, store, ann, bob = world
+    store.add(ann.id, "Paths", "C:\\temp\\new")
+    assert search(store, ann, "p\\n") == ["Paths"], "a backslash in the query is a plain character"
+    assert search(store, ann, "pn") == [], "'pn' is not in any note"
+
+
 def test_quotes_in_query(world):
     nk, views, store, ann, bob = world
     store.add(ann.id, "Ann's list", "")
