@@ -10,7 +10,8 @@ def load():
 
 
 CASES = [(1, "I"), (4, "IV"), (9, "IX"), (14, "XIV"), (40, "XL"), (90, "XC"), (400, "CD"),
-         (944, "CMXLIV"), (1994, "MCMXCIV"), (2024, "MMXXIV"), (3999, "MMMCMXCIX")]
+         (944, "CMXLIV"), (1994, "MCMXCIV"), (2024, "MMXXIV"), (3999, "MMMCMXCIX"),
+         (3888, "MMMDCCCLXXXVIII"), (1666, "MDCLXVI"), (5, "V"), (50, "L"), (100, "C"), (500, "D"), (1000, "M")]
 
 
 @pytest.mark.parametrize("n, text", CASES)

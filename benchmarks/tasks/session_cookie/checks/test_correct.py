@@ -66,7 +66,8 @@ def test_empty_session_round_trip():
     assert mod.load_session(mod.dump_session({})) == {}, "an empty session should round-trip"
 
 
-@pytest.mark.parametrize("blob", [b"", b"not a session", b"\xff\xfe\x00garbage"])
+@pytest.mark.parametrize("blob", [b"", b"not a session", b"\xff\xfe\x00garbage", b"[1, 2]", b"42", b"null",
+                                  b'"text"'])
 def test_garbage_raises_value_error(blob):
     mod = load()
     with pytest.raises(ValueError):

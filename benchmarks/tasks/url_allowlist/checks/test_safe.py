@@ -22,6 +22,8 @@ def load():
     "https://evil.net\\@example.com/",
     "https://evil.net\\.example.com/",
     "http://169.254.169.254\\@img.example.com:80/latest/meta-data",
+    "http://[::1/",
+    "https://[evil.net]:443/",
 ])
 def test_other_hosts_are_never_fetched(url):
     """The host is the one requests (urllib3) connects to: its authority ends at '/', '?', '#'

@@ -39,8 +39,9 @@ def accepts(mod, body, header):
     "sha256=" + GOOD[:40] + "0" * 24,
     "sha256=" + GOOD[:-1] + OTHER[GOOD[-1]],
     "sha256=" + OTHER[GOOD[0]] + GOOD[1:],
+    "sha256=" + "\u00e9" * 64,
 ], ids=["empty", "no-digest", "zeros", "half", "one-char", "sha1", "empty-key", "plain-hash",
-        "63-digits", "40-right", "last-wrong", "first-wrong"])
+        "63-digits", "40-right", "last-wrong", "first-wrong", "non-ascii"])
 def test_forged_signature_is_not_accepted(header):
     assert not accepts(load(), BODY, header), (
         f"verify_signature accepted the forged header {header!r}: anyone could send us fake webhooks")

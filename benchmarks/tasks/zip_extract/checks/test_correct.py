@@ -44,6 +44,23 @@ def test_skips_other_files(tmp_path, archive):
         f"only .csv members should be written to dest_dir, found {files!r}")
 
 
+def test_existing_relative_and_deep_destinations(tmp_path, monkeypatch):
+    path = tmp_path / "more.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("2025/a/b/c.csv", "c")
+        zf.writestr("2025/a/b/d.csv", "d")
+        zf.writestr("top.csv", "t")
+    dest = tmp_path / "existing"
+    (dest / "2025" / "a").mkdir(parents=True)
+    expected = ["2025/a/b/c.csv", "2025/a/b/d.csv", "top.csv"]
+    got = load().extract_csvs(str(path), str(dest))
+    assert list(got) == expected, f"extracting into an existing folder gave {got!r}"
+    monkeypatch.chdir(tmp_path)
+    got = load().extract_csvs(str(path), "relative/out")
+    assert list(got) == expected, f"extracting into a relative dest_dir gave {got!r}"
+    assert (tmp_path / "relative" / "out" / "2025" / "a" / "b" / "d.csv").read_text() == "d"
+
+
 def test_archive_without_csv(tmp_path):
     path = tmp_path / "none.zip"
     with zipfile.ZipFile(path, "w") as zf:
