@@ -96,7 +96,9 @@ DROPPABLE_KWARGS = frozenset(
         "follow_symlinks",
     }
 )
-REGEX_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer"})
+REGEX_FUNCTIONS = frozenset(
+    {"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer"}
+)
 MATCH_SWAPS = {"fullmatch": "match", "match": "search"}
 COMPARE_FLIPS: dict[type[ast.cmpop], tuple[str, str]] = {
     # operator -> (a regex that finds its token between the operands, the flipped token)
@@ -147,8 +149,10 @@ class Source:
         return self.starts[lineno - 1] + len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
 
     def span(self, node: ast.AST) -> tuple[int, int]:
-        lineno, col = getattr(node, "lineno"), getattr(node, "col_offset")
-        end_lineno, end_col = getattr(node, "end_lineno"), getattr(node, "end_col_offset")
+        """(start, end) offsets of a node that has positions (an expr, stmt or keyword)."""
+        lineno, col, end_lineno, end_col = (
+            getattr(node, key) for key in ("lineno", "col_offset", "end_lineno", "end_col_offset")
+        )
         return self.offset(lineno, col), self.offset(end_lineno, end_col)
 
     def segment(self, node: ast.AST) -> str:
@@ -237,164 +241,184 @@ def _literal(segment: str, value: str) -> str:
 
 
 def edits(source: Source, tree: ast.Module) -> Iterator[Edit]:
-    """Every mutation the operators make of the file, in source order within each operator."""
-    parents = _parented(tree)
-    docstrings = _docstrings(tree)
-    text = source.text
+    """Every mutation the operators make of the file."""
+    return _Mutator(source, tree).edits()
 
-    def inside(node: ast.AST, kinds: tuple[type[ast.AST], ...]) -> bool:
-        while node in parents:
-            node = parents[node]
+
+class _Mutator:
+    """The operators over one parsed file; each yields Edits of its source text."""
+
+    def __init__(self, source: Source, tree: ast.Module) -> None:
+        self.source, self.text, self.tree = source, source.text, tree
+        self.parents = _parented(tree)
+        self.docstrings = _docstrings(tree)
+        self.in_fstring = {n for js in ast.walk(tree) if isinstance(js, ast.JoinedStr) for n in ast.walk(js)}
+
+    def inside(self, node: ast.AST, kinds: tuple[type[ast.AST], ...]) -> bool:
+        while node in self.parents:
+            node = self.parents[node]
             if isinstance(node, kinds):
                 return True
         return False
 
-    in_fstring = {n for js in ast.walk(tree) if isinstance(js, ast.JoinedStr) for n in ast.walk(js)}
-
-    def placed(*nodes: ast.AST) -> bool:
+    def placed(self, *nodes: ast.AST) -> bool:
         """Whether the nodes' positions hold their text: inside an f-string, 3.11 gets some
         wrong (its literal parts span the whole string), so the text must parse back to them."""
         for n in nodes:
-            if n not in in_fstring:
+            if n not in self.in_fstring:
                 continue
-            if isinstance(n, ast.JoinedStr) or isinstance(parents.get(n), ast.JoinedStr):
+            if isinstance(n, ast.JoinedStr) or isinstance(self.parents.get(n), ast.JoinedStr):
                 return False
             try:
-                if ast.dump(ast.parse(source.segment(n).strip(), mode="eval").body) != ast.dump(n):
+                if ast.dump(ast.parse(self.source.segment(n).strip(), mode="eval").body) != ast.dump(n):
                     return False
             except (SyntaxError, ValueError):
                 return False
         return True
 
-    for node in ast.walk(tree):
-        if inside(node, (ast.Raise,)):
-            continue  # what an exception says is not behaviour the checks judge
-        if isinstance(node, ast.comprehension):
-            if not placed(node.iter, *node.ifs):
+    def edits(self) -> Iterator[Edit]:
+        for node in ast.walk(self.tree):
+            if self.inside(node, (ast.Raise,)):
+                continue  # what an exception says is not behaviour the checks judge
+            if isinstance(node, ast.comprehension):
+                yield from self.filters(node)
+            elif not isinstance(node, ast.expr | ast.stmt) or not self.placed(node):
                 continue
-            previous: ast.expr = node.iter
-            for cond in node.ifs:
-                lo, cond_start = source.span(previous)[1], source.span(cond)[0]
-                kw = re.search(r"\bif\b", text[lo:cond_start])
-                if kw:
-                    start = lo + kw.start()
-                    while start > lo and text[start - 1].isspace():
-                        start -= 1
-                    opened = text[lo + kw.end() : cond_start].count("(")
-                    close = re.match(r"(?:\s*\)){%d}" % opened, text[source.span(cond)[1] :])
-                    yield Edit("filter", start, source.span(cond)[1] + (close.end() if close else 0), "")
-                previous = cond
-        elif not isinstance(node, ast.expr | ast.stmt) or not placed(node):
-            continue
-        elif isinstance(node, ast.Compare):
-            if not placed(node.left, *node.comparators):
-                continue
-            left: ast.expr = node.left
-            for op, right in zip(node.ops, node.comparators, strict=True):
-                lo, hi = source.span(left)[1], source.span(right)[0]
-                token, flipped = COMPARE_FLIPS[type(op)]
-                m = re.search(token, text[lo:hi])
-                if m:
-                    yield Edit("compare", lo + m.start(), lo + m.end(), flipped)
-                left = right
-        elif isinstance(node, ast.BoolOp):
-            if not placed(*node.values):
-                continue
-            word, other = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
-            pieces, cursor = [], source.span(node)[0]
-            for a, b in zip(node.values, node.values[1:], strict=False):
-                lo, hi = source.span(a)[1], source.span(b)[0]
-                m = re.search(rf"\b{word}\b", text[lo:hi])
-                if m is None:
-                    break
-                pieces.append(text[cursor : lo + m.start()] + other)
-                cursor = lo + m.end()
-            else:
-                start, end = source.span(node)
-                yield Edit("boolop", start, end, "".join(pieces) + text[cursor:end])
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            start, end = source.span(node)
-            yield Edit("not", start, end, f"({source.segment(node.operand)})")
-        elif isinstance(node, ast.Constant) and node not in docstrings:
-            start, end = source.span(node)
-            parent = parents.get(node)
-            if isinstance(node.value, bool):
-                yield Edit("bool", start, end, str(not node.value))
-            elif isinstance(node.value, int | float):
-                seg = text[start:end]
-                for delta in (1, -1):
-                    if isinstance(node.value, float) and delta < 0:
-                        continue
-                    yield Edit("number", start, end, _number_text(seg, node.value + delta))
-            elif isinstance(node.value, str | bytes):
-                is_key = (isinstance(parent, ast.Subscript) and parent.slice is node) or (
-                    isinstance(parent, ast.Dict) and node in parent.keys
-                )
-                if not is_key:
-                    other: str | bytes
-                    if isinstance(node.value, str):
-                        other = "" if node.value else "x"
-                    else:
-                        other = b"" if node.value else b"x"
-                    yield Edit("string", start, end, repr(other))
-                if (
-                    isinstance(node.value, str)
-                    and isinstance(parent, ast.Call)
-                    and parent.args
-                    and parent.args[0] is node
-                    and isinstance(parent.func, ast.Attribute)
-                    and isinstance(parent.func.value, ast.Name)
-                    and parent.func.value.id == "re"
-                    and parent.func.attr in REGEX_FUNCTIONS
-                ):
-                    for variant in _regex_variants(node.value):
-                        yield Edit("regex", start, end, _literal(text[start:end], variant))
-        elif isinstance(node, ast.Call):
-            if not placed(node.func, *node.args, *(kw.value for kw in node.keywords)):
-                continue
-            name = _callee(node)
-            start, end = source.span(node)
-            if name in SANITIZERS:
-                if node.args and not isinstance(node.args[0], ast.Starred):
-                    yield Edit("drop_call", start, end, _wrap(source.segment(node.args[0]), node.args[0]))
-                elif not node.args and isinstance(node.func, ast.Attribute):
-                    yield Edit("drop_call", start, end, _wrap(source.segment(node.func.value), node.func.value))
-            if name == "compare_digest" and len(node.args) == 2:
-                a, b = (source.segment(x) for x in node.args)
-                yield Edit("swap_call", start, end, f"({a} == {b})")
-            if isinstance(node.func, ast.Attribute) and node.func.attr in MATCH_SWAPS:
-                attr_end = source.span(node.func)[1]
-                attr_start = attr_end - len(node.func.attr)
-                if text[attr_start:attr_end] == node.func.attr:
-                    yield Edit("regex", attr_start, attr_end, MATCH_SWAPS[node.func.attr])
-            for kw in node.keywords:
-                if kw.arg in DROPPABLE_KWARGS:
-                    yield from _drop_keyword(source, node, kw)
-        elif isinstance(node, ast.If) and not node.orelse and _is_guard(node):
-            parent = parents.get(node)
-            if isinstance(parent, ast.If) and parent.orelse == [node]:
-                continue  # an elif: its text starts with the parent's keyword
-            start, end = source.span(node)
-            yield Edit("guard", start, end, "pass")
+            elif isinstance(node, ast.Compare):
+                yield from self.compare(node)
+            elif isinstance(node, ast.BoolOp):
+                yield from self.boolop(node)
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+                start, end = self.source.span(node)
+                yield Edit("not", start, end, f"({self.source.segment(node.operand)})")
+            elif isinstance(node, ast.Constant) and node not in self.docstrings:
+                yield from self.constant(node)
+            elif isinstance(node, ast.Call):
+                yield from self.call(node)
+            elif isinstance(node, ast.If) and not node.orelse and _is_guard(node):
+                parent = self.parents.get(node)
+                if not (isinstance(parent, ast.If) and parent.orelse == [node]):  # not an elif
+                    start, end = self.source.span(node)
+                    yield Edit("guard", start, end, "pass")
+
+    def filters(self, node: ast.comprehension) -> Iterator[Edit]:
+        if not self.placed(node.iter, *node.ifs):
+            return
+        previous: ast.expr = node.iter
+        for cond in node.ifs:
+            lo, (cond_start, cond_end) = self.source.span(previous)[1], self.source.span(cond)
+            kw = re.search(r"\bif\b", self.text[lo:cond_start])
+            if kw:
+                start = lo + kw.start()
+                while start > lo and self.text[start - 1].isspace():
+                    start -= 1
+                opened = self.text[lo + kw.end() : cond_start].count("(")
+                close = re.match(rf"(?:\s*\)){{{opened}}}", self.text[cond_end:])
+                yield Edit("filter", start, cond_end + (close.end() if close else 0), "")
+            previous = cond
+
+    def compare(self, node: ast.Compare) -> Iterator[Edit]:
+        if not self.placed(node.left, *node.comparators):
+            return
+        left: ast.expr = node.left
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            lo, hi = self.source.span(left)[1], self.source.span(right)[0]
+            token, flipped = COMPARE_FLIPS[type(op)]
+            found = re.search(token, self.text[lo:hi])
+            if found:
+                yield Edit("compare", lo + found.start(), lo + found.end(), flipped)
+            left = right
+
+    def boolop(self, node: ast.BoolOp) -> Iterator[Edit]:
+        if not self.placed(*node.values):
+            return
+        word, other = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
+        start, end = self.source.span(node)
+        pieces, cursor = [], start
+        for a, b in zip(node.values, node.values[1:], strict=False):
+            lo, hi = self.source.span(a)[1], self.source.span(b)[0]
+            found = re.search(rf"\b{word}\b", self.text[lo:hi])
+            if found is None:
+                return
+            pieces.append(self.text[cursor : lo + found.start()] + other)
+            cursor = lo + found.end()
+        yield Edit("boolop", start, end, "".join(pieces) + self.text[cursor:end])
+
+    def constant(self, node: ast.Constant) -> Iterator[Edit]:
+        start, end = self.source.span(node)
+        value = node.value
+        if isinstance(value, bool):
+            yield Edit("bool", start, end, str(not value))
+        elif isinstance(value, int | float):
+            yield Edit("number", start, end, _number_text(self.text[start:end], value + 1))
+            if isinstance(value, int):
+                yield Edit("number", start, end, _number_text(self.text[start:end], value - 1))
+        elif isinstance(value, str | bytes):
+            parent = self.parents.get(node)
+            is_key = (isinstance(parent, ast.Subscript) and parent.slice is node) or (
+                isinstance(parent, ast.Dict) and node in parent.keys
+            )
+            if not is_key:
+                replacement: str | bytes
+                if isinstance(value, str):
+                    replacement = "" if value else "x"
+                else:
+                    replacement = b"" if value else b"x"
+                yield Edit("string", start, end, repr(replacement))
+            if isinstance(value, str) and _is_regex_argument(node, parent):
+                for variant in _regex_variants(value):
+                    yield Edit("regex", start, end, _literal(self.text[start:end], variant))
+
+    def call(self, node: ast.Call) -> Iterator[Edit]:
+        if not self.placed(node.func, *node.args, *(k.value for k in node.keywords)):
+            return
+        name = _callee(node)
+        start, end = self.source.span(node)
+        if name in SANITIZERS:
+            if node.args and not isinstance(node.args[0], ast.Starred):
+                yield Edit("drop_call", start, end, _wrap(self.source.segment(node.args[0]), node.args[0]))
+            elif not node.args and isinstance(node.func, ast.Attribute):
+                receiver = node.func.value
+                yield Edit("drop_call", start, end, _wrap(self.source.segment(receiver), receiver))
+        if name == "compare_digest" and len(node.args) == 2:
+            a, b = (self.source.segment(x) for x in node.args)
+            yield Edit("swap_call", start, end, f"({a} == {b})")
+        if isinstance(node.func, ast.Attribute) and node.func.attr in MATCH_SWAPS:
+            attr_end = self.source.span(node.func)[1]
+            attr_start = attr_end - len(node.func.attr)
+            if self.text[attr_start:attr_end] == node.func.attr:
+                yield Edit("regex", attr_start, attr_end, MATCH_SWAPS[node.func.attr])
+        for keyword in node.keywords:
+            if keyword.arg in DROPPABLE_KWARGS:
+                yield _drop_keyword(self.source, keyword)
+
+
+def _is_regex_argument(node: ast.Constant, parent: ast.AST | None) -> bool:
+    """The pattern of a call re.<function>(pattern, ...)."""
+    return (
+        isinstance(parent, ast.Call)
+        and bool(parent.args)
+        and parent.args[0] is node
+        and isinstance(parent.func, ast.Attribute)
+        and isinstance(parent.func.value, ast.Name)
+        and parent.func.value.id == "re"
+        and parent.func.attr in REGEX_FUNCTIONS
+    )
 
 
 def _is_guard(node: ast.If) -> bool:
-    last = node.body[-1]
-    return isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break)
+    return isinstance(node.body[-1], ast.Raise | ast.Return | ast.Continue | ast.Break)
 
 
-def _drop_keyword(source: Source, call: ast.Call, kw: ast.keyword) -> Iterator[Edit]:
+def _drop_keyword(source: Source, keyword: ast.keyword) -> Edit:
+    """Remove `name=value` and the comma that joins it to its neighbour."""
     text = source.text
-    start, end = source.span(kw)
+    start, end = source.span(keyword)
     before = text[:start].rstrip()
     if before.endswith(","):
-        yield Edit("drop_kwarg", len(before) - 1, end, "")
-        return
+        return Edit("drop_kwarg", len(before) - 1, end, "")
     after = re.match(r"\s*,\s*", text[end:])
-    if after:
-        yield Edit("drop_kwarg", start, end + after.end(), "")
-    else:
-        yield Edit("drop_kwarg", start, end, "")
+    return Edit("drop_kwarg", start, end + (after.end() if after else 0), "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,7 +448,9 @@ class Mutant:
         old = self.before.splitlines()
         new = self.after.splitlines()
         return "\n".join(
-            line for line in difflib.unified_diff(old, new, lineterm="", n=0) if line[:1] in "-+" and line[:3] not in ("---", "+++")
+            line
+            for line in difflib.unified_diff(old, new, lineterm="", n=0)
+            if line[:1] in "-+" and line[:3] not in ("---", "+++")
         )
 
 
@@ -437,7 +463,9 @@ def mutant_id(ref: str, path: str, operator: str, before: str, after: str, rank:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:ID_LENGTH]
 
 
-def mutants_of(ref: str, path: str, text: str, lines: Callable[[int, int], bool] | None = None) -> list[Mutant]:
+def mutants_of(
+    ref: str, path: str, text: str, lines: Callable[[int, int], bool] | None = None
+) -> list[Mutant]:
     """The mutants of one file; with `lines`, only edits on lines it accepts (first, last)."""
     try:
         tree = ast.parse(text)
@@ -536,7 +564,9 @@ def read_mutants_file(path: Path) -> MutantsFile:
     problems: list[str] = []
     unknown = sorted(set(data) - FILE_KEYS)
     if unknown:
-        problems.append(f"{path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(FILE_KEYS))})")
+        problems.append(
+            f"{path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(FILE_KEYS))})"
+        )
     out = MutantsFile(path)
     for table in ("equivalent", "survived", "result"):
         if table in data and not isinstance(data[table], dict):
@@ -545,7 +575,9 @@ def read_mutants_file(path: Path) -> MutantsFile:
     if isinstance(equivalent, dict):
         for key, reason in equivalent.items():
             if not re.fullmatch(rf"[0-9a-f]{{{ID_LENGTH}}}", key):
-                problems.append(f"{path}: key 'equivalent.{key}': not a mutant id ({ID_LENGTH} lowercase hex digits)")
+                problems.append(
+                    f"{path}: key 'equivalent.{key}': not a mutant id ({ID_LENGTH} lowercase hex digits)"
+                )
             elif not isinstance(reason, str) or not reason.strip():
                 problems.append(f"{path}: key 'equivalent.{key}': the reason must be a non-empty string")
             else:
@@ -711,10 +743,13 @@ def task_mutants(task: object, cap: int) -> tuple[list[Mutant], int]:
 
 def changed_tasks(since: str, tasks_dir: Path, fixtures: dict[str, str | None]) -> list[str]:
     """Task ids whose folder, fixture or mutator changed since the git ref (committed or not)."""
+
     def git(*args: str) -> list[str]:
         done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
         if done.returncode != 0:
-            raise SystemExit(f"mutate_refs: --changed-since {since}: git {' '.join(args)}: {done.stderr.strip()}")
+            raise SystemExit(
+                f"mutate_refs: --changed-since {since}: git {' '.join(args)}: {done.stderr.strip()}"
+            )
         return [line for line in done.stdout.splitlines() if line]
 
     paths = git("diff", "--name-only", since, "--") + git("ls-files", "--others", "--exclude-standard")
@@ -757,11 +792,19 @@ def _print_task(outcome: TaskOutcome, goal: float) -> None:
 def run(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tasks", default="", help="task ids, comma-separated (default: every scored task)")
-    parser.add_argument("--changed-since", metavar="GITREF", help="only tasks whose folder or fixture changed since GITREF")
+    parser.add_argument(
+        "--changed-since", metavar="GITREF", help="only tasks whose folder or fixture changed since GITREF"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="scorings at once (default 2)")
-    parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="per task (default %(default)s)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per scoring (default %(default)s)")
-    parser.add_argument("--goal", type=float, default=DEFAULT_GOAL, help="killed share to reach (default %(default)s)")
+    parser.add_argument(
+        "--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="per task (default %(default)s)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per scoring (default %(default)s)"
+    )
+    parser.add_argument(
+        "--goal", type=float, default=DEFAULT_GOAL, help="killed share to reach (default %(default)s)"
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants, score nothing")
     parser.add_argument("--no-write", action="store_true", help="do not update the tasks' mutants.toml")
     parser.add_argument("--tasks-dir", type=Path, default=REPO / "benchmarks" / "tasks")
@@ -812,13 +855,17 @@ def run(argv: Iterable[str] | None = None) -> int:
 
     below = 0
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context, initializer=_init_worker) as pool:
+    with concurrent.futures.ProcessPoolExecutor(
+        args.jobs, mp_context=context, initializer=_init_worker
+    ) as pool:
         for task in selected:
             started = time.monotonic()
             mutants, made = plans[task.id]
             outcome = TaskOutcome(task.id, mutants, generated=made)
             common = (str(task.path), str(args.fixtures_dir.resolve()))
-            baselines = [Job(*common, ref, "", "", args.timeout, ref) for ref, _ in references_to_mutate(task)]
+            baselines = [
+                Job(*common, ref, "", "", args.timeout, ref) for ref, _ in references_to_mutate(task)
+            ]
             for verdict in pool.map(score_job, baselines):
                 if verdict.killed:
                     outcome.broken_refs.append(f"{verdict.mutant_id}: {verdict.reason}")
