@@ -741,21 +741,21 @@ def task_mutants(task: object, cap: int) -> tuple[list[Mutant], int]:
 # Selection
 
 
-def changed_tasks(since: str, tasks_dir: Path, fixtures: dict[str, str | None]) -> list[str]:
-    """Task ids whose folder, fixture or mutator changed since the git ref (committed or not)."""
+def changed_tasks(since: str, repo: Path, tasks_dir: Path, fixtures: dict[str, str | None]) -> list[str]:
+    """Task ids whose folder or fixture changed since the git ref, committed or not (every task
+    when the mutator itself changed). `fixtures` maps each task id to its fixture or None."""
 
     def git(*args: str) -> list[str]:
-        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
         if done.returncode != 0:
-            raise SystemExit(
-                f"mutate_refs: --changed-since {since}: git {' '.join(args)}: {done.stderr.strip()}"
-            )
+            raise ChangedSinceError(f"--changed-since {since}: git {' '.join(args)}: {done.stderr.strip()}")
         return [line for line in done.stdout.splitlines() if line]
 
     paths = git("diff", "--name-only", since, "--") + git("ls-files", "--others", "--exclude-standard")
-    if any(p == "scripts/mutate_refs.py" for p in paths):
+    if "scripts/mutate_refs.py" in paths:
         return sorted(fixtures)
-    rel = tasks_dir.resolve().relative_to(REPO).as_posix() if tasks_dir.resolve().is_relative_to(REPO) else ""
+    where = tasks_dir.resolve()
+    rel = where.relative_to(repo.resolve()).as_posix() if where.is_relative_to(repo.resolve()) else ""
     out: set[str] = set()
     for p in paths:
         if rel and p.startswith(rel + "/"):
@@ -764,6 +764,10 @@ def changed_tasks(since: str, tasks_dir: Path, fixtures: dict[str, str | None]) 
             name = p.split("/")[1]
             out.update(t for t, fixture in fixtures.items() if fixture == name)
     return sorted(t for t in out if t in fixtures)
+
+
+class ChangedSinceError(Exception):
+    """git could not say what changed since the ref (not a repository, an unknown ref)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -826,7 +830,13 @@ def run(argv: Iterable[str] | None = None) -> int:
     if unknown:
         parser.error(f"--tasks: unknown task(s) {', '.join(unknown)} (known: {', '.join(sorted(by_id))})")
     if args.changed_since:
-        changed = changed_tasks(args.changed_since, args.tasks_dir, {t.id: t.fixture for t in tasks})
+        try:
+            changed = changed_tasks(
+                args.changed_since, REPO, args.tasks_dir, {t.id: t.fixture for t in tasks}
+            )
+        except ChangedSinceError as exc:
+            print(f"mutate_refs: {exc}", file=sys.stderr)
+            return 2
         wanted = [w for w in (wanted or changed) if w in changed]
         if not wanted:
             print(f"mutate_refs: no task changed since {args.changed_since}")

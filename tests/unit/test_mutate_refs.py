@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -262,3 +263,32 @@ def test_every_shipped_task_has_a_figure_at_the_goal() -> None:
             continue
         figure, low = mutation_figure(task)
         assert figure.startswith("mutants ") and not low, f"{task.id}: {figure}"
+
+
+def test_changed_since_names_the_tasks_whose_folder_or_fixture_changed(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    for rel in (
+        "benchmarks/tasks/a/prompt.md",
+        "benchmarks/tasks/b/prompt.md",
+        "benchmarks/tasks/c/prompt.md",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    (tmp_path / "fixtures" / "shop").mkdir(parents=True)
+    (tmp_path / "fixtures" / "shop" / "cart.py").write_text("x = 1\n")
+    git("init", "-q", "-b", "main")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+    tasks = {"a": None, "b": None, "c": "shop"}
+    changed = script().changed_tasks
+    assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == []
+    (tmp_path / "benchmarks" / "tasks" / "a" / "prompt.md").write_text("y\n")  # edited, not committed
+    (tmp_path / "fixtures" / "shop" / "cart.py").write_text("x = 2\n")  # c's fixture
+    assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == ["a", "c"]
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "mutate_refs.py").write_text("")  # a new mutator: every task
+    assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == ["a", "b", "c"]
+    with pytest.raises(script().ChangedSinceError, match="--changed-since nope"):
+        changed("nope", tmp_path, tmp_path / "benchmarks" / "tasks", tasks)
