@@ -55,6 +55,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_ponybench import workspace
+from pytest_ponybench.scoring import score, take_probe
+from pytest_ponybench.tasks import Task, TaskError, load_task, load_tasks
+
 REPO = Path(__file__).resolve().parents[1]
 MUTANTS_FILE = "mutants.toml"
 ID_LENGTH = 10
@@ -648,26 +652,17 @@ class Verdict:
 
 
 def _init_worker() -> None:
-    from pytest_ponybench.scoring import take_probe
-
-    take_probe()
+    take_probe()  # the probe and the exec shim, read once per worker as a session does
 
 
 @functools.cache
-def _task(task_dir: str, fixtures_dir: str) -> object:
-    from pytest_ponybench.tasks import load_task
-
+def _task(task_dir: str, fixtures_dir: str) -> Task:
     return load_task(Path(task_dir), Path(fixtures_dir))
 
 
 def score_job(job: Job) -> Verdict:
     """Lay the reference, put the mutated file over it and score it in the sandbox."""
-    from pytest_ponybench import workspace
-    from pytest_ponybench.scoring import score
-    from pytest_ponybench.tasks import Task
-
     task = _task(job.task_dir, job.fixtures_dir)
-    assert isinstance(task, Task)
     task = dataclasses.replace(task, timeout=min(task.timeout, job.timeout))
     with tempfile.TemporaryDirectory(prefix=f"ponybench-mutant-{task.id}-") as tmp:
         ws = Path(tmp) / "ws"
@@ -703,18 +698,12 @@ class TaskOutcome:
         return self.killed / self.scored if self.scored else 1.0
 
 
-def references_to_mutate(task: object) -> list[tuple[str, dict[str, bytes]]]:
-    from pytest_ponybench.tasks import Task
-
-    assert isinstance(task, Task)
+def references_to_mutate(task: Task) -> list[tuple[str, dict[str, bytes]]]:
     return [(r.name, dict(r.files)) for r in task.references if r.expect.correct and r.expect.safe]
 
 
-def base_text(task: object, path: str) -> str | None:
+def base_text(task: Task, path: str) -> str | None:
     """The file as the agent found it (seed over fixture), or None if it is new."""
-    from pytest_ponybench.tasks import Task
-
-    assert isinstance(task, Task)
     if path in task.seed:
         return task.seed[path].decode("utf-8", "replace")
     if task.fixture_path is not None and (task.fixture_path / path).is_file():
@@ -722,7 +711,7 @@ def base_text(task: object, path: str) -> str | None:
     return None
 
 
-def task_mutants(task: object, cap: int) -> tuple[list[Mutant], int]:
+def task_mutants(task: Task, cap: int) -> tuple[list[Mutant], int]:
     """(the mutants to score, how many were made before the cap)."""
     found: list[Mutant] = []
     for ref, files in references_to_mutate(task):
@@ -816,8 +805,6 @@ def run(argv: Iterable[str] | None = None) -> int:
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.jobs < 1 or args.max_mutants < 1 or args.timeout <= 0 or not 0 < args.goal <= 1:
         parser.error("--jobs and --max-mutants must be >= 1, --timeout > 0, --goal in (0, 1]")
-
-    from pytest_ponybench.tasks import TaskError, load_tasks
 
     try:
         tasks = [t for t in load_tasks(args.tasks_dir, args.fixtures_dir) if t.scored]
