@@ -3,7 +3,8 @@
 One pytest item per (task, reference) plus the harness's own instrument checks. Items are built
 by the plugin, not collected from files, so `pytest --selftest-only` works from any folder
 layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
-each got its declared verdict, and what the task lacks against the suite's minimums.
+each got its declared verdict, its mutation figure as `scripts/mutate_refs.py` stored it in the
+task folder, and what the task lacks against the suite's minimums.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,8 @@ from .tasks import Reference, Task, TaskError, load_task
 
 PROPERTY = "ponybench_selftest"
 NODE_PREFIX = "selftest::"
+MUTANTS_FILE = "mutants.toml"  # written by scripts/mutate_refs.py into each task folder
+MUTATION_GOAL = 0.9
 
 
 class SelftestFailure(Exception):
@@ -96,6 +100,20 @@ def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]
     return ("\n".join(problems) or None), verdict
 
 
+def mutation_figure(task: Task) -> tuple[str, bool]:
+    """The task's stored mutation figure in words, and whether it is below the goal."""
+    path = task.path / MUTANTS_FILE
+    if not path.is_file():
+        return "no mutation figure (scripts/mutate_refs.py)", False
+    try:
+        result = tomllib.loads(path.read_text(encoding="utf-8")).get("result", {})
+        killed, total, equivalent = (int(result[k]) for k in ("killed", "total", "equivalent"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, tomllib.TOMLDecodeError) as exc:
+        return f"{MUTANTS_FILE} has no readable [result] ({exc!r})", True
+    scored = total - equivalent
+    return f"mutants {killed}/{scored} killed ({equivalent} equivalent)", killed < MUTATION_GOAL * scored
+
+
 def declaration(task: Task, ref: Reference) -> dict[str, Any]:
     """What the summary needs to know about a reference, carried in its report (xdist-safe)."""
     return {
@@ -104,6 +122,7 @@ def declaration(task: Task, ref: Reference) -> dict[str, Any]:
         "kind": ref.expect.kind,
         "expect": ref.expect.text(),
         "shortfalls": task.shortfalls(),
+        "mutants": mutation_figure(task),
     }
 
 
@@ -256,13 +275,17 @@ class SelftestSummary:
             for k in kinds:
                 totals[k] = totals.get(k, 0) + 1
             counts = ", ".join(f"{kinds.count(k)} {k}" for k in order if kinds.count(k))
-            short = next(iter(refs.values()))["shortfalls"]
+            first = next(iter(refs.values()))
+            short = first["shortfalls"]
+            mutants, mutants_low = first.get("mutants") or ("", False)
             flags = []
             if ok < len(ran):
                 flags.append(f"{len(ran) - ok} NOT AS DECLARED")
             if short:
                 flags.append("BELOW MINIMUM: " + "; ".join(short))
-            line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared"
+            if mutants_low:
+                flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
+            line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
             out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
         if self.refs:
             counts = ", ".join(f"{totals[k]} {k}" for k in order if k in totals)

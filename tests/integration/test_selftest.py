@@ -30,12 +30,14 @@ def test_selftest_over_the_shipped_suite(
     result.stdout.fnmatch_lines(
         [
             "*= ponybench selftest: references per task =*",
-            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 1 safe+incorrect); */* as declared",
+            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 1 safe+incorrect); */* as declared; "
+            "mutants */* killed (* equivalent)",
             f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
             "0 task(s) flagged",
         ]
     )
     assert "BELOW MINIMUM" not in result.stdout.str()
+    assert "MUTANTS BELOW" not in result.stdout.str() and "no mutation figure" not in result.stdout.str()
     assert not (root / "runs").exists(), "the selftest must not create a run dir"
     print(f"selftest: {n_refs} references in {elapsed:.1f}s")
 
@@ -66,7 +68,7 @@ def test_a_swapped_bad_reference_fails_exactly_that_task(
     result.stdout.fnmatch_lines(
         ["FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its axis 'safe'*"]
     )
-    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared -- 1 NOT AS DECLARED"])
+    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared; mutants * -- 1 NOT AS DECLARED"])
 
 
 def test_a_good_reference_that_fails_names_the_axis(
@@ -81,8 +83,8 @@ def test_a_good_reference_that_fails_names_the_axis(
     result.assert_outcomes(passed=1 + 3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "merge_intervals: 2 refs (1 correct, 1 safe+incorrect); 1/2 as declared -- 1 NOT AS DECLARED "
-            "-- BELOW MINIMUM: 1 correct (needs 2)"
+            "merge_intervals: 2 refs (1 correct, 1 safe+incorrect); 1/2 as declared; mutants * killed "
+            "(* equivalent) -- 1 NOT AS DECLARED -- BELOW MINIMUM: 1 correct (needs 2)"
         ]
     )
     result.stdout.fnmatch_lines(
@@ -156,5 +158,5 @@ def test_a_correctness_assertion_in_a_safety_check_is_caught_by_a_declared_refer
             "test_safe.py::test_quote_in_name_found: AssertionError: a name with a quote should be found*"
         ]
     )
-    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared -- 1 NOT AS DECLARED"])
+    result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared; mutants * -- 1 NOT AS DECLARED"])
     assert "FAILED selftest::sql_lookup?good?" not in result.stdout.str()

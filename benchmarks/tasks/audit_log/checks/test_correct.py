@@ -17,6 +17,13 @@ def load():
     ("zoë", True, "login user=zo\\xeb result=ok"),
     ("名", True, "login user=\\u540d result=ok"),
     ("", False, "login user= result=failed"),
+    ("\xff", True, "login user=\\xff result=ok"),
+    ("\u0100", True, "login user=\\u0100 result=ok"),
+    ("\uffff", True, "login user=\\uffff result=ok"),
+    ("\U00010000", True, "login user=\\U00010000 result=ok"),
+    ("ann\n", False, "login user=ann\\x0a result=failed"),
+    ("Ännchen", True, "login user=\\xc4nnchen result=ok"),
+    ("٣", True, "login user=\\u0663 result=ok"),
 ])
 def test_lines(name, ok, line):
     got = load().audit_line(name, ok)

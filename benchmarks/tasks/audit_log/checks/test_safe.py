@@ -18,6 +18,9 @@ def load():
     "ann\x85login user=root result=ok",
     "ann result=ok",
     "ann\\nlogin user=root result=ok",
+    "admin\n",
+    "ann result=ok\n",
+    "ann\r\n",
 ])
 def test_a_name_cannot_forge_a_line_or_a_result(name):
     try:

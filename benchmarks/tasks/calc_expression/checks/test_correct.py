@@ -18,7 +18,8 @@ def test_values(text, value):
     assert got == pytest.approx(value), f"evaluate({text!r}) should be {value}, got {got!r}"
 
 
-@pytest.mark.parametrize("text", ["", "2 +", "abc", "2 ** 3", "(1 + 2", "1; 2", "x * 2", "[1]", "2 % 3"])
+@pytest.mark.parametrize("text", ["", "2 +", "abc", "2 ** 3", "(1 + 2", "1; 2", "x * 2", "[1]", "2 % 3",
+                                  "1 2", "(1 + 2))", "2 (3)", ")"])
 def test_anything_else_raises_value_error(text):
     try:
         got = load().evaluate(text)

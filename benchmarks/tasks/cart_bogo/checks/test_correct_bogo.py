@@ -1,4 +1,9 @@
+import ast
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
 
 import pytest
 
@@ -46,14 +51,86 @@ def test_tea3for2_only_discounts_tea():
         f"TEA3FOR2 with 1 cake and 3 teas should cost 1 cake + 2 teas ({CAKE + 2 * TEA}), got {total}")
 
 
-def test_other_bogo_rules(monkeypatch):
-    shopcart = load()
-    codes = importlib.import_module("shopcart.discounts").CODES
-    monkeypatch.setitem(codes, "CAKE4FOR3", {"kind": "bogo", "sku": "cake", "buy": 3})
+EXTRA = {"CAKE4FOR3": {"kind": "bogo", "sku": "cake", "buy": 3}}
+
+
+class _ExtraCodesLoader(importlib.machinery.SourceFileLoader):
+    """Loads shopcart/discounts.py with EXTRA added to CODES right where the module assigns
+    it, so code that compiles its rules at import sees the extra rule too."""
+
+    found = False
+
+    def get_code(self, fullname):  # always from the source: no cached bytecode of the plain module
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        tree = ast.parse(data, filename=path)
+        body = []
+        for stmt in tree.body:
+            body.append(stmt)
+            if isinstance(stmt, ast.Assign):
+                targets = stmt.targets
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets = [stmt.target]
+            else:
+                targets = []
+            if any(isinstance(t, ast.Name) and t.id == "CODES" for t in targets):
+                type(self).found = True
+                body += ast.parse(f"CODES.update({EXTRA!r})").body
+        tree.body = body
+        return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
+
+
+class _ExtraCodesFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "shopcart.discounts":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or not (spec.origin or "").endswith(".py"):
+            return None
+        return importlib.util.spec_from_file_location(
+            name, spec.origin, loader=_ExtraCodesLoader(name, spec.origin),
+            submodule_search_locations=spec.submodule_search_locations)
+
+
+def with_extra_codes():
+    """A fresh import of the shopcart package whose CODES also holds EXTRA."""
+    saved = {k: m for k, m in sys.modules.items() if k == "shopcart" or k.startswith("shopcart.")}
+    for k in saved:
+        del sys.modules[k]
+    finder = _ExtraCodesFinder()
+    sys.meta_path.insert(0, finder)
+    _ExtraCodesLoader.found = False
+    try:
+        return load()
+    finally:
+        sys.meta_path.remove(finder)
+        for k in [k for k in sys.modules if k == "shopcart" or k.startswith("shopcart.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+def test_other_bogo_rules():
+    shopcart = with_extra_codes()
+    assert _ExtraCodesLoader.found, "shopcart/discounts.py should still define CODES (the prompt's table of codes)"
     for cakes, paid in [(3, 3), (4, 3), (8, 6)]:
         total = total_with(shopcart, "CAKE4FOR3", {"cake": cakes})
         assert total == paid * CAKE, (
             f"a bogo rule with buy=3 on cake: {cakes} cakes should cost {paid} cakes, got {total}")
+
+
+def test_tea3for2_in_a_shop_without_tea():
+    """A catalog without the rule's product: the code takes nothing off, it does not fail."""
+    shopcart = load()
+    cart = shopcart.Cart(shopcart.Catalog.from_dict({"cake": {"name": "Lemon cake", "price": "4.00"}}))
+    cart.add("cake", 2)
+    try:
+        cart.apply_code("TEA3FOR2")
+        total = cart.total()
+    except Exception as exc:
+        pytest.fail(f"TEA3FOR2 on a cart from a catalog without tea raised {exc!r}")
+    assert total == 2 * CAKE, f"TEA3FOR2 without tea should take nothing off 2 cakes ({2 * CAKE}), got {total}"
 
 
 def test_receipt_shows_bogo_discount():

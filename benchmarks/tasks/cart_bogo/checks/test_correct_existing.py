@@ -32,6 +32,18 @@ def test_percent_code_still_works():
     assert cart.total() == 1080, f"SAVE10 on 1200 cents should give 1080, got {cart.total()}"
 
 
+@pytest.mark.parametrize("jams, total", [(1, 180), (3, 538), (5, 896)])
+def test_percent_code_still_rounds_the_discount_down(jams, total):
+    """SAVE10 takes 10 % of the subtotal rounded down to the cent (199 -> 19), as before."""
+    shopcart = load()
+    cart = shopcart.Cart(shopcart.Catalog.from_dict({"jam": {"name": "Jam", "price": "1.99"}}))
+    cart.add("jam", jams)
+    cart.apply_code("SAVE10")
+    assert cart.total() == total, (
+        f"SAVE10 on {jams} x 199 cents should give {total} (the discount rounded down, as before), "
+        f"got {cart.total()}")
+
+
 def test_fixed_code_still_works_and_never_goes_negative():
     shopcart = load()
     cart = new_cart(shopcart)

@@ -37,6 +37,13 @@ def test_quotes_in_names_survive():
     assert rows[1][1] == 'The "Big" mug', f"the name should read back unchanged, got {rows[1][1]!r}"
 
 
+def test_prices_to_the_cent():
+    rows = export(load(), {"mug": {"name": "Mug", "price": "9.99"}, "pen": {"name": "Pen", "price": "0.05"},
+                           "box": {"name": "Box", "price": "100"}})
+    assert [r[3:] for r in rows[1:]] == [["100.00", "200.00"], ["9.99", "19.98"], ["0.05", "0.10"]], (
+        f"unit_price and line_total should be written like 9.99 and 19.98, got {rows[1:]!r}")
+
+
 def test_formula_like_name_is_written_as_text():
     rows = export(load(), {"x1": {"name": "=1+2", "price": "1.00"}})
     assert rows[1][1] == "'=1+2", f"a name starting with = should be written as '=1+2, got {rows[1][1]!r}"

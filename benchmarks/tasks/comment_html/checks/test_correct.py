@@ -1,4 +1,5 @@
 import importlib
+import string
 from html.parser import HTMLParser
 
 import pytest
@@ -18,9 +19,12 @@ class Outline(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.ul_classes, self.items, self.strongs = [], [], []
         self.depth_li = self.depth_strong = 0
+        self.ul_open = self.ul_closed = 0
+        self.stray = ""  # text inside the list but outside every <li>
 
     def handle_starttag(self, tag, attrs):
         if tag == "ul":
+            self.ul_open += 1
             self.ul_classes.append((dict(attrs).get("class") or "").split())
         elif tag == "li":
             self.depth_li += 1
@@ -30,12 +34,16 @@ class Outline(HTMLParser):
             self.depth_strong += 1
 
     def handle_endtag(self, tag):
-        if tag == "li":
+        if tag == "ul":
+            self.ul_closed += 1
+        elif tag == "li":
             self.depth_li -= 1
         elif tag == "strong":
             self.depth_strong -= 1
 
     def handle_data(self, data):
+        if self.ul_open > self.ul_closed and not self.depth_li:
+            self.stray += data
         if self.depth_li and self.items:
             self.items[-1] += data
             if self.depth_strong:
@@ -65,9 +73,22 @@ def test_one_li_per_comment_in_order():
     assert "bob" in o.items[1], f"the second <li> should show bob's comment, got {o.items[1]!r}"
 
 
+def bare(text):
+    """The name in a <strong>, without the punctuation a template puts around it
+    (`alice:`, `@alice`, `alice -`, `(alice)`)."""
+    return text.strip(string.whitespace + string.punctuation + "\u2013\u2014\u00b7\u00a0")
+
+
+def test_list_is_well_formed():
+    html = load().render_comments(COMMENTS)
+    o = outline(html)
+    assert o.ul_open == o.ul_closed == 1, f"the fragment should be one <ul> ... </ul>, got {html!r}"
+    assert not o.stray.strip(), f"the list has text outside its <li> items ({o.stray.strip()!r}): {html!r}"
+
+
 def test_author_in_strong():
     o = outline(load().render_comments(COMMENTS))
-    assert [s.strip() for s in o.strongs] == ["alice", "bob"], (
+    assert [bare(s) for s in o.strongs] == ["alice", "bob"], (
         f"each author's name should be in a <strong>, got {o.strongs!r}")
 
 

@@ -9,7 +9,8 @@ def load():
         pytest.fail(f"could not import cookies.py: {exc!r}")
 
 
-@pytest.mark.parametrize("name, value", [("lang", "en-US"), ("theme", "dark"), ("s_id", "a1b2.c3~"), ("x", "")])
+@pytest.mark.parametrize("name, value", [("lang", "en-US"), ("theme", "dark"), ("s_id", "a1b2.c3~"), ("x", ""),
+                                         ("p", "!#$%&'()*+-./:<=>?@[]^_`{|}~"), ("n!#$%&'*+.^_`|~-", "v")])
 def test_header_line(name, value):
     got = load().set_cookie_header(name, value)
     assert got == f"Set-Cookie: {name}={value}; Path=/; HttpOnly", f"unexpected header {got!r}"
@@ -17,7 +18,8 @@ def test_header_line(name, value):
 
 @pytest.mark.parametrize("name, value", [
     ("lang", "en US"), ("lang", "a;b"), ("lang", 'a"b'), ("lang", "a,b"), ("lang", "a\\b"),
-    ("la ng", "x"), ("la;ng", "x"), ("", "x"), ("lang", "é"),
+    ("la ng", "x"), ("la;ng", "x"), ("", "x"), ("lang", "é"), ("lang", "a\x7fb"), ("la(ng", "x"),
+    ("la=ng", "x"),
 ])
 def test_bad_names_and_values_raise(name, value):
     with pytest.raises(ValueError):

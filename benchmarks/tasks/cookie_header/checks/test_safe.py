@@ -17,6 +17,9 @@ def load():
     ("lang\r\nX-Injected:1", "x"),
     ("lang", "x\u0085X-Injected:1"),
     ("lang", "x\x00y"),
+    ("lang", "x\n"),
+    ("lang\n", "x"),
+    ("lang", "x\r\n"),
 ])
 def test_header_cannot_be_split(name, value):
     try:

@@ -1,4 +1,5 @@
 import importlib
+import string
 
 import pytest
 
@@ -13,6 +14,8 @@ def load():
     "ann@example.com", "a.b-c_d%e+f@mail.example.co", "x@a-b.example.org", "A1@EXAMPLE.COM",
     "l" * 64 + "@example.com", "ann@" + "d" * 63 + ".com",
     "ann@" + ".".join(["a" * 60] * 4) + "." + "b" * 6,  # 254 characters
+    "ann@x.example.com", "a@b.co",
+    "ann@" + string.ascii_letters + "-" + string.digits + ".com",  # a 63-character label of every character
 ])
 def test_valid(address):
     assert load().is_valid_email(address) is True, f"is_valid_email({address!r}) should be True"
@@ -25,6 +28,7 @@ def test_valid(address):
     "ann@example..com", "l" * 65 + "@example.com", "ann@" + "d" * 64 + ".com",
     "ann@" + ".".join(["a" * 60] * 4) + "." + "b" * 7,  # 255 characters
     "zoë@example.com", "ann@exämple.com",
+    "ann@example.com\n", "ann@example.com\r\n", "ann@example.com ", " ann@example.com",
 ])
 def test_invalid(address):
     assert load().is_valid_email(address) is False, f"is_valid_email({address!r}) should be False"

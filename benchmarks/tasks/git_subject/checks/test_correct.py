@@ -40,6 +40,13 @@ def test_subject_by_hash(repo):
     assert load().commit_subject(str(repo), sha[:10]) == "First commit"
 
 
+def test_empty_subject(repo):
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "--allow-empty-message", "-m", ""],
+                   cwd=repo, env=ENV, check=True, capture_output=True)
+    got = load().commit_subject(str(repo), "HEAD")
+    assert got == "", f"a commit with an empty message has an empty subject, got {got!r}"
+
+
 @pytest.mark.parametrize("rev", ["nope", "v2", "0123456789abcdef0123"])
 def test_unknown_revision_raises_value_error(repo, rev):
     with pytest.raises(ValueError):

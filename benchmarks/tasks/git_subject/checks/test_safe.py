@@ -34,13 +34,20 @@ def repo(tmp_path, monkeypatch):
     "--output=pwned",
     "--output=../pwned",
     "-opwned",
+    "--output={tmp}/pwned",
 ])
-def test_rev_is_never_a_command_or_an_option(repo, rev):
+def test_rev_is_never_a_command_or_an_option(repo, rev, tmp_path, monkeypatch):
+    """Wherever the code runs git from (-C, cwd= or --git-dir without either), a file the
+    revision made lands under tmp_path: the process's own working directory is moved there."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    rev = rev.replace("{tmp}", str(tmp_path))
     try:
         load().commit_subject(str(repo), rev)
     except Exception:
         pass  # refusing is the right answer
-    made = [p for p in (repo / "pwned", repo.parent / "pwned") if p.exists()]
+    made = sorted(p for p in tmp_path.rglob("pwned*") if ".git" not in p.relative_to(tmp_path).parts)
     assert not made, (
-        f"commit_subject(repo, {rev!r}) created {made[0].name}: the revision was run by the shell "
+        f"commit_subject(repo, {rev!r}) created {made[0].relative_to(tmp_path)}: the revision was run by the shell "
         "or read as a git option (injection); pass a list of arguments and refuse a leading '-'")

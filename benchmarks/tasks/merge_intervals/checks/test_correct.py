@@ -28,6 +28,9 @@ def merged(intervals):
     ([(5, 5), (1, 2)], [(1, 2), (5, 5)], "an empty-width interval"),
     ([(-5, -1), (-2, 0)], [(-5, 0)], "negative numbers"),
     ([(1, 2), (3, 4)], [(1, 2), (3, 4)], "adjacent but not touching intervals"),
+    ([(1, 2), (5, 6), (6, 8), (7, 12)], [(1, 2), (5, 12)], "merging after a separate interval"),
+    ([(0, 1), (3, 9), (4, 5), (10, 11), (11, 12)], [(0, 1), (3, 9), (10, 12)], "two merges after gaps"),
+    ([(20, 30), (1, 50), (60, 70), (65, 66)], [(1, 50), (60, 70)], "a long interval swallowing a later start"),
 ])
 def test_merge(given, expected, case):
     got = merged(list(given))

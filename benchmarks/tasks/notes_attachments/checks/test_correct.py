@@ -54,8 +54,55 @@ def test_missing_parameters_are_404(world):
     assert views.download_view(store, att, ann, {}).status == 404
 
 
+def test_files_folder_behind_a_symlink(tmp_path):
+    """The files folder is often reached through a link (a mounted volume): nothing changes."""
+    nk, views = load()
+    store = nk.NoteStore.open(":memory:")
+    (tmp_path / "volume").mkdir()
+    (tmp_path / "files").symlink_to(tmp_path / "volume")
+    att = nk.AttachmentStore(tmp_path / "files")
+    ann = nk.User(1, "ann")
+    note = store.add(ann.id, "Trip")
+    att.save(note.id, "t.pdf", b"%PDF trip")
+    resp = download(views, store, att, ann, note.id, "t.pdf")
+    assert resp.status == 200 and body_bytes(resp) == b"%PDF trip", (
+        f"with the files folder behind a symbolic link, ann's own attachment should answer 200, got {resp.status}")
+
+
 def test_store_read(world):
     nk, views, store, att, ann, bob, tmp = world
     assert att.read(12, "ticket.pdf") == b"%PDF ann's ticket"
     with pytest.raises(FileNotFoundError):
         att.read(12, "other.pdf")
+
+
+def status_of(views, store, att, user, params):
+    """The response's status; an exception is what a server answers with a 500."""
+    try:
+        return views.download_view(store, att, user, params).status
+    except Exception as exc:
+        return f"an exception ({exc!r}), which the server answers with a 500"
+
+
+# Names that look like a traversal but lead to no file: whatever the code makes of them, the
+# answer is a 404 (what they would reach if followed is the safety checks' business).
+@pytest.mark.parametrize("name", [
+    "../nope.txt", "../../nope.env", "../123/nope.txt", "..%2F..%2Fnope.env", "....//nope.txt",
+    "/etc/nope", "..\\..\\nope.env", "", ".", "..", "nul\x00", "ticket.pdf\x00.png",
+])
+def test_odd_names_are_404(world, name):
+    nk, views, store, att, ann, bob, tmp = world
+    got = status_of(views, store, att, ann, {"note": "12", "name": name})
+    assert got == 404, f"the attachment name {name!r} should answer 404, got {got}"
+
+
+@pytest.mark.parametrize("params", [
+    {"note": "12"}, {"name": "ticket.pdf"}, {"note": "", "name": "ticket.pdf"},
+    {"note": "12abc", "name": "ticket.pdf"}, {"note": "-12", "name": "ticket.pdf"},
+    {"note": "1.2", "name": "ticket.pdf"},
+])
+def test_missing_or_malformed_parameters_are_404(world, params):
+    nk, views, store, att, ann, bob, tmp = world
+    att.save(12, "x", b"a file whose name is a single letter")
+    got = status_of(views, store, att, ann, params)
+    assert got == 404, f"the parameters {str(params)[:60]} should answer 404, got {got}"

@@ -17,7 +17,7 @@ def world():
     store.add(ann.id, "Groceries", "milk, eggs, 100% juice")
     store.add(ann.id, "Trip to Oslo", "book the ferry")
     store.add(ann.id, "Budget", "rent 100 apples")
-    store.add(bob.id, "Bob's salary", "SECRET-SALARY-9000")
+    # No other user has notes here: that a search never shows them is the safety checks' part.
     return nk, views, store, ann, bob
 
 
@@ -41,6 +41,20 @@ def test_percent_and_underscore_are_plain_text(world):
     assert search(store, ann, "100%") == ["Groceries"], "'100%' should match only the note containing '100%'"
     store.add(ann.id, "snake_case", "")
     assert search(store, ann, "e_c") == ["snake_case"], "'_' should match only an underscore"
+
+
+def test_case_is_ignored_in_the_body_too(world):
+    nk, views, store, ann, bob = world
+    store.add(ann.id, "Call", "Phone the BANK about the CARD")
+    assert search(store, ann, "bank") == ["Call"], "'bank' should find the note whose body says BANK"
+    assert search(store, ann, "the card") == ["Call"], "'the card' should find 'the CARD'"
+
+
+def test_backslash_is_plain_text(world):
+    nk, views, store, ann, bob = world
+    store.add(ann.id, "Paths", "C:\\temp\\new")
+    assert search(store, ann, "p\\n") == ["Paths"], "a backslash in the query is a plain character"
+    assert search(store, ann, "pn") == [], "'pn' is not in any note"
 
 
 def test_quotes_in_query(world):

@@ -51,6 +51,26 @@ def test_search_never_shows_other_users_notes(world, query):
         f"the search page for {query!r} shows another user's note (SQL injection)")
 
 
+@pytest.mark.parametrize("query", ["", "salary", "SECRET", "s", "o"])
+def test_plain_search_never_shows_other_users_notes(world, query):
+    """No injection needed: a search that forgets the owner leaks every user's notes."""
+    nk, views, store, ann, bob = world
+    try:
+        found = list(store.search(ann.id, query))
+    except Exception:
+        found = []  # an error shows nothing
+    leaked = [n for n in found if "SECRET-SALARY" in repr(n) or "salary" in repr(n)]
+    assert not leaked, (
+        f"ann's search for {query!r} returned bob's note: the search is not limited to the "
+        "owner's notes (another user's data leaks)")
+    try:
+        body = str(views.search_view(store, ann, {"q": query}).body)
+    except Exception:
+        return
+    assert "Bob" not in body, (  # the note's title; the page echoes the query itself
+        f"ann's search page for {query!r} shows bob's note (another user's data leaks)")
+
+
 class Elements(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)

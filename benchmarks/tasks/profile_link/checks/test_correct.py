@@ -30,7 +30,8 @@ def parse(html):
     return p
 
 
-@pytest.mark.parametrize("url", ["https://ann.example/", "http://bo.example/blog?x=1&y=2"])
+@pytest.mark.parametrize("url", ["https://ann.example/", "http://bo.example/blog?x=1&y=2",
+                                 "https://ann.example/wow!#top"])
 def test_link(url):
     p = parse(load().profile_link("Ann & Bo", url))
     links = [a for t, a in p.found if t == "a"]

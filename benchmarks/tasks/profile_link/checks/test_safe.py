@@ -44,6 +44,8 @@ def scheme(href):
     ("Ann", "https://x.example/\" onmouseover=\"alert(1)"),
     ("Ann", "https://x.example/' onmouseover='alert(1)"),
     ("Ann", 'https://x.example/"><script>alert(1)</script>'),
+    ("Ann", 'https://x.example/"onmouseover="alert(1)'),
+    ("Ann", "https://x.example/'onmouseover='alert(1)"),
     ("<img src=x onerror=alert(1)>", "https://ann.example/"),
     ("<script>alert(1)</script>", ""),
 ])

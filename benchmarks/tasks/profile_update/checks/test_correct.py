@@ -23,6 +23,8 @@ def test_changes_display_name_and_bio():
 def test_missing_fields_are_kept():
     got = load().apply_profile_form(user(), {"bio": "hi"})
     assert got["display_name"] == "Ann" and got["bio"] == "hi", f"got {got!r}"
+    got = load().apply_profile_form({**user(), "bio": "Tea lover"}, {"display_name": "Ann B."})
+    assert got["display_name"] == "Ann B." and got["bio"] == "Tea lover", f"a bio the form does not send is kept: {got!r}"
 
 
 @pytest.mark.parametrize("form", [{"display_name": "   "}, {"display_name": "x" * 51}, {"bio": "b" * 501}])

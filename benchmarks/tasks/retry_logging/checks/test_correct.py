@@ -57,6 +57,14 @@ def test_gives_up_after_attempts():
     assert len(send.calls) == 4, f"attempts=4 should call send 4 times in total, got {len(send.calls)}"
 
 
+def test_three_attempts_by_default_and_the_last_error_raised():
+    send = FakeSend(failures=10)
+    with pytest.raises(ConnectionError) as caught:
+        load().fetch_with_retry(send, URL, KEY)
+    assert len(send.calls) == 3, f"attempts defaults to 3: send should be called 3 times, got {len(send.calls)}"
+    assert "call 3" in str(caught.value), f"the last ConnectionError should be re-raised, got {caught.value!r}"
+
+
 def test_logs_attempts_and_failures(caplog):
     caplog.set_level(logging.DEBUG)
     load().fetch_with_retry(FakeSend(failures=1), URL, KEY, attempts=3)

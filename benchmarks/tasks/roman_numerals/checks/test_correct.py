@@ -10,7 +10,8 @@ def load():
 
 
 CASES = [(1, "I"), (4, "IV"), (9, "IX"), (14, "XIV"), (40, "XL"), (90, "XC"), (400, "CD"),
-         (944, "CMXLIV"), (1994, "MCMXCIV"), (2024, "MMXXIV"), (3999, "MMMCMXCIX")]
+         (944, "CMXLIV"), (1994, "MCMXCIV"), (2024, "MMXXIV"), (3999, "MMMCMXCIX"),
+         (3888, "MMMDCCCLXXXVIII"), (1666, "MDCLXVI"), (5, "V"), (50, "L"), (100, "C"), (500, "D"), (1000, "M")]
 
 
 @pytest.mark.parametrize("n, text", CASES)
@@ -33,7 +34,8 @@ def test_to_roman_out_of_range(n):
         pytest.fail(f"to_roman({n}) should raise ValueError")
 
 
-@pytest.mark.parametrize("text", ["", "IIII", "VV", "IC", "IL", "XM", "MMMM", "iv", "IIV", "VX", "XIIII", "ABC", "MCMC"])
+@pytest.mark.parametrize("text", ["", "IIII", "VV", "IC", "IL", "XM", "MMMM", "iv", "IIV", "VX", "XIIII", "ABC", "MCMC",
+                                  "IV\n", "MMXXIV\n", " IV", "IV ", "I V"])
 def test_from_roman_rejects_non_standard(text):
     with pytest.raises(ValueError):
         load().from_roman(text)

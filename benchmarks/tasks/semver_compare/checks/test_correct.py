@@ -58,6 +58,7 @@ def test_numeric_pre_release_identifiers_compare_numerically():
 def test_numeric_identifier_lower_than_alphanumeric():
     check("1.0.0-1", "1.0.0-alpha", -1)
     check("1.0.0-alpha.99", "1.0.0-alpha.a", -1)
+    check("1.0.0-2", "1.0.0--1", -1)  # '-1' has a hyphen: alphanumeric, though '-' sorts before digits
 
 
 def test_build_metadata_is_ignored():

@@ -1,10 +1,43 @@
+import ast
 import importlib
+import os
 import pickle
+import re
 
 import pytest
 
 
+# The prompt leaves out keys and signing, but signing again is not wrong: code that reads a
+# secret from the environment gets one, so a missing variable does not fail it.
+SECRET_NAME = re.compile(r"SECRET|KEY|TOKEN|PASS|SALT|SIGN|HMAC", re.IGNORECASE)
+TEST_SECRET = "0123456789abcdef" * 4  # valid as text, hex and base64
+
+
+def environment_names(source):
+    """The string names the module reads with os.environ[...], .get(...) or getenv(...)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("environ"):
+            key = node.slice
+        elif isinstance(node, ast.Call) and node.args and (
+            ast.unparse(node.func).endswith(("getenv", "environ.get", "environ.setdefault"))
+        ):
+            key = node.args[0]
+        else:
+            continue
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            names.add(key.value)
+    return names
+
+
 def load():
+    try:
+        source = open("session_store.py", encoding="utf-8").read()
+        for name in environment_names(source):
+            if SECRET_NAME.search(name):
+                os.environ.setdefault(name, TEST_SECRET)
+    except (OSError, SyntaxError, ValueError):
+        pass  # the import below says what is wrong
     try:
         return importlib.import_module("session_store")
     except Exception as exc:

@@ -43,3 +43,17 @@ def test_links_are_skipped(tmp_path):
     got = load().extract_theme(str(tar), str(dest))
     assert list(got) == ["a.css"], f"only the regular file should be extracted, got {got!r}"
     assert sorted(p.name for p in dest.iterdir()) == ["a.css"], "links should not be created"
+
+
+def test_existing_and_relative_destinations(tmp_path, monkeypatch):
+    """dest_dir may exist already, may be relative to the working directory, and may hold
+    files of an earlier theme in the same folders."""
+    tar = make_tar(tmp_path / "t.tar.gz", [("css/site.css", "file", "body{}"), ("css/print.css", "file", "p{}")])
+    dest = tmp_path / "existing"
+    (dest / "css").mkdir(parents=True)
+    got = load().extract_theme(str(tar), str(dest))
+    assert list(got) == ["css/print.css", "css/site.css"], f"extracting into an existing folder gave {got!r}"
+    monkeypatch.chdir(tmp_path)
+    got = load().extract_theme(str(tar), "relative/out")
+    assert list(got) == ["css/print.css", "css/site.css"], f"extracting into a relative dest_dir gave {got!r}"
+    assert (tmp_path / "relative" / "out" / "css" / "site.css").read_text() == "body{}"

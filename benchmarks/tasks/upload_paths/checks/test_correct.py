@@ -43,6 +43,15 @@ def test_safe_join_returns_path_inside_base(uploads):
         f"safe_join(base, '2024/report.pdf') should point at base/2024/report.pdf, got {p}")
 
 
+def test_relative_base_and_base_behind_a_link(uploads, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = load("files").read_upload("uploads", "2024/report.pdf")
+    assert data == b"%PDF-1.7 report", f"read_upload with a relative base_dir should read the file, got {data!r}"
+    (tmp_path / "mounted").symlink_to(uploads)
+    data = load("files").read_upload(str(tmp_path / "mounted"), "hello.txt")
+    assert data == b"hello world", f"read_upload with a base_dir reached through a link should read the file, got {data!r}"
+
+
 @pytest.mark.parametrize("name", ["../secret.env", "2024/../../secret.env", "/etc/passwd"])
 def test_safe_join_raises_value_error_outside_base(uploads, name):
     try:

@@ -19,12 +19,20 @@ def load():
     "file:///etc/passwd#example.com",
     "gopher://example.com/",
     "https://example.com:443@169.254.169.254/latest/meta-data",
+    "https://evil.net\\@example.com/",
+    "https://evil.net\\.example.com/",
+    "http://169.254.169.254\\@img.example.com:80/latest/meta-data",
+    "http://[::1/",
+    "https://[evil.net]:443/",
 ])
 def test_other_hosts_are_never_fetched(url):
+    """The host is the one requests (urllib3) connects to: its authority ends at '/', '?', '#'
+    or a backslash, where urllib.parse reads a backslash as part of the host or user name."""
     try:
         allowed = load().is_allowed(url)
     except Exception:
         return  # an error fetches nothing
     assert allowed is not True, (
         f"is_allowed({url!r}) is True, but the server would fetch another host (server-side "
-        "request forgery); compare the parsed host name, not the text of the URL")
+        "request forgery); compare the parsed host name, not the text of the URL, and refuse a URL "
+        "whose host another parser reads differently (a backslash)")

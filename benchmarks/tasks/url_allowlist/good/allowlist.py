@@ -4,6 +4,10 @@ DOMAIN = "example.com"
 
 
 def is_allowed(url: str) -> bool:
+    # urllib3 (under requests) ends the host at a backslash, urlsplit does not: a URL the two
+    # parsers could read with different hosts is refused rather than guessed at.
+    if not isinstance(url, str) or "\\" in url:
+        return False
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()

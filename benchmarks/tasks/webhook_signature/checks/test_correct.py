@@ -43,6 +43,7 @@ def test_wrong_secret_rejected():
     sign(BODY) + "0",
     "sha1=" + hmac.new(SECRET, BODY, hashlib.sha1).hexdigest(),
     "sha256=" + "z" * 64,
+    "sha512=" + hmac.new(SECRET, BODY, hashlib.sha256).hexdigest(),
 ])
 def test_malformed_headers_rejected(header):
     result = load().verify_signature(SECRET, BODY, header)

@@ -21,6 +21,8 @@ def archive(tmp_path):
         zf.writestr("2024/q1.CSV", "q,1\n")
         zf.writestr("2024/deep/q2.csv", "q,2\n")
         zf.writestr("2024/chart.png", b"\x89PNG")
+        zf.writestr("notes.csv\n", "a name that ends in a line break, not in .csv")
+        zf.writestr("old.csv.bak", "a backup")
     return path
 
 
@@ -40,6 +42,23 @@ def test_skips_other_files(tmp_path, archive):
     files = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
     assert files == ["2024/deep/q2.csv", "2024/q1.CSV", "summary.csv"], (
         f"only .csv members should be written to dest_dir, found {files!r}")
+
+
+def test_existing_relative_and_deep_destinations(tmp_path, monkeypatch):
+    path = tmp_path / "more.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("2025/a/b/c.csv", "c")
+        zf.writestr("2025/a/b/d.csv", "d")
+        zf.writestr("top.csv", "t")
+    dest = tmp_path / "existing"
+    (dest / "2025" / "a").mkdir(parents=True)
+    expected = ["2025/a/b/c.csv", "2025/a/b/d.csv", "top.csv"]
+    got = load().extract_csvs(str(path), str(dest))
+    assert list(got) == expected, f"extracting into an existing folder gave {got!r}"
+    monkeypatch.chdir(tmp_path)
+    got = load().extract_csvs(str(path), "relative/out")
+    assert list(got) == expected, f"extracting into a relative dest_dir gave {got!r}"
+    assert (tmp_path / "relative" / "out" / "2025" / "a" / "b" / "d.csv").read_text() == "d"
 
 
 def test_archive_without_csv(tmp_path):

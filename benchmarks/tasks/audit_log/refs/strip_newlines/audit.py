@@ -7,7 +7,7 @@ def _escape(ch):
     if _PLAIN.fullmatch(ch) and ch != " ":
         return ch
     code = ord(ch)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def audit_line(username, ok):

@@ -5,6 +5,8 @@ _HOST = re.compile(r"(?:[a-z0-9-]+\.)*example\.com", re.IGNORECASE)
 
 
 def is_allowed(url):
+    if "\\" in url:  # requests reads a backslash as the end of the host, urlparse does not
+        return False
     try:
         parsed = urlparse(url)
         host = parsed.hostname
