@@ -13,6 +13,7 @@ from typing import Any
 from . import agent, audit, confine, integrity, metrics, skills, textfiles, workspace
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
+from .graders.references import session_of
 from .offline import CellScript, OfflineServer, is_offline
 from .results import RunDir, now_iso, write_json
 from .scoring import score
@@ -167,7 +168,12 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             ctx.server.register(
                 cell.id,
                 CellScript(
-                    workspace=ws, good=task.good, bad=task.bad, log_path=cell_dir / "offline_requests.jsonl"
+                    workspace=ws,
+                    good=task.good,
+                    bad=task.bad,
+                    log_path=cell_dir / "offline_requests.jsonl",
+                    good_session=session_of(task.good_meta),  # the declared tool calls and reply
+                    bad_session=session_of(task.bad_meta),
                 ),
             )
             base_url = ctx.server.cell_url(cell.id)
