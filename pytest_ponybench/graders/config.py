@@ -137,7 +137,7 @@ class _Table:
         try:
             text = full.read_text(encoding="utf-8")
         except FileNotFoundError:
-            self.problem(key, f"names {value!r}, which does not exist in {root}")
+            self.problem(key, f"names {value!r}, which does not exist in the task folder")
             return None
         except (OSError, UnicodeDecodeError) as exc:
             self.problem(key, f"names {value!r}, which cannot be read as UTF-8 text: {exc}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ class Common:
     type: str = ""  # set by each grader type
 
     def describe(self) -> dict[str, Any]:
-        return {k: _plain(v) for k, v in sorted(vars(self).items())}
+        return {f.name: _plain(getattr(self, f.name)) for f in sorted(fields(self), key=lambda f: f.name)}
 
     def outcome(self, passed: bool | None, explanation: str, **more: Any) -> GraderOutcome:
         score = more.pop("score", 1.0 if passed else 0.0)
