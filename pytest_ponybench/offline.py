@@ -60,6 +60,7 @@ from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from . import coin, escape, textfiles
+from .graders.evidence import PATH_KEYS
 from .judge import offline as offline_judge
 
 OFFLINE_PREFIX = "offline-"
@@ -133,9 +134,6 @@ class Session:
 
     calls: tuple[tuple[str, Mapping[str, Any]], ...] = ()
     reply: str | None = None
-
-
-PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 def resolve_call(tool: str, given: Mapping[str, Any], workspace: Path) -> tuple[str, dict[str, Any]]:
