@@ -203,23 +203,30 @@ def run_claude(
     confined: bool = False,
     on_started: Callable[[], None] | None = None,
     pass_fds: Sequence[int] = (),
+    stdin: Path | None = None,
 ) -> Run:
     """Run in its own process group and PID namespace, output to files; kill all on timeout.
 
     A confined cmd (confine.wrap) brings its own PID namespace and dies with its parent.
     on_started is called once the CLI is up: its first output line (the init event) is out,
-    it ended, or START_CAP_S passed; always called, also when the start fails.
+    it ended, or START_CAP_S passed; always called, also when the start fails. stdin is
+    /dev/null, or a file (never a pipe, which can block the CLI): `claude -p` with no prompt
+    argument reads its prompt there, which no argument length limit bounds.
     """
     started = time.monotonic()
     namespace = () if confined else pid_namespace_prefix()
     try:
-        with open(stdout, "wb") as so, open(stderr, "wb") as se:
+        with (
+            open(stdout, "wb") as so,
+            open(stderr, "wb") as se,
+            open(stdin if stdin is not None else os.devnull, "rb") as si,
+        ):
             proc = Spawned(
                 subprocess.Popen(
                     [*death_signal_prefix(), *namespace, *cmd],
                     cwd=cwd,
                     env=dict(env),
-                    stdin=subprocess.DEVNULL,
+                    stdin=si,
                     stdout=so,
                     stderr=se,
                     start_new_session=True,

@@ -14,6 +14,7 @@ from . import agent, audit, confine, integrity, metrics, skills, textfiles, work
 from .arms import Arm
 from .config import OPT_ALLOW_UNCONFINED
 from .gitcmd import GitError
+from .graders.references import session_of
 from .offline import CellScript, OfflineServer, is_offline
 from .results import BASE_GIT, RunDir, now_iso, write_json
 from .sandbox import PACKAGE_ROOT
@@ -204,7 +205,12 @@ def run_cell(cell: Cell, ctx: CellContext) -> dict[str, Any]:
             ctx.server.register(
                 cell.id,
                 CellScript(
-                    workspace=ws, good=task.good, bad=task.bad, log_path=cell_dir / "offline_requests.jsonl"
+                    workspace=ws,
+                    good=task.good,
+                    bad=task.bad,
+                    log_path=cell_dir / "offline_requests.jsonl",
+                    good_session=session_of(task.good_meta),  # the declared tool calls and reply
+                    bad_session=session_of(task.bad_meta),
                 ),
             )
             base_url = ctx.server.cell_url(cell.id)

@@ -50,7 +50,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -60,6 +60,8 @@ from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from . import coin, escape, textfiles
+from .graders.evidence import PATH_KEYS
+from .judge import offline as offline_judge
 
 OFFLINE_PREFIX = "offline-"
 
@@ -76,7 +78,12 @@ _SCRIPTED = ("offline-reference", "offline-flawed", "offline-idle")
 ESCAPE_MODEL = "offline-escape"
 _STREAM_FAULTS = ("offline-overloaded-once", "offline-hang", "offline-cut", "offline-garbage")
 OFFLINE_MODELS: tuple[str, ...] = (
-    _SCRIPTED + tuple(_HTTP_FAULTS) + _STREAM_FAULTS + (ESCAPE_MODEL,) + (coin.COIN_MODEL,)
+    _SCRIPTED
+    + tuple(_HTTP_FAULTS)
+    + _STREAM_FAULTS
+    + (ESCAPE_MODEL,)
+    + (coin.COIN_MODEL,)
+    + (offline_judge.OFFLINE_JUDGE,)
 )
 
 # Weather and latency are data in the model's name, so a grid needs no extra setting:
@@ -119,6 +126,26 @@ def is_offline(model: str) -> bool:
     return model.startswith(OFFLINE_PREFIX)
 
 
+@dataclass(frozen=True)
+class Session:
+    """What a scripted agent says and does besides writing its files (a reference's ref.toml):
+    tool calls made first, one per turn, in order, with relative paths taken as the
+    workspace's; and its final reply."""
+
+    calls: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    reply: str | None = None
+
+
+def resolve_call(tool: str, given: Mapping[str, Any], workspace: Path) -> tuple[str, dict[str, Any]]:
+    """A declared call as the agent sends it: a relative path made absolute in the workspace."""
+    out = dict(given)
+    for key in PATH_KEYS:
+        value = out.get(key)
+        if isinstance(value, str) and not os.path.isabs(value):
+            out[key] = os.path.normpath(workspace / value)
+    return tool, out
+
+
 @dataclass
 class CellScript:
     """What the scripted agents of one cell write, and where."""
@@ -127,6 +154,8 @@ class CellScript:
     good: dict[str, bytes]
     bad: dict[str, bytes]
     log_path: Path | None = None
+    good_session: Session = field(default_factory=Session)
+    bad_session: Session = field(default_factory=Session)
 
 
 @dataclass
@@ -266,16 +295,41 @@ def _is_main_loop(body: dict[str, Any]) -> bool:
     return bool(body.get("tools")) and roomy
 
 
-def _agent_step(body: dict[str, Any], script: CellScript, files: dict[str, bytes]) -> _Reply:
+def _declared_step(messages: list[Any], script: CellScript, session: Session) -> _Reply | None:
+    """The session's next declared call, or None when all were made: the calls made so far are
+    the conversation's tool calls that match the declared ones, in order."""
+    calls = [resolve_call(tool, given, script.workspace) for tool, given in session.calls]
+    made = 0
+    for block in _blocks(messages, "assistant"):
+        if made == len(calls) or block.get("type") != "tool_use":
+            continue
+        tool, given = calls[made]
+        sent = block.get("input")
+        if (
+            block.get("name") == tool
+            and isinstance(sent, dict)
+            and all(sent.get(k) == v for k, v in given.items())
+        ):
+            made += 1
+    return _tools([calls[made]]) if made < len(calls) else None
+
+
+def _agent_step(
+    body: dict[str, Any], script: CellScript, files: dict[str, bytes], session: Session | None = None
+) -> _Reply:
     """The next step, derived only from the conversation and the disk, so a retry repeats it.
 
-    First one turn of parallel Reads of every existing file to replace, then one file per turn:
+    First the session's declared tool calls, one per turn, then one turn of parallel Reads of
+    every existing file to replace, then one file per turn:
     Write where it is missing (or empty, or CRLF, to keep its bytes exact), else Edit of the
     whole content. A file is done once a Write or Edit of it is in the conversation, failed or
-    not, so the agent always ends. Contents are text: invalid UTF-8 is written as U+FFFD.
+    not, so the agent always ends, with the session's reply if it declares one. Contents are
+    text: invalid UTF-8 is written as U+FFFD.
     """
     messages = body.get("messages")
     messages = messages if isinstance(messages, list) else []
+    if session is not None and (declared := _declared_step(messages, script, session)) is not None:
+        return declared
     failed = {
         b.get("tool_use_id")
         for b in _blocks(messages, "user")
@@ -306,6 +360,8 @@ def _agent_step(body: dict[str, Any], script: CellScript, files: dict[str, bytes
         if current != files[rel]:
             pending.append((rel, path, current, "Read" in done or "Read!" in done))
     if not pending:
+        if session is not None and session.reply is not None:
+            return _text(session.reply)
         summary = f"Done: wrote {', '.join(wrote)}." if wrote else "Done: nothing needed changing."
         return _text(summary + (f" Failed: {', '.join(broke)}." if broke else ""))
     if not {"Write", "Edit"} <= tool_names:
@@ -327,8 +383,10 @@ def _agent_step(body: dict[str, Any], script: CellScript, files: dict[str, bytes
 def _tools(calls: list[tuple[str, dict[str, Any]]]) -> _Reply:
     # Ids are filled in from the request's digest when the reply is sent.
     blocks = [{"type": "tool_use", "id": "", "name": name, "input": given} for name, given in calls]
-    where = ("file_path", "path", "pattern")
-    describe = "; ".join(f"{name} {next(given[k] for k in where if given.get(k))}" for name, given in calls)
+    where = ("file_path", "path", "pattern", "skill")
+    describe = "; ".join(
+        f"{name} {next((str(given[k]) for k in where if given.get(k)), '')}" for name, given in calls
+    )
     return _Reply(blocks, "tool_use", describe)
 
 
@@ -714,6 +772,8 @@ class OfflineServer:
             return "cut"
         if model == "offline-garbage":
             return "garbage"
+        if model == offline_judge.OFFLINE_JUDGE:  # a judge call: no tools, one answer
+            return _text(offline_judge.answer(body))
         if not _is_main_loop(body):
             return _text("OK.")
         if model == "offline-idle":
@@ -734,5 +794,8 @@ class OfflineServer:
                 return _Reply([call], "tool_use", f"Skill {call['input']['skill']}")
             good = coin.draws_good(cell.cell_id, coin.directed_good(body))
             return _agent_step(body, cell.script, cell.script.good if good else cell.script.bad)
-        files = cell.script.bad if model == "offline-flawed" else cell.script.good
-        return _agent_step(body, cell.script, files)
+        flawed = model == "offline-flawed"
+        files = cell.script.bad if flawed else cell.script.good
+        return _agent_step(
+            body, cell.script, files, cell.script.bad_session if flawed else cell.script.good_session
+        )

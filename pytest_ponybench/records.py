@@ -42,6 +42,13 @@ class Record(TypedDict, total=False):
     safe: bool
     reason: str
     checks: list[CheckOutcome]
+    graders: list[dict[str, Any]]
+    score: float | None
+    reply: str
+    tool_calls: list[dict[str, Any]]
+    judge_cost_usd: float
+    judge_input_tokens: int
+    judge_output_tokens: int
     scorer_timed_out: bool
     scorer_s: float
     scorer_cpu_s: float | None
@@ -74,6 +81,7 @@ class Record(TypedDict, total=False):
     plugins: list[str]
     skills_available: list[str]
     skills_used: list[str]
+    expect_fire: bool | None
     result_subtype: str | None
     api_error_status: int | None
     arm_hash: str
@@ -111,6 +119,16 @@ FIELDS: dict[str, str] = {
     "safe": "Every safety check ran and passed.",
     "reason": "Why the cell is not correct or not safe, in words (empty when it passed).",
     "checks": "Each hidden check with its outcome and message.",
+    "graders": "Each declared grader's outcome: name, type, axis, weight, arm, passed (null: it could not "
+    "decide), score, explanation; for a judge also its cost, tokens, agreement and every answer.",
+    "score": "The weighted share of the task's graders the cell passed (arms-only graders left out); null "
+    "without graders.",
+    "reply": "The agent's final reply as graders read it (cut at 10,000 characters, credentials redacted).",
+    "tool_calls": "The session's tool calls in order with their inputs (the first 300, strings cut at 2,000 "
+    "characters, credentials redacted; a subagent's marked).",
+    "judge_cost_usd": "Dollars the judge's own sessions cost for this cell, apart from the agent's.",
+    "judge_input_tokens": "Input tokens (cache included) the judge's sessions took for this cell.",
+    "judge_output_tokens": "Output tokens the judge's sessions gave for this cell.",
     "scorer_timed_out": "The checks exceeded the task's scorer timeout.",
     "scorer_s": "Seconds the sandboxed scorer took.",
     "scorer_cpu_s": "CPU seconds of the checks' process and all it started (null if not reaped).",
@@ -145,6 +163,8 @@ FIELDS: dict[str, str] = {
     "(`plugin:name`, from the init event).",
     "skills_used": "Skills (and plugin agents and commands) the session invoked: `Skill`, `Agent` and "
     "`SlashCommand` tool calls in the stream.",
+    "expect_fire": "Whether the task declares that this arm's skill, command, agent or hook should fire on "
+    "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
     "arm_hash": "Hash of the arm's content (plugin files, prompt, settings).",

@@ -5,6 +5,11 @@ by the plugin, not collected from files, so `pytest --selftest-only` works from 
 layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
 each got its declared verdict, its mutation figure as `scripts/mutate_refs.py` stored it in the
 task folder, and what the task lacks against the suite's minimums.
+
+A task's graders are proven the same way: each reference's evidence (its files, its declared
+reply and tool calls, as the offline agents would leave them) is graded, and each grader must
+give the outcome the reference declares; judge graders are asked the offline judge, in process,
+unless a judge is given. The summary says how many references each judge grader got right.
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ from typing import Any
 
 import pytest
 
-from . import report, workspace
+from . import report
+from .graders import references as proofs
+from .graders.outcome import JUDGE_TYPES
+from .judge import Judge
 from .procs import group_members
 from .sandbox import kill_group
 from .scoring import Score, score
@@ -73,30 +81,50 @@ def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
     )
 
 
-def check_reference(task: Task, which: str) -> tuple[str | None, dict[str, Any]]:
-    """Score one reference (good, bad or a refs/ name); (the problems in words or None, the
-    verdict). Also used by the pre-flight of a paid run."""
+def check_reference(
+    task: Task, which: str, judge: Judge | None = None, *, live_judge: bool = False
+) -> tuple[str | None, dict[str, Any]]:
+    """Score one reference (good, bad or a refs/ name) with the checks and the graders; (the
+    problems in words or None, the verdict). Also used by the pre-flight of a paid run, which
+    may pass the run's judge (a live one strips the offline judge's directives)."""
     ref = next((r for r in task.references if r.name == which), None)
     if ref is None:
         raise ValueError(f"task {task.id} has no reference {which!r}")
+    found: list[proofs.GraderProof] = []
     with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
         ws = Path(tmp) / "ws"
-        workspace.lay(task, ws, reference=which)
-        result = score(task, ws)
-    verdict = {
+        before = proofs.lay_reference(task, ref, ws)
+        result = score(task, ws) if task.kind != "open" else None
+        if task.graders:
+            evidence = proofs.reference_evidence(task, ref, ws, before)
+            found = proofs.prove_graders(task, ref, evidence, judge, live_judge=live_judge)
+    outcomes = [p.outcome for p in found]
+    verdict: dict[str, Any] = {
         "task": task.id,
         "reference": which,
         "axis": task.axis,
         "expect": ref.expect.text(),
-        "correct": result.correct,
-        "safe": result.safe,
-        "reason": result.reason,
+        "correct": result.correct if result is not None else None,
+        "safe": result.safe if result is not None else None,
+        "reason": result.reason if result is not None else "",
     }
-    problems = [
-        _mismatch(task, ref, axis, result)
-        for axis in ("correct", "safe")
-        if getattr(ref.expect, axis) is not None and getattr(result, axis) != getattr(ref.expect, axis)
-    ]
+    problems: list[str] = []
+    for axis in ("correct", "safe"):
+        want = getattr(ref.expect, axis)
+        checks = None if result is None else bool(getattr(result, axis))
+        if want is None:
+            continue
+        if result is not None and checks != want:
+            # The checks are at odds with the declaration. A grader on the axis excuses checks that
+            # let an incorrect reference through only when it catches it.
+            caught = not want and any(o.counts and o.axis == axis and o.passed is not True for o in outcomes)
+            if not caught:
+                problems.append(_mismatch(task, ref, axis, result))
+        elif (problem := proofs.axis_problem(task, ref, axis, outcomes, checks)) is not None:
+            problems.append(problem)
+    if found:
+        verdict["graders"] = [p.as_record() for p in found]
+        problems += proofs.proof_problems(task, ref, found)
     return ("\n".join(problems) or None), verdict
 
 
@@ -250,6 +278,8 @@ class SelftestSummary:
     def __init__(self) -> None:
         self.refs: dict[str, dict[str, dict[str, Any]]] = {}
         self.outcomes: dict[tuple[str, str], bool] = {}
+        # (task, grader) -> [type, references where it gave the declared outcome, declaring ones]
+        self.graders: dict[tuple[str, str], list[Any]] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         decl = next((v for k, v in report.user_properties if k == PROPERTY), None)
@@ -259,13 +289,20 @@ class SelftestSummary:
         self.refs.setdefault(decl["task"], {})[decl["reference"]] = decl
         if report.when == "call" or report.failed:
             self.outcomes[key] = self.outcomes.get(key, True) and report.passed
+        verdict = next((v for k, v in report.user_properties if k == PROPERTY + "_verdict"), None)
+        if report.when == "call" and isinstance(verdict, dict):
+            for g in verdict.get("graders") or []:
+                tally = self.graders.setdefault((decl["task"], g["name"]), [g["type"], 0, 0])
+                if g.get("declared") is not None:
+                    tally[1] += g.get("passed") is g["declared"]
+                    tally[2] += 1
 
     def lines(self) -> list[tuple[str, bool]]:
         """(line, whether it flags a problem) per task, then a total line."""
         out: list[tuple[str, bool]] = []
         totals: dict[str, int] = {}
         n_ok = n_ran = 0
-        order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect")
+        order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect", "graded")
         for task_id in sorted(self.refs):
             refs = self.refs[task_id]
             kinds = [d["kind"] for d in refs.values()]
@@ -286,7 +323,16 @@ class SelftestSummary:
             if mutants_low:
                 flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
             line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
+            tallies = {name: t for (task, name), t in self.graders.items() if task == task_id}
+            if tallies:
+                right, declared = sum(t[1] for t in tallies.values()), sum(t[2] for t in tallies.values())
+                n = len(tallies)
+                line += f"; {n} grader{'s' if n != 1 else ''}, {right}/{declared} outcomes as declared"
             out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
+            judged = [f"{name} {t[1]}/{t[2]}" for name, t in sorted(tallies.items()) if t[0] in JUDGE_TYPES]
+            if judged:
+                line = f"  judge graders, references right (offline judge): {', '.join(judged)}"
+                out.append((line, False))  # a wrong one already flags its task's line
         if self.refs:
             counts = ", ".join(f"{totals[k]} {k}" for k in order if k in totals)
             flagged = sum(1 for _, bad in out if bad)

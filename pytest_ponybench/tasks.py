@@ -7,24 +7,51 @@ the others (`load_tasks` gathers them all before raising).
 A task proves its checks with references: `good/` (correct and safe), `bad/` (fails the task's
 axis) and any number of `refs/<name>/` folders, each declaring in `ref.toml` the verdict it must
 get on both axes (`expect = "correct, unsafe"`). The selftest scores every one of them.
+
+Beside the checks, a task may declare `[[graders]]` (the reply, the tool path, a judge) and
+`expect_fire`; a reference's ref.toml may then carry what the agent said and did and the outcome
+each grader must give (graders/config.py parses all of it). An open task with graders has
+references too: the graders are what they prove.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .graders.config import (
+    REF_META_KEYS,
+    ExpectFire,
+    RefMeta,
+    parse_expect_fire,
+    parse_graders,
+    parse_ref_meta,
+)
+from .graders.outcome import Grader
+
 KINDS = ("surgical", "fixture", "open")
 AXES = ("safe", "correct")
 CHECK_PREFIXES = ("test_correct", "test_safe")
-KNOWN_KEYS = {"kind", "file", "fixture", "axis", "tags", "timeout", "description", "max_turns"}
+KNOWN_KEYS = {
+    "kind",
+    "file",
+    "fixture",
+    "axis",
+    "tags",
+    "timeout",
+    "description",
+    "max_turns",
+    "graders",
+    "expect_fire",
+}
 DEFAULT_CHECK_TIMEOUT = 60.0
 REFS_DIR = "refs"
 REF_FILE = "ref.toml"
-REF_KEYS = {"expect", "note"}
+REF_KEYS = {"expect", *REF_META_KEYS}
 # What a task needs before its checks can be trusted: every task at least two correct
 # references and one that is safe but incorrect; a task with safety checks at least three
 # unsafe ones, one of them correct (so a check on the wrong axis shows in the selftest).
@@ -75,6 +102,8 @@ class Expect:
     @property
     def kind(self) -> str:
         """The summary bucket: correct, correct+unsafe, unsafe, safe+incorrect (or partial)."""
+        if self.correct is None and self.safe is None:
+            return "graded"  # declares grader outcomes only (an open task's graders decide no axis)
         if self.correct and self.safe:
             return "correct"
         if self.safe is False:
@@ -92,6 +121,7 @@ class Reference:
     files: dict[str, bytes] = field(repr=False)
     expect: Expect
     note: str = ""
+    meta: RefMeta = field(default_factory=RefMeta, repr=False)  # reply, tool calls, grader outcomes
 
     @property
     def where(self) -> str:
@@ -117,16 +147,27 @@ class Task:
     bad: dict[str, bytes] = field(default_factory=dict, repr=False)
     checks: dict[str, bytes] = field(default_factory=dict, repr=False)
     refs: tuple[Reference, ...] = field(default=(), repr=False)
+    graders: tuple[Grader, ...] = field(default=(), repr=False)
+    expect_fire: ExpectFire | None = None
+    good_meta: RefMeta = field(default_factory=RefMeta, repr=False)
+    bad_meta: RefMeta = field(default_factory=RefMeta, repr=False)
 
     @property
     def has_references(self) -> bool:
-        return self.kind != "open"
+        """Checks are proven by references, and so are graders (an open task's included)."""
+        return self.kind != "open" or bool(self.graders)
 
     @property
     def scored(self) -> bool:
-        """Whether the task's cells have checks to pass. An open task has none: its cells say
-        nothing about correctness or safety and stay out of pass rates and verdicts."""
-        return self.kind != "open"
+        """Whether the task's cells have something to pass: checks, or graders on an axis. An
+        open task without such graders has none: its cells say nothing about correctness or
+        safety and stay out of pass rates and verdicts."""
+        return self.kind != "open" or bool(self.graded_axes)
+
+    @property
+    def graded_axes(self) -> tuple[str, ...]:
+        """The axes (correct, safe) that a grader counted in the axes decides."""
+        return tuple(a for a in AXES[::-1] if any(g.arm == "all" and g.axis == a for g in self.graders))
 
     @property
     def has_safety(self) -> bool:
@@ -138,14 +179,26 @@ class Task:
         """good, bad and every refs/<name>, each with the verdict it must get."""
         if not self.has_references:
             return ()
-        bad_expect = (
-            Expect(correct=None, safe=False)
-            if self.axis == "safe"
-            else Expect(correct=False, safe=None if self.has_safety else True)
-        )
+        graded = self.graded_axes
+        if self.kind == "open" and not graded:  # graders on the score only: no verdict to declare
+            good_expect = bad_expect = Expect(correct=None, safe=None)
+        elif self.kind == "open":  # no checks: the graders decide the axes
+            good_expect = Expect(correct=True, safe=True)
+            bad_expect = (
+                Expect(correct=None, safe=False)
+                if self.axis == "safe"
+                else Expect(correct=False, safe=None if "safe" in graded else True)
+            )
+        else:
+            good_expect = Expect(correct=True, safe=True)
+            bad_expect = (
+                Expect(correct=None, safe=False)
+                if self.axis == "safe"
+                else Expect(correct=False, safe=None if self.has_safety else True)
+            )
         return (
-            Reference("good", self.good, Expect(correct=True, safe=True)),
-            Reference("bad", self.bad, bad_expect),
+            Reference("good", self.good, good_expect, meta=self.good_meta),
+            Reference("bad", self.bad, bad_expect, meta=self.bad_meta),
             *self.refs,
         )
 
@@ -165,18 +218,27 @@ class Task:
         """What the declared references lack against the suite's minimums, in words."""
         if not self.has_references:
             return []
-        kinds = [r.expect.kind for r in self.references]
-        unsafe = kinds.count("unsafe") + kinds.count("correct+unsafe")
-        wanted = [
-            (kinds.count("correct"), MIN_CORRECT, "correct"),
-            (kinds.count("safe+incorrect"), MIN_SAFE_INCORRECT, "safe+incorrect"),
-        ]
-        if self.has_safety:
-            wanted += [
-                (unsafe, MIN_UNSAFE, "unsafe in all"),
-                (kinds.count("correct+unsafe"), MIN_CORRECT_UNSAFE, "correct+unsafe"),
+        out = []
+        if self.kind != "open":
+            kinds = [r.expect.kind for r in self.references]
+            unsafe = kinds.count("unsafe") + kinds.count("correct+unsafe")
+            wanted = [
+                (kinds.count("correct"), MIN_CORRECT, "correct"),
+                (kinds.count("safe+incorrect"), MIN_SAFE_INCORRECT, "safe+incorrect"),
             ]
-        return [f"{have} {what} (needs {need})" for have, need, what in wanted if have < need]
+            if self.has_safety:
+                wanted += [
+                    (unsafe, MIN_UNSAFE, "unsafe in all"),
+                    (kinds.count("correct+unsafe"), MIN_CORRECT_UNSAFE, "correct+unsafe"),
+                ]
+            out = [f"{have} {what} (needs {need})" for have, need, what in wanted if have < need]
+        # Every grader is proven both ways: a reference it must pass and one it must fail.
+        for g in self.graders:
+            declared = [r.meta.graders[g.name] for r in self.references if g.name in r.meta.graders]
+            missing = [w for w, v in (("passing", True), ("failing", False)) if v not in declared]
+            if missing:
+                out.append(f"grader {g.name}: no reference declares it {' or '.join(missing)}")
+        return out
 
     def content_hash(self) -> str:
         """Hash of everything that defines the task, fixture included, for provenance."""
@@ -195,6 +257,14 @@ class Task:
             h.update(tree_hash(self.fixture_path).encode())
         for key in ("kind", "file", "fixture", "axis"):
             h.update(f"{key}={getattr(self, key)}\0".encode())
+        # Only a task that declares graders hashes them, so every other task keeps its hash.
+        if self.graders or self.expect_fire is not None:
+            declared = {
+                "graders": [g.describe() for g in self.graders],
+                "expect_fire": self.expect_fire.describe() if self.expect_fire is not None else None,
+                "references": {r.name: r.meta.describe() for r in self.references if not r.meta.empty},
+            }
+            h.update(json.dumps(declared, sort_keys=True, default=str).encode())
         return h.hexdigest()[:16]
 
 
@@ -218,14 +288,17 @@ def tree_hash(root: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def load_refs(folder: Path, kind: str, problem: Callable[[str], None]) -> tuple[Reference, ...]:
+def load_refs(
+    folder: Path, kind: str, problem: Callable[[str], None], graders: tuple[Grader, ...] = ()
+) -> tuple[Reference, ...]:
     """Every refs/<name>/ of a task folder; each problem is passed to problem()."""
     root = folder / REFS_DIR
     if not root.is_dir():
         return ()
-    if kind == "open":
-        problem(f"{REFS_DIR}/: an open task has no checks, so references would prove nothing")
+    if kind == "open" and not graders:
+        problem(f"{REFS_DIR}/: an open task without graders has no checks, so references would prove nothing")
         return ()
+    names = tuple(g.name for g in graders)
     refs: list[Reference] = []
     for sub in sorted(p for p in root.iterdir() if not p.name.startswith((".", "_"))):
         where = f"{REFS_DIR}/{sub.name}/"
@@ -246,22 +319,59 @@ def load_refs(folder: Path, kind: str, problem: Callable[[str], None]) -> tuple[
             continue
         unknown = sorted(set(meta) - REF_KEYS)
         if unknown:
-            problem(f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} (known: expect, note)")
+            problem(
+                f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(REF_KEYS))})"
+            )
+        ref_meta = parse_ref_meta(meta, sub, f"{where}{REF_FILE}", names, problem)
         expect_text, note = meta.get("expect"), meta.get("note", "")
-        if not isinstance(expect_text, str):
+        if expect_text is None and kind == "open":
+            expect = Expect(None, None)  # no checks: the graders' outcomes are the declaration
+        elif not isinstance(expect_text, str):
             problem(f"{where}{REF_FILE}: key 'expect' is missing or not a string (e.g. \"correct, unsafe\")")
             continue
-        try:
-            expect = Expect.parse(expect_text)
-        except ValueError as exc:
-            problem(f"{where}{REF_FILE}: key 'expect': {exc}")
-            continue
-        files = {n: d for n, d in read_tree(sub).items() if n != REF_FILE}
-        if not files:
+        else:
+            try:
+                expect = Expect.parse(expect_text)
+            except ValueError as exc:
+                problem(f"{where}{REF_FILE}: key 'expect': {exc}")
+                continue
+        files = {n: d for n, d in read_tree(sub).items() if n != REF_FILE and n not in ref_meta.meta_files}
+        if not files and kind != "open" and ref_meta.reply is None and not ref_meta.tool_calls:
             problem(f"{where}: has no files besides {REF_FILE} (the solution laid over seed/fixture)")
             continue
-        refs.append(Reference(sub.name, files, expect, note if isinstance(note, str) else ""))
+        refs.append(Reference(sub.name, files, expect, note if isinstance(note, str) else "", meta=ref_meta))
     return tuple(refs)
+
+
+def load_ref_meta(
+    folder: Path, where: str, graders: tuple[Grader, ...], problem: Callable[[str], None]
+) -> RefMeta:
+    """good/ref.toml or bad/ref.toml: what the reference says and does, and its grader outcomes
+    (its verdict is fixed: good is correct and safe, bad fails the task's axis)."""
+    path = folder / REF_FILE
+    if not path.is_file():
+        return RefMeta()
+    try:
+        meta = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+        return RefMeta()
+    if "expect" in meta:
+        problem(
+            f"{where}{REF_FILE}: key 'expect' is not for {where} "
+            "(good/ is correct and safe, bad/ fails 'axis')"
+        )
+    unknown = sorted(set(meta) - set(REF_META_KEYS) - {"expect"})
+    if unknown:
+        problem(f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} (known: {', '.join(REF_META_KEYS)})")
+    return parse_ref_meta(meta, folder, f"{where}{REF_FILE}", tuple(g.name for g in graders), problem)
+
+
+def _reference_files(folder: Path, meta: RefMeta) -> dict[str, bytes]:
+    """What good/ or bad/ lays into the workspace: every file but its declarations."""
+    skip = {REF_FILE, *meta.meta_files}
+    return {n: d for n, d in read_tree(folder).items() if n not in skip}
 
 
 def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
@@ -315,6 +425,8 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if not isinstance(description, str):
         bad("task.toml: key 'description' must be a string")
         description = ""
+    graders = parse_graders(meta.get("graders"), folder, bad)
+    expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
 
     fixture = meta.get("fixture")
     fixture_path: Path | None = None
@@ -342,10 +454,25 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
                 bad("prompt.md: empty")
 
     seed = read_tree(folder / "seed")
-    good = read_tree(folder / "good")
-    bad_ref = read_tree(folder / "bad")
+    good_meta = load_ref_meta(folder / "good", "good/", graders, bad)
+    bad_meta = load_ref_meta(folder / "bad", "bad/", graders, bad)
+    good = _reference_files(folder / "good", good_meta)
+    bad_ref = _reference_files(folder / "bad", bad_meta)
     checks = read_tree(folder / "checks")
-    refs = load_refs(folder, str(kind), bad)
+    refs = load_refs(folder, str(kind), bad, graders)
+    if kind == "open" and graders:
+        for name in ("good", "bad"):
+            if not (folder / name).is_dir():
+                bad(
+                    f"{name}/: missing (a task with graders proves them on references: {name}/{REF_FILE} "
+                    "with the reply, tool_calls and graders = {...} it must give)"
+                )
+        graded = [g.axis for g in graders if g.arm == "all" and g.axis in AXES]
+        if graded and axis in AXES and axis not in graded:
+            bad(
+                f"task.toml: axis = {axis!r} but no grader decides it (an open task has no checks; "
+                f"give a grader axis = {axis!r}, or set 'axis' to one a grader decides)"
+            )
     if kind != "open":
         if not good:
             bad("good/: missing or empty (the reference solution that must pass)")
@@ -387,6 +514,10 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         bad=bad_ref,
         checks=checks,
         refs=refs,
+        graders=graders,
+        expect_fire=expect_fire,
+        good_meta=good_meta,
+        bad_meta=bad_meta,
     )
 
 

@@ -511,9 +511,12 @@ def test_every_shipped_task_meets_the_reference_minimums() -> None:
     tasks = load_tasks(SUITE, FIXTURES)
     assert {t.id: t.shortfalls() for t in tasks if t.shortfalls()} == {}
     for t in tasks:
-        assert t.scored == (t.kind != "open")
-        if t.scored:  # the offline models write good/ and bad/ through real tool calls
+        # Scored: checks, or (an open task) graders that decide an axis.
+        assert t.scored == (t.kind != "open" or bool(t.graded_axes))
+        if t.kind != "open":  # the offline models write good/ and bad/ through real tool calls
             assert t.good and t.bad, t.id
+        elif t.scored:  # and say the replies an open task's graders judge
+            assert t.good_meta.reply and t.bad_meta.reply, t.id
 
 
 def test_every_shipped_prompt_states_the_environment() -> None:

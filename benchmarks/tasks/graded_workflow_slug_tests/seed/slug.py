@@ -1,0 +1,3 @@
+def slugify(title: str) -> str:
+    """The URL slug of an article title."""
+    raise NotImplementedError

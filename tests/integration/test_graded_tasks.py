@@ -1,0 +1,186 @@
+"""The shipped graded tasks end to end: the offline agents make each reference's declared tool
+calls and say its reply through the real CLI, exactly as the selftest assumes; the selftest
+proves every grader (and names the one a broken declaration breaks); an offline grid's kept
+cells, graded, give the outcomes the references declare."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_ponybench import agent, confine
+from pytest_ponybench.arms import BASELINE
+from pytest_ponybench.graders import CellEvidence, combine_axes, grade_cell, record_fields
+from pytest_ponybench.graders.references import lay_reference, offline_calls, session_of
+from pytest_ponybench.judge import judge_in_process
+from pytest_ponybench.offline import CellScript, OfflineServer
+from pytest_ponybench.tasks import Task, load_task, load_tasks
+from pytest_ponybench.workspace import lay
+from tests.support import CLAUDE, REPO, records, run_dirs
+
+pytestmark = pytest.mark.needs_claude
+
+GRADED = sorted(p.name for p in (REPO / "benchmarks" / "tasks").iterdir() if p.name.startswith("graded_"))
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[OfflineServer]:
+    with OfflineServer() as srv:
+        yield srv
+
+
+def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[Path, Path]:
+    """One cell's session as the harness runs it (command, environment, confinement); returns
+    (its stream, its workspace)."""
+    assert CLAUDE is not None
+    ws, home = root / "ws", root / "home"
+    lay(task, ws)  # the seed alone: the agent writes the reference itself
+    cell_id = f"{task.id}-{model}"
+    server.register(
+        cell_id,
+        CellScript(
+            ws.resolve(),
+            task.good,
+            task.bad,
+            root / "requests.jsonl",
+            good_session=session_of(task.good_meta),
+            bad_session=session_of(task.bad_meta),
+        ),
+    )
+    cmd = agent.build_command(CLAUDE, task.prompt, model, BASELINE, 20)
+    env = agent.cell_env(home, base_url=server.cell_url(cell_id), offline=True, api_timeout_ms=20_000)
+    confined = confine.status().available
+    if confined:
+        cmd = confine.wrap(cmd, workspace=ws, home=home, env=env)
+    stream = root / "claude.jsonl"
+    ran = agent.run_claude(
+        cmd, cwd=ws, env=env, stdout=stream, stderr=root / "stderr", timeout_s=120, confined=confined
+    )
+    server.unregister(cell_id)
+    assert agent.invalid_reason(agent.parse_stream(stream), ran, "") is None, (root / "stderr").read_text()
+    return stream, ws
+
+
+@pytest.mark.parametrize("model", ["offline-reference", "offline-flawed"])
+@pytest.mark.parametrize("task_id", GRADED)
+def test_offline_agents_make_the_declared_calls_and_say_the_declared_reply(
+    server: OfflineServer, tmp_path: Path, task_id: str, model: str
+) -> None:
+    task = load_task(REPO / "benchmarks" / "tasks" / task_id, REPO / "fixtures")
+    ref = task.references[0 if model == "offline-reference" else 1]
+    stream, ws = session(server, task, model, tmp_path / "cell")
+    evidence = CellEvidence.from_stream(stream, ws, prompt=task.prompt)
+
+    # What the selftest grades as this reference is what the agent did through the real CLI.
+    seed = tmp_path / "seed"
+    before = lay_reference(task, ref, seed)
+    wanted = offline_calls(ws, before, ref.files, session_of(ref.meta))
+    made = [(c.tool, dict(c.input or {})) for c in evidence.tool_calls]
+    assert [tool for tool, _ in made] == [tool for tool, _ in wanted]
+    for (_, got), (_, want) in zip(made, wanted, strict=True):
+        # the CLI records what was sent, plus defaults it fills in (Edit's replace_all: false)
+        assert {k: got.get(k) for k in want} == want
+    assert ref.meta.reply is not None and evidence.reply == ref.meta.reply
+    for rel, data in ref.files.items():
+        assert (ws / rel).read_bytes() == data, rel
+
+    outcomes = grade_cell(task, evidence, judge_in_process, live_judge=False)
+    assert {o.name: o.passed for o in outcomes} == dict(ref.meta.graders)
+    fields = record_fields(evidence, outcomes)
+    json.dumps(fields)
+    assert fields["reply"] == ref.meta.reply and len(fields["tool_calls"]) == len(wanted)
+    counted = [o for o in outcomes if o.arm == "all"]
+    if counted:
+        assert fields["score"] == pytest.approx(
+            sum(o.weight for o in counted if o.passed) / sum(o.weight for o in counted)
+        )
+    else:
+        assert fields["score"] is None  # the skill task's only grader is arms-only
+
+
+# ---------------------------------------------------------------- through pytest
+
+
+def test_the_selftest_proves_the_graded_tasks(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=GRADED)
+    tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
+    n_refs = sum(len(t.references) for t in tasks)
+    result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
+    result.assert_outcomes(passed=n_refs + 3)
+    result.stdout.fnmatch_lines(
+        [
+            "*= ponybench selftest: references per task =*",
+            "graded_explain_yield_teardown: 6 refs (3 correct, 3 safe+incorrect); 6/6 as declared; "
+            "4 graders, 24/24 outcomes as declared",
+            "  judge graders, references right (offline judge): explains_teardown 6/6",
+            "graded_reference_pager_bug: 5 refs (*); 5/5 as declared; 4 graders, 20/20 outcomes as declared",
+            "  judge graders, references right (offline judge): matches_reference 5/5",
+            "graded_skill_parse_port: 5 refs (*); 5/5 as declared; 1 grader, 5/5 outcomes as declared",
+            "graded_workflow_slug_tests: 6 refs (*); 6/6 as declared; 4 graders, 24/24 outcomes as declared",
+            f"4 tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; 0 task(s) flagged",
+        ]
+    )
+    assert "BELOW MINIMUM" not in result.stdout.str()
+
+
+def test_a_wrong_declaration_fails_naming_task_reference_and_grader(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["graded_workflow_slug_tests", "graded_explain_yield_teardown"])
+    slug = root / "benchmarks" / "tasks" / "graded_workflow_slug_tests" / "refs" / "lucky_guess" / "ref.toml"
+    slug.write_text(slug.read_text().replace("read_tests_first = false", "read_tests_first = true"))
+    # a judge reference whose directive disagrees with its declaration: the judge gets it wrong
+    explain = (
+        root / "benchmarks" / "tasks" / "graded_explain_yield_teardown" / "refs" / "no_example" / "ref.toml"
+    )
+    explain.write_text(explain.read_text().replace("ponybench-judge: pass", "ponybench-judge: fail"))
+    result = pytester.runpytest_subprocess("--selftest-only", "-vv")
+    result.assert_outcomes(passed=10 + 3, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED selftest::graded_workflow_slug_tests?lucky_guess? - task graded_workflow_slug_tests: "
+            "reference lucky_guess (refs/lucky_guess/): grader read_tests_first (tool_order) fails, but the "
+            "reference declares it must pass: step 1 of 2, Read with file_path ~ *, has no call*",
+        ]
+    )
+    out = result.stdout.str()
+    assert (
+        "reference no_example (refs/no_example/, expect 'correct, safe') fails on correct: "
+        "grader explains_teardown (llm)" in out
+    )
+    assert "grader explains_teardown (llm) fails, but the reference declares it must pass" in out
+    result.stdout.fnmatch_lines(["  judge graders, references right (offline judge): explains_teardown 5/6"])
+
+
+def test_an_offline_grid_of_the_graded_tasks(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=GRADED)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "-n", "2", "--models", "offline-reference,offline-flawed", "-p", "no:cacheprovider"
+    )
+    run_dir = run_dirs(root)[0]
+    recs = records(run_dir)
+    assert len(recs) == 2 * len(GRADED), result.stdout.str()[-3000:]
+    tasks = {t.id: t for t in load_tasks(root / "benchmarks" / "tasks", root / "fixtures")}
+    for rec in recs:
+        assert rec["valid"], rec
+        task = tasks[rec["task"]]
+        cell_dir = run_dir / "cells" / rec["cell_id"]
+        evidence = CellEvidence.from_stream(
+            cell_dir / "claude.jsonl", cell_dir / "workspace", prompt=task.prompt
+        )
+        outcomes = grade_cell(task, evidence, judge_in_process, live_judge=False)
+        meta = task.good_meta if rec["model"] == "offline-reference" else task.bad_meta
+        assert {o.name: o.passed for o in outcomes} == dict(meta.graders), rec["cell_id"]
+        # What the integration will record: checks and graders together decide the axes.
+        axes = combine_axes(rec["correct"], rec["safe"], outcomes)
+        if rec["model"] == "offline-reference":
+            assert axes.correct and axes.safe, (rec["cell_id"], axes.reason)
+        else:
+            assert getattr(axes, task.axis) is False, rec["cell_id"]
