@@ -408,6 +408,7 @@ def score(
         checks_dir, probe_dir = checks_root / job / "checks", checks_root / job / "probe"
         out = outs / job
         _copy_workspace(workspace, ws)
+        checks_dir.mkdir(parents=True)
         for name, data in task.checks.items():
             dest = checks_dir / name
             dest.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,6 @@ session folder whose pid no longer runs.
 from __future__ import annotations
 
 import atexit
-import functools
 import os
 import shutil
 import stat
@@ -53,16 +52,34 @@ def reap(base: Path) -> list[Path]:
     return removed
 
 
-@functools.cache
+_SESSION: dict[int, Path] = {}
+
+
 def session_dir() -> Path:
-    """This process's private scratch folder, made (and leftovers reaped) on first use."""
+    """This process's private scratch folder, made (and leftovers reaped) on first use. A
+    forked child (a pool of scorers) gets its own, not its parent's."""
+    pid = os.getpid()
+    found = _SESSION.get(pid)
+    if found is not None:
+        return found
     base = root()
     _private_dir(base)
     reap(base)
-    path = base / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    path = base / f"{pid}-{uuid.uuid4().hex[:8]}"
     _private_dir(path)
-    atexit.register(shutil.rmtree, path, True)
+    atexit.register(_remove_own, path, pid)
+    _SESSION[pid] = path
     return path
+
+
+def forget_session() -> None:
+    """The next session_dir() makes a new folder (after TMPDIR changed, say); the old one stays."""
+    _SESSION.pop(os.getpid(), None)
+
+
+def _remove_own(path: Path, pid: int) -> None:
+    if os.getpid() == pid:  # a forked child's exit must not remove its parent's folder
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def new_cell_dir() -> Path:

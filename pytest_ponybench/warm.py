@@ -206,7 +206,7 @@ class WarmScorer:
         self._on_stop()
 
 
-_STATE: dict[str, WarmScorer | None] = {}
+_STATE: dict[str, Any] = {}
 _START_LOCK = threading.Lock()
 
 
@@ -216,19 +216,23 @@ def scorer(starter: Callable[[], WarmScorer | None]) -> WarmScorer | None:
     if os.environ.get(ENV_SWITCH, "warm") == "cold":
         return None
     with _START_LOCK:
+        if _STATE.get("pid") != os.getpid():  # a forked child: the zygote is its parent's
+            _STATE.clear()
+            _STATE["pid"] = os.getpid()
         current = _STATE.get("scorer")
         if current is not None and current.broken:
             current.stop()
             del _STATE["scorer"]
         if "scorer" not in _STATE:
             _STATE["scorer"] = starter()
-        return _STATE["scorer"]
+        found: WarmScorer | None = _STATE["scorer"]
+        return found
 
 
 def shutdown() -> None:
     """Stop this process's zygote (also done by its death signal when the process ends)."""
     with _START_LOCK:
-        current = _STATE.pop("scorer", None)
+        current = _STATE.pop("scorer", None) if _STATE.get("pid") == os.getpid() else None
         if current is not None:
             current.stop()
 

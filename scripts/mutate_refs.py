@@ -712,8 +712,11 @@ def base_text(task: Task, path: str) -> str | None:
 
 
 def task_mutants(task: Task, cap: int) -> tuple[list[Mutant], int]:
-    """(the mutants to score, how many were made before the cap)."""
+    """(the mutants to score, how many were made before the cap). A task without hidden checks
+    (judged by its graders alone, which the selftest proves) has none: nothing runs its code."""
     found: list[Mutant] = []
+    if not task.checks:
+        return found, 0
     for ref, files in references_to_mutate(task):
         for path, data in sorted(files.items()):
             if not path.endswith(".py") or is_test_file(path):
@@ -861,7 +864,8 @@ def run(argv: Iterable[str] | None = None) -> int:
             outcome = TaskOutcome(task.id, mutants, generated=made)
             common = (str(task.path), str(args.fixtures_dir.resolve()))
             baselines = [
-                Job(*common, ref, "", "", args.timeout, ref) for ref, _ in references_to_mutate(task)
+                Job(*common, ref, "", "", args.timeout, ref)
+                for ref, _ in (references_to_mutate(task) if task.checks else [])
             ]
             for verdict in pool.map(score_job, baselines):
                 if verdict.killed:

@@ -116,19 +116,36 @@ def run(
             base=env_base,
         )
         cmd = command(claude, model, request.system, max_budget_usd=max_budget_usd)
+        credentials = None if offline else agent.login_credentials(env, base=env_base)
         wrapped = confined and confine.status().available
+        pre: confine.Prefix | None = None
         if wrapped:
-            cmd = confine.wrap(cmd, workspace=ws, home=home, hide=hide, env=env)
-        ran = agent.run_claude(
-            cmd,
-            cwd=ws,
-            env=env,
-            stdout=folder / STREAM,
-            stderr=folder / STDERR,
-            timeout_s=timeout_s,
-            confined=wrapped,
-            stdin=prompt_file,
-        )
+            cmd, pre = confine.agent_command(
+                cmd,
+                workspace=ws,
+                home=home,
+                env=env,
+                hide=hide,
+                credentials=credentials,
+                credentials_path=home / agent.CREDENTIALS,
+            )
+        elif credentials is not None:
+            agent.place_credentials(home, credentials)
+        try:
+            ran = agent.run_claude(
+                cmd,
+                cwd=ws,
+                env=env,
+                stdout=folder / STREAM,
+                stderr=folder / STDERR,
+                timeout_s=timeout_s,
+                confined=wrapped,
+                stdin=prompt_file,
+                pass_fds=pre.pass_fds if pre is not None else (),
+            )
+        finally:
+            if pre is not None:
+                pre.close()
         return reply_of(agent.parse_stream(folder / STREAM), ran, textfiles.last_line(folder / STDERR))
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -175,9 +175,9 @@ def test_the_environment_is_an_allowlist(tmp_path: Path) -> None:
 @pytest.fixture
 def own_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    scratch.session_dir.cache_clear()
+    scratch.forget_session()
     yield tmp_path
-    scratch.session_dir.cache_clear()
+    scratch.forget_session()
 
 
 def dead_pid() -> int:

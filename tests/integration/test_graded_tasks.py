@@ -53,11 +53,20 @@ def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[
     cmd = agent.build_command(CLAUDE, task.prompt, model, BASELINE, 20)
     env = agent.cell_env(home, base_url=server.cell_url(cell_id), offline=True, api_timeout_ms=20_000)
     confined = confine.status().available
+    fds: list[int] = []
     if confined:
-        cmd = confine.wrap(cmd, workspace=ws, home=home, env=env)
+        cmd, pre = confine.agent_command(cmd, workspace=ws, home=home, env=env)
+        fds = pre.pass_fds
     stream = root / "claude.jsonl"
     ran = agent.run_claude(
-        cmd, cwd=ws, env=env, stdout=stream, stderr=root / "stderr", timeout_s=120, confined=confined
+        cmd,
+        cwd=ws,
+        env=env,
+        stdout=stream,
+        stderr=root / "stderr",
+        timeout_s=120,
+        confined=confined,
+        pass_fds=fds,
     )
     server.unregister(cell_id)
     assert agent.invalid_reason(agent.parse_stream(stream), ran, "") is None, (root / "stderr").read_text()
@@ -116,12 +125,15 @@ def test_the_selftest_proves_the_graded_tasks(
         [
             "*= ponybench selftest: references per task =*",
             "graded_explain_yield_teardown: 6 refs (3 correct, 3 safe+incorrect); 6/6 as declared; "
-            "4 graders, 24/24 outcomes as declared",
+            "mutants * killed (*); 4 graders, 24/24 outcomes as declared",
             "  judge graders, references right (offline judge): explains_teardown 6/6",
-            "graded_reference_pager_bug: 5 refs (*); 5/5 as declared; 4 graders, 20/20 outcomes as declared",
+            "graded_reference_pager_bug: 5 refs (*); 5/5 as declared; mutants *; "
+            "4 graders, 20/20 outcomes as declared",
             "  judge graders, references right (offline judge): matches_reference 5/5",
-            "graded_skill_parse_port: 5 refs (*); 5/5 as declared; 1 grader, 5/5 outcomes as declared",
-            "graded_workflow_slug_tests: 6 refs (*); 6/6 as declared; 4 graders, 24/24 outcomes as declared",
+            "graded_skill_parse_port: 5 refs (*); 5/5 as declared; mutants *; "
+            "1 grader, 5/5 outcomes as declared",
+            "graded_workflow_slug_tests: 6 refs (*); 6/6 as declared; mutants *; "
+            "4 graders, 24/24 outcomes as declared",
             f"4 tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; 0 task(s) flagged",
         ]
     )
