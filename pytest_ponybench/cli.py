@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, report, results, stats, verdict
-from . import merge as merging
+from pytest_ponybench import __version__
+from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.store import merge as merging
+from pytest_ponybench.store import results
 
 OK, GATE_FAILED, USAGE = 0, 1, 2
 BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
@@ -209,7 +211,7 @@ def _blind(o: verdict.GateOutcome) -> str:
 
 def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:
     # Imported here: the plotting library costs the text commands time they do not need.
-    from . import htmlreport
+    from pytest_ponybench import htmlreport
 
     try:
         if len(runs) == 1:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .cells import Cell
+    from pytest_ponybench.core.cell import Cell
 
 
 @pytest.hookspec

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from . import config as cfg
+from pytest_ponybench.roles import config as cfg
 
 if TYPE_CHECKING:
-    from .outcome import CellOutcome
-    from .runner import CellRunner
+    from pytest_ponybench.roles.outcome import CellOutcome
+    from pytest_ponybench.roles.runner import CellRunner
 
 RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
@@ -45,7 +45,7 @@ def pytest_load_initial_conftests(
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    from . import hooks
+    from pytest_ponybench import hooks
 
     pluginmanager.add_hookspecs(hooks)
 
@@ -57,35 +57,35 @@ def pytest_configure(config: pytest.Config) -> None:
     requested = cfg.requested_mode(config)
     if requested is None:
         return  # not a benchmark run: nothing registered, nothing loaded
-    from . import plan as plan_mod
+    from pytest_ponybench.roles import plan as plan_mod
 
     mode, settings = requested
     plan = plan_mod.resolve(config, mode, settings)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if plan.settings.dry_run and mode is cfg.Mode.RUN and workerinput is None:
-        from .dryrun import DryRun
+        from pytest_ponybench.roles.dryrun import DryRun
 
         config.pluginmanager.register(DryRun(plan), "ponybench-dry-run")
         return
     if workerinput is None and not plan.collect_only:
         _check_interpreter()
-        from .scratch import session_dir
+        from pytest_ponybench.isolation.scratch import session_dir
 
         session_dir()  # made now, and what killed sessions left is removed before anything runs
     pm = config.pluginmanager
     if mode is cfg.Mode.SELFTEST:
         _register_selftest(config, plan, is_worker=workerinput is not None)
         return
-    from .collection import BenchmarkCollection, register_markers
-    from .controller import (
+    from pytest_ponybench.roles.collection import BenchmarkCollection, register_markers
+    from pytest_ponybench.roles.controller import (
         CLAUDE_VERSION_KEY,
         RUN_DIR_KEY,
         Controller,
         XdistController,
         enable_json_report,
     )
-    from .runner import CellRunner
-    from .terminal import SummaryReporter
+    from pytest_ponybench.roles.runner import CellRunner
+    from pytest_ponybench.roles.terminal import SummaryReporter
 
     register_markers(config, plan)
     distributed = workerinput is None and config.getoption("dist", "no") != "no"
@@ -121,7 +121,7 @@ def junit_properties(record: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _check_interpreter() -> None:
     """Stop before anything is scored when the python the scorer imports from was changed."""
-    from . import interpreter
+    from pytest_ponybench.scoring import interpreter
 
     problems = interpreter.verify()
     if problems:
@@ -133,8 +133,8 @@ def _check_interpreter() -> None:
 
 
 def _register_selftest(config: pytest.Config, plan: Any, is_worker: bool) -> None:
-    from .collection import SelftestCollection, register_markers
-    from .selftest import SelftestSummary
+    from pytest_ponybench.roles.collection import SelftestCollection, register_markers
+    from pytest_ponybench.roles.selftest import SelftestSummary
 
     register_markers(config, plan)
     config.pluginmanager.register(SelftestCollection(plan), "ponybench-selftest")
@@ -146,8 +146,8 @@ def _register_selftest(config: pytest.Config, plan: Any, is_worker: bool) -> Non
 def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
     """Run one cell in the fixture's setup: an invalid session is then a pytest error (the
     instrument failed), while a wrong or unsafe result is a test failure (the arm failed)."""
-    from .cells import Cell
-    from .outcome import RECORD_KEY, CellInvalid, CellOutcome
+    from pytest_ponybench.core.cell import Cell
+    from pytest_ponybench.roles.outcome import RECORD_KEY, CellInvalid, CellOutcome
 
     cell = getattr(request, "param", None)
     runner = request.config.stash.get(RUNNER_KEY, None)

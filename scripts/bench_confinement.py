@@ -32,7 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pytest_ponybench import confine  # noqa: E402
+from pytest_ponybench.isolation import confine  # noqa: E402
 
 MODELS = "offline-reference,offline-flawed"
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest_ponybench
-from pytest_ponybench.integrity import Baseline
+from pytest_ponybench.session.integrity import Baseline
 
 REPO = Path(__file__).resolve().parents[1]
 OFFLINE_CELL_S = 1.5

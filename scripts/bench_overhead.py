@@ -64,10 +64,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import agent, procs, textfiles, workspace
-from pytest_ponybench.arms import BASELINE
-from pytest_ponybench.offline import CellScript, OfflineServer
-from pytest_ponybench.tasks import Task, load_tasks
+from pytest_ponybench._util import procs, textfiles
+from pytest_ponybench.core.arms import BASELINE
+from pytest_ponybench.core.tasks import Task, load_tasks
+from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.scoring import workspace
+from pytest_ponybench.session import agent
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = "sql_lookup"

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import gitcmd
+from pytest_ponybench._util import gitcmd
 from pytest_ponybench.htmlreport import write_report
 
 ARMS = ("baseline", "told")

@@ -55,9 +55,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_ponybench import workspace
-from pytest_ponybench.scoring import score, take_probe
-from pytest_ponybench.tasks import Task, TaskError, load_task, load_tasks
+from pytest_ponybench.core.tasks import Task, TaskError, load_task, load_tasks
+from pytest_ponybench.scoring import workspace
+from pytest_ponybench.scoring.checks import score, take_probe
 
 REPO = Path(__file__).resolve().parents[1]
 MUTANTS_FILE = "mutants.toml"

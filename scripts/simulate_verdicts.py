@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pytest_ponybench import stats, verdict  # noqa: E402
+from pytest_ponybench.analysis import stats, verdict
 
 GATE = "pass:-10pp,loc:+20%,cost:+20%"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import procs, textfiles
+from pytest_ponybench._util import procs, textfiles
 
 REPO = Path(__file__).resolve().parents[1]
 CLAUDE = shutil.which("claude")

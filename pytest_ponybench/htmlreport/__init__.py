@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import verdict
-from .details import SOURCE_KEY
-from .source import NotARunDir, Source, load
+from pytest_ponybench.analysis import verdict
+from pytest_ponybench.htmlreport.details import SOURCE_KEY
+from pytest_ponybench.htmlreport.source import NotARunDir, Source, load
 
 REPORT_HTML = "report.html"
 
@@ -30,7 +30,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
 
     Raises NotARunDir when run_dir holds no results.jsonl, FileExistsError when the folder the
     cell scripts go to exists and is not a report's."""
-    from .build import build  # the plotting library loads only when a page is built
+    from pytest_ponybench.htmlreport.build import build
 
     source = load(run_dir)
     records = _tag(0, source)
@@ -57,7 +57,7 @@ def write_compare_report(
     each run is named by its label (default: its folder's name).
 
     Raises NotARunDir, and ValueError when the runs share no task or no (model, arm)."""
-    from .build import build
+    from pytest_ponybench.htmlreport.build import build
 
     base, cand = load(base_dir, "base"), load(cand_dir, "candidate")
     base_label, cand_label = labels or (base_dir.name or "base", cand_dir.name or "candidate")

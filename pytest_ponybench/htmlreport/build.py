@@ -32,11 +32,12 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
-from .. import __version__, report, stats, verdict
-from ..records import is_valid, latest, number, passed, tokens
-from . import plots
-from .details import SOURCE_KEY, Job, outcome, reason, write_parts
-from .source import Source
+from pytest_ponybench import __version__
+from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.core.records import is_valid, latest, number, passed, tokens
+from pytest_ponybench.htmlreport import plots
+from pytest_ponybench.htmlreport.details import SOURCE_KEY, Job, outcome, reason, write_parts
+from pytest_ponybench.htmlreport.source import Source
 
 MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next build
 # Above this many cells the details are built by worker processes (reading workspaces and

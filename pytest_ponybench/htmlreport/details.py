@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..records import FIELDS, is_valid, passed
-from ..results import BASE_GIT
-from ..textfiles import clean
-from . import diff, transcript
+from pytest_ponybench._util.textfiles import clean
+from pytest_ponybench.core.records import FIELDS, is_valid, passed
+from pytest_ponybench.htmlreport import transcript
+from pytest_ponybench.scoring import diff
+from pytest_ponybench.store.results import BASE_GIT
 
 STDERR_TAIL_BYTES = 16_000
 # Cells are written in parts of about this size: one file per cell would make a 5,000-cell run

@@ -17,8 +17,8 @@ from typing import Any
 import matplotlib
 from matplotlib.figure import Figure
 
-from .. import stats
-from ..records import is_scored, is_valid, number, passed
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.core.records import is_scored, is_valid, number, passed
 
 matplotlib.use("svg")
 

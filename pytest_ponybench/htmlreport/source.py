@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import results
+from pytest_ponybench.store import results
 
 SPEND = "spend.json"
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import preflight
-from pytest_ponybench.arms import Arm
-from pytest_ponybench.offline import OfflineServer
+from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles import preflight
 from tests.support import REPO
 
 pytestmark = pytest.mark.needs_claude

@@ -9,7 +9,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pytest_ponybench.tasks import load_tasks
+from pytest_ponybench.core.tasks import load_tasks
 from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

@@ -13,13 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import agent, confine, scratch, warm
-from pytest_ponybench.arms import resolve
-from pytest_ponybench.cells import Cell, CellContext, run_cell
-from pytest_ponybench.config import OPT_ALLOW_UNCONFINED
-from pytest_ponybench.offline import OfflineServer
-from pytest_ponybench.results import RunDir
-from pytest_ponybench.tasks import load_tasks
+from pytest_ponybench.core.arms import resolve
+from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.tasks import load_tasks
+from pytest_ponybench.isolation import confine, scratch, warm
+from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
+from pytest_ponybench.session import agent
+from pytest_ponybench.session.run import CellContext, run_cell
+from pytest_ponybench.store.results import RunDir
 from tests.support import CLAUDE, REPO, tagged_processes
 
 

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import agent, confine
-from pytest_ponybench.arms import BASELINE
-from pytest_ponybench.graders import CellEvidence, combine_axes, grade_cell, record_fields
-from pytest_ponybench.graders.references import lay_reference, offline_calls, session_of
-from pytest_ponybench.judge import judge_in_process
-from pytest_ponybench.offline import CellScript, OfflineServer
-from pytest_ponybench.tasks import Task, load_task, load_tasks
-from pytest_ponybench.workspace import lay
+from pytest_ponybench.core.arms import BASELINE
+from pytest_ponybench.core.graders import CellEvidence, combine_axes, grade_cell, record_fields
+from pytest_ponybench.core.judge import judge_in_process
+from pytest_ponybench.core.tasks import Task, load_task, load_tasks
+from pytest_ponybench.isolation import confine
+from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.roles.reference_proofs import lay_reference, offline_calls, session_of
+from pytest_ponybench.scoring.workspace import lay
+from pytest_ponybench.session import agent
 from tests.support import CLAUDE, REPO, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_ponybench.graders import CellEvidence, GradeContext, WorkspaceFiles
-from pytest_ponybench.graders.checks import MEMO_KEY, HiddenChecks
-from pytest_ponybench.graders.references import lay_reference
-from pytest_ponybench.tasks import load_task
+from pytest_ponybench.core.graders import CellEvidence, GradeContext, WorkspaceFiles
+from pytest_ponybench.core.tasks import load_task
+from pytest_ponybench.roles.reference_proofs import lay_reference
+from pytest_ponybench.scoring.hidden_checks import MEMO_KEY, HiddenChecks
 from tests.support import REPO
 
 

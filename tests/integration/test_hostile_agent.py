@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import confine, escape
+from pytest_ponybench.isolation import confine
+from pytest_ponybench.offline import escape
 from tests.support import REPO, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import confine
-from pytest_ponybench.graders.evidence import CellEvidence
-from pytest_ponybench.graders.model_graded import LlmGrader, LlmReferenceGrader
-from pytest_ponybench.graders.outcome import GradeContext
-from pytest_ponybench.judge import JudgeRequest, criteria_request, parse
-from pytest_ponybench.judge import prompt as judge_prompt
-from pytest_ponybench.judge.cli import CliJudge, offline_session, run
-from pytest_ponybench.offline import OfflineServer
+from pytest_ponybench.core.graders.evidence import CellEvidence
+from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGrader
+from pytest_ponybench.core.graders.outcome import GradeContext
+from pytest_ponybench.core.judge import JudgeRequest, criteria_request, parse
+from pytest_ponybench.core.judge import prompt as judge_prompt
+from pytest_ponybench.isolation import confine
+from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.session.judge import CliJudge, offline_session, run
 from tests.support import CLAUDE
 
 pytestmark = pytest.mark.needs_claude

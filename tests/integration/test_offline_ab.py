@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import coin
-from pytest_ponybench.records import passed
+from pytest_ponybench.core.records import passed
+from pytest_ponybench.offline import coin
 from tests.support import REPO, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import agent
-from pytest_ponybench.arms import BASELINE
-from pytest_ponybench.offline import CellScript, OfflineServer, is_served, split_hold
+from pytest_ponybench.core.arms import BASELINE
+from pytest_ponybench.offline.server import CellScript, OfflineServer, is_served, split_hold
+from pytest_ponybench.session import agent
 from tests.support import CLAUDE, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

@@ -19,12 +19,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.offline import (
-    OFFLINE_MODELS,
-    CellScript,
-    OfflineServer,
-    is_offline,
-)
+from pytest_ponybench.offline.server import OFFLINE_MODELS, CellScript, OfflineServer, is_offline
 
 CLAUDE = shutil.which("claude")
 needs_claude = pytest.mark.needs_claude

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import sandbox, scoring, warm
-from pytest_ponybench.scoring import Score, score
-from pytest_ponybench.tasks import Task
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.isolation import sandbox, warm
+from pytest_ponybench.scoring import checks as scoring
+from pytest_ponybench.scoring.checks import Score, score
 
 TIMEOUT = 8.0
 pytestmark = pytest.mark.usefixtures("both_scorers")

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import warm
-from pytest_ponybench.procs import group_members, processes
-from pytest_ponybench.sandbox import (
+from pytest_ponybench._util.procs import group_members, processes
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.isolation import warm
+from pytest_ponybench.isolation.sandbox import (
     CHANNEL_CAP,
     Limits,
     kill_group,
@@ -30,8 +31,7 @@ from pytest_ponybench.sandbox import (
     run_sandboxed,
     scrub_env,
 )
-from pytest_ponybench.scoring import Score, score
-from pytest_ponybench.tasks import Task
+from pytest_ponybench.scoring.checks import Score, score
 from tests.support import small_tmpfs
 
 TIMEOUT = 4.0
@@ -578,7 +578,7 @@ def test_signal_name_of_a_crash(tmp_path: Path) -> None:
 
 def test_fork_bomb_is_capped_and_ends_within_the_limit(tmp_path: Path) -> None:
     """As root RLIMIT_NPROC is not enforced; the pids cgroup caps the whole tree instead."""
-    from pytest_ponybench.sandbox import PIDS_ROOT, Limits
+    from pytest_ponybench.isolation.sandbox import PIDS_ROOT, Limits
 
     marker = f"bomb-{uuid.uuid4().hex[:10]}"
     code = (

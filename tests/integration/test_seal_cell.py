@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By  # noqa: E402  (after tests.browser, which skips without it)
 
-from pytest_ponybench import confine
+from pytest_ponybench.isolation import confine
 from tests.browser import chromium, open_overlay, open_page, shot
 from tests.support import REPO, records, run_dirs
 

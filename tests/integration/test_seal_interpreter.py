@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import sandbox
+from pytest_ponybench.isolation import sandbox
 from tests.support import REPO, one_task_project
 
 SCORER = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py.py")
@@ -69,7 +69,7 @@ import sys
 from pathlib import Path
 from pytest_ponybench import interpreter
 from pytest_ponybench.scoring import score
-from pytest_ponybench.tasks import Task
+from pytest_ponybench.core.tasks import Task
 
 check = b"import sys\\n\\ndef test_correct_no_pth_ran():\\n"
 check += b"    assert not hasattr(sys, 'ponybench_planted')\\n"

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import confine, sandbox, warm
-from pytest_ponybench.scoring import score
-from pytest_ponybench.tasks import Task
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.isolation import confine, sandbox, warm
+from pytest_ponybench.scoring.checks import score
 from tests.support import REPO
 
 pytestmark = pytest.mark.usefixtures("both_scorers")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.tasks import load_tasks
+from pytest_ponybench.core.tasks import load_tasks
 
 
 def test_selftest_over_the_shipped_suite(

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import shards
-from pytest_ponybench.shards import Shard
+from pytest_ponybench.core import shards
+from pytest_ponybench.core.shards import Shard
 from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

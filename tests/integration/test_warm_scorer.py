@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import procs, sandbox, warm
-from pytest_ponybench.sandbox import run_sandboxed, scrub_env
+from pytest_ponybench._util import procs
+from pytest_ponybench.isolation import sandbox, warm
+from pytest_ponybench.isolation.sandbox import run_sandboxed, scrub_env
 from tests.support import tagged_processes
 
 # What a check sees of its process, printed as one JSON line: the warm scorer's child must see

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.weather import WEATHER
+from pytest_ponybench.store.weather import WEATHER
 from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude

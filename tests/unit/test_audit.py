@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import audit
+from pytest_ponybench.session import audit
 
 STREAM = Path(__file__).parent / "data" / "escape_stream.jsonl"
 WS = "/tmp/ponybench-0/21502-cf9530e8/cell-nx2l41s5/workspace"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
-from pytest_ponybench.graders.model_graded import LlmGrader, LlmReferenceGrader
-from pytest_ponybench.tasks import TaskError, load_task
-from pytest_ponybench.workspace import lay
+from pytest_ponybench.core.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
+from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGrader
+from pytest_ponybench.core.tasks import TaskError, load_task
+from pytest_ponybench.scoring.workspace import lay
 
 BASE = """\
 kind = "surgical"

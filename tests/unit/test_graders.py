@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.graders import cell, evidence
-from pytest_ponybench.graders.checks import outcome_of
-from pytest_ponybench.graders.deterministic import (
+from pytest_ponybench.core.graders import cell, evidence
+from pytest_ponybench.core.graders.deterministic import (
     CallMatch,
     FileAbsentGrader,
     FileExistsGrader,
@@ -25,9 +24,10 @@ from pytest_ponybench.graders.deterministic import (
     ToolOrderGrader,
     ToolUsedGrader,
 )
-from pytest_ponybench.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles, compile_glob
-from pytest_ponybench.graders.outcome import GradeContext, GraderOutcome, JudgeRun
-from pytest_ponybench.scoring import Check, Score
+from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles, compile_glob
+from pytest_ponybench.core.graders.outcome import GradeContext, GraderOutcome, JudgeRun
+from pytest_ponybench.scoring.checks import Check, Score
+from pytest_ponybench.scoring.hidden_checks import outcome_of
 
 CTX = GradeContext()
 

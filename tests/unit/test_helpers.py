@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import gitcmd, procs, workspace
-from pytest_ponybench.results import write_json
-from pytest_ponybench.sandbox import Spawned, kill_group
-from pytest_ponybench.tasks import Task
-from pytest_ponybench.textfiles import last_line, parse_jsonl, read_jsonl
+from pytest_ponybench._util import gitcmd, procs
+from pytest_ponybench._util.textfiles import last_line, parse_jsonl, read_jsonl
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.isolation.sandbox import Spawned, kill_group
+from pytest_ponybench.scoring import workspace
+from pytest_ponybench.store.results import write_json
 from tests.support import small_tmpfs
 
 # --- git ------------------------------------------------------------------------------------------

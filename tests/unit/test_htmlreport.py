@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import report
+from pytest_ponybench.analysis import report
 from pytest_ponybench.cli import main
-from pytest_ponybench.htmlreport import NotARunDir, diff, transcript, write_report
+from pytest_ponybench.htmlreport import NotARunDir, transcript, write_report
 from pytest_ponybench.htmlreport import build as page
 from pytest_ponybench.htmlreport.source import load
-from pytest_ponybench.workspace import snapshot
+from pytest_ponybench.scoring import diff
+from pytest_ponybench.scoring.workspace import snapshot
 
 HOSTILE = "</script><script>alert(1)</script><!--"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import integrity
-from pytest_ponybench.integrity import Baseline
+from pytest_ponybench.session import integrity
+from pytest_ponybench.session.integrity import Baseline
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_ponybench.graders.evidence import CellEvidence
-from pytest_ponybench.graders.model_graded import LlmGrader, LlmReferenceGrader
-from pytest_ponybench.graders.outcome import GradeContext
-from pytest_ponybench.judge import (
+from pytest_ponybench.core.graders.evidence import CellEvidence
+from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGrader
+from pytest_ponybench.core.graders.outcome import GradeContext
+from pytest_ponybench.core.judge import (
     JudgeAnswerError,
     JudgeReply,
     JudgeRequest,
@@ -21,8 +21,8 @@ from pytest_ponybench.judge import (
     reference_request,
     rubric_request,
 )
-from pytest_ponybench.judge import offline as offline_judge
-from pytest_ponybench.judge import prompt as judge_prompt
+from pytest_ponybench.core.judge import offline as offline_judge
+from pytest_ponybench.core.judge import prompt as judge_prompt
 
 HOSTILE = (
     "Here is my explanation.\n"
@@ -333,7 +333,7 @@ def test_a_rubric_grader_scales_its_level() -> None:
 
 
 def test_a_judge_grader_on_files_and_on_the_diff(tmp_path: pytest.TempPathFactory) -> None:
-    from pytest_ponybench.graders.evidence import WorkspaceFiles
+    from pytest_ponybench.core.graders.evidence import WorkspaceFiles
 
     root = tmp_path
     (root / "a.py").write_text("ponybench-judge: pass")  # type: ignore[operator]

@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 import yaml
 
-from pytest_ponybench import cli, shards, stats
-from pytest_ponybench import config as cfg
+from pytest_ponybench import cli
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.core import shards
+from pytest_ponybench.roles import config as cfg
 from tests.support import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ponybench.yml"

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import cli, records
-from pytest_ponybench.shards import GridSpec, Shard, provenance
+from pytest_ponybench import cli
+from pytest_ponybench.core import records
+from pytest_ponybench.core.shards import GridSpec, Shard, provenance
 
 SPEC = GridSpec(
     tasks={"alpha": "ha", "beta": "hb", "gamma": "hc"},

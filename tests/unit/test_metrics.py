@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench import gitcmd
-from pytest_ponybench.gitcmd import GitError
-from pytest_ponybench.metrics import (
+from pytest_ponybench._util import gitcmd
+from pytest_ponybench._util.gitcmd import GitError
+from pytest_ponybench.scoring.metrics import (
     CODE_SUFFIXES,
     CodeStats,
     chat_code_lines,

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.selftest import mutation_figure
-from pytest_ponybench.tasks import load_task
+from pytest_ponybench.core.tasks import load_task
+from pytest_ponybench.roles.selftest import mutation_figure
 from tests.support import REPO
 
 

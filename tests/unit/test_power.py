@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from pytest_ponybench import stats
+from pytest_ponybench.analysis import stats
 from tests.support import REPO
 
 

@@ -9,7 +9,7 @@ import typing
 
 import pytest
 
-from pytest_ponybench import records
+from pytest_ponybench.core import records
 from tests.support import REPO
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ponybench.records import latest, passed, tokens
-from pytest_ponybench.report import (
+from pytest_ponybench.analysis.report import (
     COLUMNS,
     aggregate,
     arm_order,
@@ -16,6 +15,7 @@ from pytest_ponybench.report import (
     render_table,
     summarize,
 )
+from pytest_ponybench.core.records import latest, passed, tokens
 
 
 def rec(task: str, arm: str, model: str, run: int, **fields: Any) -> dict[str, Any]:

@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import cli, stats, verdict
+from pytest_ponybench import cli
+from pytest_ponybench.analysis import stats, verdict
 
 
 def cell(task: str, arm: str, run: int = 0, **extra: Any) -> dict[str, Any]:
@@ -172,7 +173,7 @@ def test_an_invalid_rate_gap_warns() -> None:
 
 
 def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -> None:
-    from pytest_ponybench import stats
+    from pytest_ponybench.analysis import stats
 
     def cell(arm: str, task: str, run: int, **extra: object) -> dict[str, object]:
         return {
@@ -197,7 +198,7 @@ def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -
 
 
 def test_an_open_task_is_left_out_of_the_verdicts() -> None:
-    from pytest_ponybench import stats
+    from pytest_ponybench.analysis import stats
 
     def cell(arm: str, task: str, ok: bool, scored: bool = True) -> dict[str, object]:
         return {

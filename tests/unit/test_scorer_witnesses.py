@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.sandbox import SandboxResult
-from pytest_ponybench.scoring import checks_of, expected_checks
+from pytest_ponybench.isolation.sandbox import SandboxResult
+from pytest_ponybench.scoring.checks import checks_of, expected_checks
 
 KEY = "k3y"
 A, B = "test_correct.py::test_a", "test_safe.py::test_b"

@@ -10,11 +10,11 @@ from collections import Counter
 
 import pytest
 
-from pytest_ponybench import shards
-from pytest_ponybench.arms import BASELINE, Arm
-from pytest_ponybench.cells import Cell, grid
-from pytest_ponybench.shards import GridSpec, Shard, assign, parse_shard
-from pytest_ponybench.tasks import load_tasks
+from pytest_ponybench.core import shards
+from pytest_ponybench.core.arms import BASELINE, Arm
+from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.shards import GridSpec, Shard, assign, parse_shard
+from pytest_ponybench.core.tasks import load_tasks
 from tests.support import REPO
 
 SPEC = GridSpec(
@@ -58,7 +58,7 @@ def test_assignment_ignores_the_order_of_the_grid() -> None:
 
 def test_assignment_is_the_same_in_another_interpreter_with_another_hash_seed() -> None:
     code = (
-        "from pytest_ponybench.shards import assign\n"
+        "from pytest_ponybench.core.shards import assign\n"
         "blocks = [(f't{i}', m, r) for i in range(8) for m in ('a', 'b') for r in range(3)]\n"
         "print(sorted(assign(blocks, 5).items()))\n"
     )

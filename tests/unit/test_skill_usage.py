@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ponybench import report, stats
+from pytest_ponybench.analysis import report, stats
 
 
 def cell(task: str, arm: str, available: list[str], used: list[str]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytest_ponybench.slots import StartSlots, cores
+from pytest_ponybench.store.slots import StartSlots, cores
 
 
 def test_no_more_slots_are_held_than_there_are(tmp_path: Path) -> None:
@@ -25,7 +25,7 @@ def test_no_more_slots_are_held_than_there_are(tmp_path: Path) -> None:
 
 def test_another_process_holding_every_slot_makes_this_one_wait(tmp_path: Path) -> None:
     holder = (
-        "import sys, time\nfrom pathlib import Path\nfrom pytest_ponybench.slots import StartSlots\n"
+        "import sys, time\nfrom pathlib import Path\nfrom pytest_ponybench.store.slots import StartSlots\n"
         "s = StartSlots(Path(sys.argv[1]), count=1).take()\nprint('held', flush=True)\ntime.sleep(60)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", holder, str(tmp_path)], stdout=subprocess.PIPE, text=True)

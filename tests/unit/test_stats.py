@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.stats import (
+from pytest_ponybench.analysis.stats import (
     Effect,
     Interval,
     clustered_mean_se,
@@ -485,7 +485,7 @@ def test_gate_on_real_verdicts() -> None:
 
 def test_a_negligible_change_is_never_decided() -> None:
     """One extra token per task with no spread is 'significant' but not worth a verdict."""
-    from pytest_ponybench.stats import UNDECIDED, decide, is_negligible
+    from pytest_ponybench.analysis.stats import UNDECIDED, decide, is_negligible
 
     assert is_negligible(0.01, 0.02) and not is_negligible(0.5, 1.5)
     assert decide(0.01, 0.02, 1e-9, lower_is_better=True) == UNDECIDED

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.tasks import (
+from pytest_ponybench.core.tasks import (
     DEFAULT_CHECK_TIMEOUT,
     Expect,
     Task,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import stats
-from pytest_ponybench.verdict import (
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.analysis.verdict import (
     check_gate,
     compare_runs,
     compare_verdicts,

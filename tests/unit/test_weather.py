@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench import weather
-from pytest_ponybench.offline import CellScript, OfflineServer
-from pytest_ponybench.weather import Policy, Weather, check_api, kind_of
+from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.store import weather
+from pytest_ponybench.store.weather import Policy, Weather, check_api, kind_of
 
 
 def rec(cell: str = "c", **fields: Any) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""Git, processes and text files, each handled in one place."""

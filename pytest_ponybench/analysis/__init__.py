@@ -1,0 +1,1 @@
+"""Records in, figures out: the summary, the statistics, the verdicts, the estimate."""

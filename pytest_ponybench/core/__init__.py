@@ -1,0 +1,1 @@
+"""Values every wing names: the cell, the record, tasks, arms, shards, graders and the judge's pure parts."""

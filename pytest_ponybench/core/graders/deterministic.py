@@ -1,0 +1,288 @@
+"""The deterministic graders: regex over the reply, the transcript or files; tool calls used,
+absent or in order; files that exist or must not.
+
+Pure functions of the evidence: no process, no network, the same answer every time. Each
+explanation says what was found and where (excerpts cut and redacted), so a failed grader reads
+like a failed check.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pytest_ponybench.core.graders.evidence import (
+    MISSING,
+    PATH_KEYS,
+    CellEvidence,
+    ToolCall,
+    as_text,
+    redact,
+    value_at,
+)
+from pytest_ponybench.core.graders.outcome import Common, GradeContext, GraderOutcome
+
+TARGETS = ("reply", "transcript", "files")
+MODES = ("contains", "not_contains", "count")
+FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+EXCERPT = 80  # characters of a match shown in an explanation
+LISTED = 5  # calls or files named in an explanation
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    lo, hi = max(0, start - 20), min(len(text), max(end, start + 1) + 20)
+    piece = text[lo:hi]
+    if len(piece) > EXCERPT:
+        piece = piece[:EXCERPT] + "..."
+    return repr(redact(piece))
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class InputMatch:
+    """A tool call's input value at a dotted JSON path must match a regex (as text)."""
+
+    path: str
+    regex: re.Pattern[str]
+
+    def matches(self, call: ToolCall) -> bool:
+        if call.input is None:
+            return False
+        value = value_at(call.input, self.path)
+        return value is not MISSING and self.regex.search(as_text(value)) is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {"path": self.path, "regex": self.regex.pattern}
+
+    def text(self) -> str:
+        return f"{self.path} ~ {self.regex.pattern!r}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallMatch:
+    """Which tool calls count: a tool name or fnmatch glob (any of several), and an input match."""
+
+    tools: tuple[str, ...]
+    input: InputMatch | None = None
+
+    def matches(self, call: ToolCall) -> bool:
+        if not any(fnmatch.fnmatchcase(call.tool, t) for t in self.tools):
+            return False
+        return self.input is None or self.input.matches(call)
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tool": self.tools[0] if len(self.tools) == 1 else list(self.tools)}
+        if self.input is not None:
+            out["input"] = self.input.describe()
+        return out
+
+    def text(self) -> str:
+        what = "|".join(self.tools)
+        return what + (f" with {self.input.text()}" if self.input is not None else "")
+
+    def unparsed(self, calls: tuple[ToolCall, ...]) -> int:
+        """Calls of a wanted tool whose input did not parse (an input match cannot see them)."""
+        if self.input is None:
+            return 0
+        return sum(
+            1 for c in calls if c.input is None and any(fnmatch.fnmatchcase(c.tool, t) for t in self.tools)
+        )
+
+
+def call_text(call: ToolCall) -> str:
+    """`#3 Read /ws/app.py` (a subagent's call marked), for explanations."""
+    shown = ""
+    if call.input is not None:
+        for key in (*PATH_KEYS, "pattern", "skill", "command"):
+            value = call.input.get(key)
+            if isinstance(value, str) and value:
+                shown = value
+                break
+    else:
+        shown = "(input did not parse)"
+    shown = redact(shown if len(shown) <= EXCERPT else shown[:EXCERPT] + "...")
+    return (
+        f"#{call.index} {call.tool}"
+        + (f" {shown}" if shown else "")
+        + (" [subagent]" if call.subagent else "")
+    )
+
+
+def _unparsed_note(match: CallMatch, evidence: CellEvidence) -> str:
+    n = match.unparsed(evidence.tool_calls)
+    return f"; {n} call(s) of {'|'.join(match.tools)} had an input that did not parse" if n else ""
+
+
+def _bounds_ok(n: int, lo: int | None, hi: int | None) -> bool:
+    return (lo is None or n >= lo) and (hi is None or n <= hi)
+
+
+def _bounds_text(lo: int | None, hi: int | None) -> str:
+    parts = ([f"min {lo}"] if lo is not None else []) + ([f"max {hi}"] if hi is not None else [])
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegexGrader(Common):
+    type: str = field(default="regex", init=False)
+    target: str = "reply"
+    pattern: re.Pattern[str]
+    mode: str = "contains"
+    min: int | None = None
+    max: int | None = None
+    glob: str = "**/*"
+
+    def _texts(self, evidence: CellEvidence) -> Iterator[tuple[str, str]]:
+        if self.target == "reply":
+            yield "reply", evidence.reply
+        elif self.target == "transcript":
+            yield "transcript", evidence.transcript
+        elif evidence.workspace is not None:
+            yield from evidence.workspace.texts(self.glob)
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        if self.target == "files" and evidence.workspace is None:
+            return self.outcome(None, "no workspace to read", error="no workspace to read")
+        where = self.target if self.target != "files" else f"files {self.glob!r}"
+        seen = 0
+        count = 0
+        first: str | None = None
+        for label, text in self._texts(evidence):
+            seen += 1
+            if self.mode == "count":
+                for m in self.pattern.finditer(text):
+                    count += 1
+                    if first is None:
+                        first = self._at(label, text, m)
+                continue
+            found = self.pattern.search(text)
+            if found is not None:
+                first = self._at(label, text, found)
+                break
+        pat = repr(self.pattern.pattern)
+        empty = ""
+        if self.target == "files" and seen == 0:
+            empty = f" (no file matches {self.glob!r})"
+        elif self.target != "files" and not getattr(evidence, self.target):
+            empty = f" (the {self.target} is empty)"
+        if self.mode == "count":
+            ok = _bounds_ok(count, self.min, self.max)
+            at = f"; first {first}" if first else ""
+            text = f"{count} match(es) of {pat} in {where}{empty} ({_bounds_text(self.min, self.max)}){at}"
+            return self.outcome(ok, text)
+        if self.mode == "contains":
+            if first is not None:
+                return self.outcome(True, f"{where} contains {pat}: {first}")
+            return self.outcome(False, f"{where} does not contain {pat}{empty}")
+        if first is not None:
+            return self.outcome(False, f"{where} contains {pat}, which it must not: {first}")
+        return self.outcome(True, f"{where} does not contain {pat}{empty}")
+
+    @staticmethod
+    def _at(label: str, text: str, m: re.Match[str]) -> str:
+        if label in ("reply", "transcript"):
+            return f"at character {m.start()}: {_excerpt(text, m.start(), m.end())}"
+        return f"in {label} line {_line_of(text, m.start())}: {_excerpt(text, m.start(), m.end())}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolUsedGrader(Common):
+    type: str = field(default="tool_used", init=False)
+    match: CallMatch
+    min: int = 1
+    max: int | None = None
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        found = [c for c in evidence.tool_calls if self.match.matches(c)]
+        ok = _bounds_ok(len(found), self.min, self.max)
+        listed = ", ".join(call_text(c) for c in found[:LISTED]) + (" ..." if len(found) > LISTED else "")
+        text = (
+            f"{len(found)} call(s) of {self.match.text()} ({_bounds_text(self.min, self.max)})"
+            + (f": {listed}" if listed else "")
+            + _unparsed_note(self.match, evidence)
+        )
+        return self.outcome(ok, text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolAbsentGrader(Common):
+    type: str = field(default="tool_absent", init=False)
+    match: CallMatch
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        found = [c for c in evidence.tool_calls if self.match.matches(c)]
+        if not found:
+            return self.outcome(
+                True, f"no call of {self.match.text()}" + _unparsed_note(self.match, evidence)
+            )
+        listed = ", ".join(call_text(c) for c in found[:LISTED]) + (" ..." if len(found) > LISTED else "")
+        return self.outcome(
+            False, f"{len(found)} call(s) of {self.match.text()}, which must not happen: {listed}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolOrderGrader(Common):
+    type: str = field(default="tool_order", init=False)
+    steps: tuple[CallMatch, ...]
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        at = 0
+        placed: list[str] = []
+        calls = evidence.tool_calls
+        for n, step in enumerate(self.steps, 1):
+            pos = next((p for p in range(at, len(calls)) if step.matches(calls[p])), None)
+            if pos is None:
+                after = f" after {placed[-1].split(' ', 1)[0]}" if placed else ""
+                anywhere = next((c for c in calls if step.matches(c)), None)
+                why = (
+                    f"; it happens only before: {call_text(anywhere)}"
+                    if anywhere is not None and placed
+                    else ""
+                )
+                done = f" ({'; '.join(placed)})" if placed else ""
+                return self.outcome(
+                    False,
+                    f"step {n} of {len(self.steps)}, {step.text()}, has no call{after}{done}{why}"
+                    + _unparsed_note(step, evidence),
+                )
+            placed.append(call_text(calls[pos]))
+            at = pos + 1
+        return self.outcome(True, "in order: " + "; ".join(placed))
+
+
+@dataclass(frozen=True, kw_only=True)
+class _FileGrader(Common):
+    path: str
+    present: ClassVar[bool] = True
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        if evidence.workspace is None:
+            return self.outcome(None, "no workspace to read", error="no workspace to read")
+        found = evidence.workspace.matching(self.path)
+        names = ", ".join(e.path + ("/" if e.kind == "dir" else "") for e in found[:LISTED])
+        names += " ..." if len(found) > LISTED else ""
+        if self.present:
+            if found:
+                return self.outcome(True, f"{self.path!r} exists: {names}")
+            return self.outcome(False, f"nothing in the workspace matches {self.path!r}")
+        if found:
+            return self.outcome(False, f"{self.path!r} must not exist, but: {names}")
+        return self.outcome(True, f"nothing in the workspace matches {self.path!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileExistsGrader(_FileGrader):
+    type: str = field(default="file_exists", init=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileAbsentGrader(_FileGrader):
+    type: str = field(default="file_absent", init=False)
+    present: ClassVar[bool] = False

@@ -1,0 +1,562 @@
+"""Benchmark task folders: loading and validation.
+
+A task folder is the unit a benchmark author writes. Every problem in it is reported at
+collection time with the folder, file and key, and one broken folder never hides the errors of
+the others (`load_tasks` gathers them all before raising).
+
+A task proves its checks with references: `good/` (correct and safe), `bad/` (fails the task's
+axis) and any number of `refs/<name>/` folders, each declaring in `ref.toml` the verdict it must
+get on both axes (`expect = "correct, unsafe"`). The selftest scores every one of them.
+
+Beside the checks, a task may declare `[[graders]]` (the reply, the tool path, a judge) and
+`expect_fire`; a reference's ref.toml may then carry what the agent said and did and the outcome
+each grader must give (graders/config.py parses all of it). An open task with graders has
+references too: the graders are what they prove.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_ponybench.core.graders.config import (
+    REF_META_KEYS,
+    ExpectFire,
+    RefMeta,
+    parse_expect_fire,
+    parse_graders,
+    parse_ref_meta,
+)
+from pytest_ponybench.core.graders.outcome import Grader
+
+KINDS = ("surgical", "fixture", "open")
+AXES = ("safe", "correct")
+CHECK_PREFIXES = ("test_correct", "test_safe")
+KNOWN_KEYS = {
+    "kind",
+    "file",
+    "fixture",
+    "axis",
+    "tags",
+    "timeout",
+    "description",
+    "max_turns",
+    "graders",
+    "expect_fire",
+}
+DEFAULT_CHECK_TIMEOUT = 60.0
+REFS_DIR = "refs"
+REF_FILE = "ref.toml"
+REF_KEYS = {"expect", *REF_META_KEYS}
+# What a task needs before its checks can be trusted: every task at least two correct
+# references and one that is safe but incorrect; a task with safety checks at least three
+# unsafe ones, one of them correct (so a check on the wrong axis shows in the selftest).
+MIN_CORRECT = 2
+MIN_SAFE_INCORRECT = 1
+MIN_UNSAFE = 3
+MIN_CORRECT_UNSAFE = 1
+
+
+class TaskError(Exception):
+    """One or more malformed task folders; the message lists every problem found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The verdict a reference must get; None on an axis it does not declare (bad/ declares
+    only the task's axis)."""
+
+    correct: bool | None
+    safe: bool | None
+
+    @classmethod
+    def parse(cls, text: str) -> Expect:
+        """'correct, unsafe' (either order); ValueError naming what is wrong."""
+        words = [w.strip().lower() for w in text.split(",") if w.strip()]
+        correct = [w for w in words if w in ("correct", "incorrect")]
+        safe = [w for w in words if w in ("safe", "unsafe")]
+        other = [w for w in words if w not in ("correct", "incorrect", "safe", "unsafe")]
+        if other or len(correct) != 1 or len(safe) != 1:
+            raise ValueError(
+                f'expect must name both axes, like "correct, safe" or "incorrect, safe" or '
+                f'"correct, unsafe", not {text!r}'
+            )
+        return cls(correct=correct[0] == "correct", safe=safe[0] == "safe")
+
+    def text(self) -> str:
+        parts = []
+        if self.correct is not None:
+            parts.append("correct" if self.correct else "incorrect")
+        if self.safe is not None:
+            parts.append("safe" if self.safe else "unsafe")
+        return ", ".join(parts)
+
+    @property
+    def kind(self) -> str:
+        """The summary bucket: correct, correct+unsafe, unsafe, safe+incorrect (or partial)."""
+        if self.correct is None and self.safe is None:
+            return "graded"  # declares grader outcomes only (an open task's graders decide no axis)
+        if self.correct and self.safe:
+            return "correct"
+        if self.safe is False:
+            return "correct+unsafe" if self.correct else "unsafe"
+        if self.correct is False and self.safe:
+            return "safe+incorrect"
+        return "incorrect"  # a bad/ reference of a task whose safety is not declared
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One reference solution: files laid over seed/fixture, and the verdict it must get."""
+
+    name: str  # "good", "bad" or the folder name under refs/
+    files: dict[str, bytes] = field(repr=False)
+    expect: Expect
+    note: str = ""
+    meta: RefMeta = field(default_factory=RefMeta, repr=False)  # reply, tool calls, grader outcomes
+
+    @property
+    def where(self) -> str:
+        return self.name + "/" if self.name in ("good", "bad") else f"{REFS_DIR}/{self.name}/"
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    path: Path
+    kind: str
+    prompt: str
+    file: str | None = None
+    fixture: str | None = None
+    fixture_path: Path | None = None
+    axis: str = "safe"
+    tags: tuple[str, ...] = ()
+    timeout: float = DEFAULT_CHECK_TIMEOUT
+    description: str = ""
+    max_turns: int | None = None
+    seed: dict[str, bytes] = field(default_factory=dict, repr=False)
+    good: dict[str, bytes] = field(default_factory=dict, repr=False)
+    bad: dict[str, bytes] = field(default_factory=dict, repr=False)
+    checks: dict[str, bytes] = field(default_factory=dict, repr=False)
+    refs: tuple[Reference, ...] = field(default=(), repr=False)
+    graders: tuple[Grader, ...] = field(default=(), repr=False)
+    expect_fire: ExpectFire | None = None
+    good_meta: RefMeta = field(default_factory=RefMeta, repr=False)
+    bad_meta: RefMeta = field(default_factory=RefMeta, repr=False)
+
+    @property
+    def has_references(self) -> bool:
+        """Checks are proven by references, and so are graders (an open task's included)."""
+        return self.kind != "open" or bool(self.graders)
+
+    @property
+    def scored(self) -> bool:
+        """Whether the task's cells have something to pass: checks, or graders on an axis. An
+        open task without such graders has none: its cells say nothing about correctness or
+        safety and stay out of pass rates and verdicts."""
+        return self.kind != "open" or bool(self.graded_axes)
+
+    @property
+    def graded_axes(self) -> tuple[str, ...]:
+        """The axes (correct, safe) that a grader counted in the axes decides."""
+        return tuple(a for a in AXES[::-1] if any(g.arm == "all" and g.axis == a for g in self.graders))
+
+    @property
+    def has_safety(self) -> bool:
+        """Whether any test_safe*.py check decides the safe axis (else every cell is safe)."""
+        return any("/" not in n and n.startswith("test_safe") and n.endswith(".py") for n in self.checks)
+
+    @property
+    def references(self) -> tuple[Reference, ...]:
+        """good, bad and every refs/<name>, each with the verdict it must get."""
+        if not self.has_references:
+            return ()
+        graded = self.graded_axes
+        if self.kind == "open" and not graded:  # graders on the score only: no verdict to declare
+            good_expect = bad_expect = Expect(correct=None, safe=None)
+        elif self.kind == "open":  # no checks: the graders decide the axes
+            good_expect = Expect(correct=True, safe=True)
+            bad_expect = (
+                Expect(correct=None, safe=False)
+                if self.axis == "safe"
+                else Expect(correct=False, safe=None if "safe" in graded else True)
+            )
+        else:
+            good_expect = Expect(correct=True, safe=True)
+            bad_expect = (
+                Expect(correct=None, safe=False)
+                if self.axis == "safe"
+                else Expect(correct=False, safe=None if self.has_safety else True)
+            )
+        return (
+            Reference("good", self.good, good_expect, meta=self.good_meta),
+            Reference("bad", self.bad, bad_expect, meta=self.bad_meta),
+            *self.refs,
+        )
+
+    def reference(self, which: str) -> dict[str, bytes]:
+        """The files of reference `which` (good, bad or a refs/ name), relative to the workspace."""
+        if which == "good":
+            return self.good
+        if which == "bad":
+            return self.bad
+        for ref in self.refs:
+            if ref.name == which:
+                return ref.files
+        known = ", ".join(r.name for r in self.references)
+        raise ValueError(f"task {self.id} has no reference {which!r} (known: {known})")
+
+    def shortfalls(self) -> list[str]:
+        """What the declared references lack against the suite's minimums, in words."""
+        if not self.has_references:
+            return []
+        out = []
+        if self.kind != "open":
+            kinds = [r.expect.kind for r in self.references]
+            unsafe = kinds.count("unsafe") + kinds.count("correct+unsafe")
+            wanted = [
+                (kinds.count("correct"), MIN_CORRECT, "correct"),
+                (kinds.count("safe+incorrect"), MIN_SAFE_INCORRECT, "safe+incorrect"),
+            ]
+            if self.has_safety:
+                wanted += [
+                    (unsafe, MIN_UNSAFE, "unsafe in all"),
+                    (kinds.count("correct+unsafe"), MIN_CORRECT_UNSAFE, "correct+unsafe"),
+                ]
+            out = [f"{have} {what} (needs {need})" for have, need, what in wanted if have < need]
+        # Every grader is proven both ways: a reference it must pass and one it must fail.
+        for g in self.graders:
+            declared = [r.meta.graders[g.name] for r in self.references if g.name in r.meta.graders]
+            missing = [w for w, v in (("passing", True), ("failing", False)) if v not in declared]
+            if missing:
+                out.append(f"grader {g.name}: no reference declares it {' or '.join(missing)}")
+        return out
+
+    def content_hash(self) -> str:
+        """Hash of everything that defines the task, fixture included, for provenance."""
+        h = hashlib.sha256()
+        h.update(self.prompt.encode())
+        for part in ("seed", "good", "bad", "checks"):
+            for name, data in sorted(getattr(self, part).items()):
+                h.update(f"{part}/{name}\0".encode())
+                h.update(data)
+        for ref in self.refs:
+            h.update(f"{REFS_DIR}/{ref.name}={ref.expect.text()}\0".encode())
+            for name, data in sorted(ref.files.items()):
+                h.update(f"{REFS_DIR}/{ref.name}/{name}\0".encode())
+                h.update(data)
+        if self.fixture_path is not None:
+            h.update(tree_hash(self.fixture_path).encode())
+        for key in ("kind", "file", "fixture", "axis"):
+            h.update(f"{key}={getattr(self, key)}\0".encode())
+        # Only a task that declares graders hashes them, so every other task keeps its hash.
+        if self.graders or self.expect_fire is not None:
+            declared = {
+                "graders": [g.describe() for g in self.graders],
+                "expect_fire": self.expect_fire.describe() if self.expect_fire is not None else None,
+                "references": {r.name: r.meta.describe() for r in self.references if not r.meta.empty},
+            }
+            h.update(json.dumps(declared, sort_keys=True, default=str).encode())
+        return h.hexdigest()[:16]
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    """Every regular file under root, keyed by its POSIX path relative to root."""
+    if not root.is_dir():
+        return {}
+    out: dict[str, bytes] = {}
+    for p in sorted(root.rglob("*")):
+        if "__pycache__" in p.parts or p.is_symlink() or not p.is_file():
+            continue
+        out[p.relative_to(root).as_posix()] = p.read_bytes()
+    return out
+
+
+def tree_hash(root: Path) -> str:
+    h = hashlib.sha256()
+    for name, data in read_tree(root).items():
+        h.update(name.encode() + b"\0")
+        h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()[:16]
+
+
+def load_refs(
+    folder: Path, kind: str, problem: Callable[[str], None], graders: tuple[Grader, ...] = ()
+) -> tuple[Reference, ...]:
+    """Every refs/<name>/ of a task folder; each problem is passed to problem()."""
+    root = folder / REFS_DIR
+    if not root.is_dir():
+        return ()
+    if kind == "open" and not graders:
+        problem(f"{REFS_DIR}/: an open task without graders has no checks, so references would prove nothing")
+        return ()
+    names = tuple(g.name for g in graders)
+    refs: list[Reference] = []
+    for sub in sorted(p for p in root.iterdir() if not p.name.startswith((".", "_"))):
+        where = f"{REFS_DIR}/{sub.name}/"
+        if not sub.is_dir():
+            problem(f"{where[:-1]}: expected a folder per reference (refs/<name>/{REF_FILE} + files)")
+            continue
+        if sub.name in ("good", "bad") or not sub.name.replace("-", "_").isidentifier():
+            problem(f"{where}: reference name {sub.name!r} must be letters, digits, _ or - (not good/bad)")
+            continue
+        meta: dict[str, object] = {}
+        try:
+            meta = tomllib.loads((sub / REF_FILE).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problem(f'{where}{REF_FILE}: missing (it declares the verdict, e.g. expect = "correct, unsafe")')
+            continue
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+            continue
+        unknown = sorted(set(meta) - REF_KEYS)
+        if unknown:
+            problem(
+                f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(REF_KEYS))})"
+            )
+        ref_meta = parse_ref_meta(meta, sub, f"{where}{REF_FILE}", names, problem)
+        expect_text, note = meta.get("expect"), meta.get("note", "")
+        if expect_text is None and kind == "open":
+            expect = Expect(None, None)  # no checks: the graders' outcomes are the declaration
+        elif not isinstance(expect_text, str):
+            problem(f"{where}{REF_FILE}: key 'expect' is missing or not a string (e.g. \"correct, unsafe\")")
+            continue
+        else:
+            try:
+                expect = Expect.parse(expect_text)
+            except ValueError as exc:
+                problem(f"{where}{REF_FILE}: key 'expect': {exc}")
+                continue
+        files = {n: d for n, d in read_tree(sub).items() if n != REF_FILE and n not in ref_meta.meta_files}
+        if not files and kind != "open" and ref_meta.reply is None and not ref_meta.tool_calls:
+            problem(f"{where}: has no files besides {REF_FILE} (the solution laid over seed/fixture)")
+            continue
+        refs.append(Reference(sub.name, files, expect, note if isinstance(note, str) else "", meta=ref_meta))
+    return tuple(refs)
+
+
+def load_ref_meta(
+    folder: Path, where: str, graders: tuple[Grader, ...], problem: Callable[[str], None]
+) -> RefMeta:
+    """good/ref.toml or bad/ref.toml: what the reference says and does, and its grader outcomes
+    (its verdict is fixed: good is correct and safe, bad fails the task's axis)."""
+    path = folder / REF_FILE
+    if not path.is_file():
+        return RefMeta()
+    try:
+        meta = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+        return RefMeta()
+    if "expect" in meta:
+        problem(
+            f"{where}{REF_FILE}: key 'expect' is not for {where} "
+            "(good/ is correct and safe, bad/ fails 'axis')"
+        )
+    unknown = sorted(set(meta) - set(REF_META_KEYS) - {"expect"})
+    if unknown:
+        problem(f"{where}{REF_FILE}: unknown key(s) {', '.join(unknown)} (known: {', '.join(REF_META_KEYS)})")
+    return parse_ref_meta(meta, folder, f"{where}{REF_FILE}", tuple(g.name for g in graders), problem)
+
+
+def _reference_files(folder: Path, meta: RefMeta) -> dict[str, bytes]:
+    """What good/ or bad/ lays into the workspace: every file but its declarations."""
+    skip = {REF_FILE, *meta.meta_files}
+    return {n: d for n, d in read_tree(folder).items() if n not in skip}
+
+
+def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
+    """Load one task folder or raise TaskError listing everything wrong with it."""
+    problems: list[str] = []
+    where = str(folder)
+
+    def bad(msg: str) -> None:
+        problems.append(f"{where}: {msg}")
+
+    toml_path = folder / "task.toml"
+    meta: dict[str, object] = {}
+    if not toml_path.is_file():
+        bad("task.toml: missing (every task folder needs one)")
+    else:
+        try:
+            meta = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            bad(f"task.toml: not valid TOML: {exc}")
+    unknown = sorted(set(meta) - KNOWN_KEYS)
+    if unknown:
+        bad(f"task.toml: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(KNOWN_KEYS))})")
+
+    kind = meta.get("kind", "surgical")
+    if kind not in KINDS:
+        bad(f"task.toml: key 'kind' is {kind!r}; expected one of {', '.join(KINDS)}")
+    axis = meta.get("axis", "safe")
+    if axis not in AXES:
+        bad(f"task.toml: key 'axis' is {axis!r}; expected 'safe' or 'correct'")
+    file = meta.get("file")
+    if file is not None and (
+        not isinstance(file, str) or not file or Path(file).is_absolute() or ".." in Path(file).parts
+    ):
+        bad(f"task.toml: key 'file' must be a relative path inside the workspace, not {file!r}")
+        file = None
+    tags = meta.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
+        bad(f"task.toml: key 'tags' must be a list of identifiers (usable with -m), not {tags!r}")
+        tags = []
+    timeout = meta.get("timeout", DEFAULT_CHECK_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        bad(f"task.toml: key 'timeout' must be a positive number of seconds, not {timeout!r}")
+        timeout = DEFAULT_CHECK_TIMEOUT
+    max_turns = meta.get("max_turns")
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+    ):
+        bad(f"task.toml: key 'max_turns' must be a positive integer, not {max_turns!r}")
+        max_turns = None
+    description = meta.get("description", "")
+    if not isinstance(description, str):
+        bad("task.toml: key 'description' must be a string")
+        description = ""
+    graders = parse_graders(meta.get("graders"), folder, bad)
+    expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
+
+    fixture = meta.get("fixture")
+    fixture_path: Path | None = None
+    if kind == "fixture":
+        if not isinstance(fixture, str) or not fixture:
+            bad("task.toml: kind = \"fixture\" needs key 'fixture' naming a folder under fixtures/")
+        elif fixtures_dir is None or not (fixtures_dir / fixture).is_dir():
+            bad(f"task.toml: key 'fixture' names {fixture!r}, but {fixtures_dir}/{fixture} does not exist")
+        else:
+            fixture_path = (fixtures_dir / fixture).resolve()
+    elif fixture is not None:
+        bad(f"task.toml: key 'fixture' is only for kind = \"fixture\" (this task is {kind!r})")
+
+    prompt = ""
+    prompt_path = folder / "prompt.md"
+    if not prompt_path.is_file():
+        bad("prompt.md: missing (the prompt the agent gets)")
+    else:
+        try:
+            prompt = prompt_path.read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError as exc:
+            bad(f"prompt.md: not UTF-8 text ({exc})")
+        else:
+            if not prompt:
+                bad("prompt.md: empty")
+
+    seed = read_tree(folder / "seed")
+    good_meta = load_ref_meta(folder / "good", "good/", graders, bad)
+    bad_meta = load_ref_meta(folder / "bad", "bad/", graders, bad)
+    good = _reference_files(folder / "good", good_meta)
+    bad_ref = _reference_files(folder / "bad", bad_meta)
+    checks = read_tree(folder / "checks")
+    refs = load_refs(folder, str(kind), bad, graders)
+    if kind == "open" and graders:
+        for name in ("good", "bad"):
+            if not (folder / name).is_dir():
+                bad(
+                    f"{name}/: missing (a task with graders proves them on references: {name}/{REF_FILE} "
+                    "with the reply, tool_calls and graders = {...} it must give)"
+                )
+        graded = [g.axis for g in graders if g.arm == "all" and g.axis in AXES]
+        if graded and axis in AXES and axis not in graded:
+            bad(
+                f"task.toml: axis = {axis!r} but no grader decides it (an open task has no checks; "
+                f"give a grader axis = {axis!r}, or set 'axis' to one a grader decides)"
+            )
+    if kind != "open":
+        if not good:
+            bad("good/: missing or empty (the reference solution that must pass)")
+        if not bad_ref:
+            bad(f"bad/: missing or empty (the reference that must fail on axis {axis!r})")
+        if file is None and kind == "surgical":
+            bad("task.toml: kind = \"surgical\" needs key 'file' (the main deliverable)")
+        elif file is not None and good and file not in good:
+            bad(f"good/: has no {file} (task.toml key 'file')")
+        if not checks:
+            bad("checks/: missing or empty (hidden test_correct*.py / test_safe*.py files)")
+    for name in checks:
+        base = Path(name).name
+        if name.endswith(".py") and "/" not in name and base not in ("conftest.py", "__init__.py"):
+            if not base.startswith(CHECK_PREFIXES):
+                bad(f"checks/{name}: check files must be named test_correct*.py or test_safe*.py")
+    if kind != "open" and checks and axis in AXES:
+        wanted = "test_safe" if axis == "safe" else "test_correct"
+        if not any(Path(n).name.startswith(wanted) and "/" not in n for n in checks):
+            bad(f"checks/: axis = {axis!r} but there is no {wanted}*.py to decide it")
+
+    if problems:
+        raise TaskError(problems)
+    return Task(
+        id=folder.name,
+        path=folder.resolve(),
+        kind=str(kind),
+        prompt=prompt,
+        file=file if isinstance(file, str) else None,
+        fixture=fixture if isinstance(fixture, str) else None,
+        fixture_path=fixture_path,
+        axis=str(axis),
+        tags=tuple(tags),
+        timeout=float(timeout),
+        description=description,
+        max_turns=max_turns,
+        seed=seed,
+        good=good,
+        bad=bad_ref,
+        checks=checks,
+        refs=refs,
+        graders=graders,
+        expect_fire=expect_fire,
+        good_meta=good_meta,
+        bad_meta=bad_meta,
+    )
+
+
+def task_folders(tasks_dir: Path) -> list[Path]:
+    return sorted(p for p in tasks_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def load_tasks(tasks_dir: Path, fixtures_dir: Path | None = None) -> list[Task]:
+    """Load every task under tasks_dir; raise one TaskError with the problems of all folders."""
+    if not tasks_dir.is_dir():
+        raise TaskError([f"{tasks_dir}: tasks folder does not exist"])
+    tasks: list[Task] = []
+    problems: list[str] = []
+    for folder in task_folders(tasks_dir):
+        if not folder.name.replace("-", "_").isidentifier():
+            problems.append(f"{folder}: task id {folder.name!r} must be letters, digits, _ or -")
+            continue
+        try:
+            tasks.append(load_task(folder, fixtures_dir))
+        except TaskError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise TaskError(problems)
+    return tasks
+
+
+def select(tasks: Iterable[Task], wanted: Iterable[str]) -> list[Task]:
+    """Tasks whose id or one of whose tags is named in wanted; unknown names are an error."""
+    names = [w for w in wanted if w]
+    tasks = list(tasks)
+    known = {t.id for t in tasks} | {tag for t in tasks for tag in t.tags}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise TaskError(
+            [
+                f"--tasks: unknown task id or tag {', '.join(map(repr, unknown))} "
+                f"(known: {', '.join(sorted(known))})"
+            ]
+        )
+    if not names:
+        return tasks
+    return [t for t in tasks if t.id in names or set(t.tags) & set(names)]

@@ -1,0 +1,1 @@
+"""The local model server the offline models run on, and the behaviours it serves."""

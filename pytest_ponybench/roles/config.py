@@ -1,0 +1,546 @@
+"""Settings: `[tool.ponybench]` in pyproject.toml, overridden by command-line options.
+
+Resolved once per session (CLI > pyproject > default) so every module reads one object.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import os
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
+from pytest_ponybench.core.shards import Shard, parse_shard
+
+# Option names are constants so tests and error messages use the same spelling.
+OPT_SELFTEST = "--selftest-only"
+OPT_MODELS = "--models"
+OPT_ARMS = "--arms"
+OPT_ARM = "--arm"
+OPT_RUNS = "--runs"
+OPT_TASKS = "--tasks"
+OPT_CELL_TIMEOUT = "--cell-timeout"
+OPT_MAX_TURNS = "--max-turns"
+OPT_CLAUDE = "--claude"
+OPT_OUT = "--ponybench-out"
+OPT_TASKS_DIR = "--ponybench-tasks"
+OPT_RESCORE = "--rescore"
+OPT_RESUME = "--resume"
+OPT_PREFLIGHT = "--preflight"
+OPT_SKIP_PREFLIGHT = "--skip-preflight"
+OPT_BUDGET = "--budget-usd"
+OPT_CELL_BUDGET = "--max-budget-usd"
+# Not --retries: pytest-retry owns that name. The pyproject key stays `retries`.
+OPT_RETRIES = "--cell-retries"
+OPT_WARMUP = "--warmup"
+OPT_NO_REPORT = "--no-report"
+# Command line only, never a pyproject key: running an unconfined agent is a choice per run.
+OPT_ALLOW_UNCONFINED = "--allow-unconfined"
+OPT_SHARD = SHARD_FLAG  # command line only: each machine of a sharded grid gets its own
+OPT_OFFLINE_LATENCY = "--offline-latency"
+OPT_STOP_AFTER = "--stop-after-invalid"
+OPT_MAX_WS_MB = "--max-workspace-mb"
+OPT_MAX_WS_FILES = "--max-workspace-files"
+OPT_DRY_RUN = "--dry-run"
+
+DEFAULTS: dict[str, Any] = {
+    "tasks": "benchmarks/tasks",
+    "fixtures": "fixtures",
+    "out": "runs",
+    "models": ["offline-reference"],
+    "runs": 1,
+    "cell_timeout": 300.0,
+    "max_turns": 30,
+    "claude": "claude",
+    "retries": 1,
+    "budget_usd": None,
+    "max_budget_usd": None,
+    "warmup": "auto",
+    "offline_latency": 0.0,
+    "stop_after_invalid": 5,
+    "max_workspace_mb": 64,
+    "max_workspace_files": 20_000,
+}
+
+HELP = {
+    OPT_SHARD: "run only shard I of N (I from 1): the (task, model, run) blocks whose stable hash "
+    "falls in it, every arm of a block together; merge the shards' run dirs with ponybench merge",
+    OPT_OFFLINE_LATENCY: "seconds every offline-* session is held (its last reply waits until then), "
+    "as a live API would; a model suffix such as offline-reference@20s sets it per model",
+    OPT_STOP_AFTER: "stop the run after this many consecutive invalid cells of one kind (an "
+    "unreachable API, refused credentials, an overload that stays); 0 never stops",
+    OPT_ALLOW_UNCONFINED: "run paid models even where the agent cannot be confined (no bubblewrap "
+    "or no user namespaces): the agent can then read and change anything the harness's user can",
+    OPT_MAX_WS_MB: "the most a cell's workspace may hold, in MiB (sparse files at their full size); "
+    "a workspace over it is not copied or scored, and its cell fails with the reason",
+    OPT_MAX_WS_FILES: "the most files and folders a cell's workspace may hold; over it, as for "
+    + "--max-workspace-mb",
+    OPT_DRY_RUN: "print the grid, the pre-flight a paid run would do and an estimate of its cost, "
+    "then stop: nothing is run, spent or written, no credential is needed",
+    OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
+    "references, no claude, no API",
+    OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
+    "offline-* models served locally (default from [tool.ponybench] models)",
+    OPT_ARMS: "comma-separated arm names to run (default: every configured arm, baseline first)",
+    OPT_ARM: "add an arm: NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH "
+    "(repeatable)",
+    OPT_RUNS: "runs per (task, arm, model) cell",
+    OPT_TASKS: "comma-separated task ids or tags to run (default: all)",
+    OPT_CELL_TIMEOUT: "seconds one claude session may take before its process group is killed",
+    OPT_MAX_TURNS: "--max-turns passed to claude",
+    OPT_CLAUDE: "the claude executable (name on PATH or path)",
+    OPT_OUT: "folder that holds the run directories",
+    OPT_TASKS_DIR: "folder of task folders (default from [tool.ponybench] tasks)",
+    OPT_RESCORE: "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
+    "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
+    OPT_PREFLIGHT: "run the pre-flight (selftest of the selected tasks, arm activation check) "
+    "even when every model is offline (it always runs before a paid run)",
+    OPT_SKIP_PREFLIGHT: "skip the pre-flight before a paid run (not recommended)",
+    OPT_BUDGET: "dollar budget for the whole run, shared by all xdist workers: no cell starts "
+    "once spend plus the running cells' caps would pass it; the rest are skipped",
+    OPT_CELL_BUDGET: "dollar cap per cell, passed to claude --max-budget-usd",
+    OPT_RETRIES: "re-runs of a cell whose session was invalid (API error, no result), with "
+    "backoff; a wrong or unsafe result is never retried",
+    OPT_NO_REPORT: "do not write the HTML report (RUN_DIR/report.html) at the end of the session",
+    OPT_WARMUP: "prompt-cache warm-up call per (model, arm) before the cells: auto (live models "
+    "only), on, off",
+    OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
+    "valid record, appending to the same run dir",
+}
+
+
+# Every option is registered under a name no other plugin uses (`--ponybench-...`); the short
+# name users type (`--models`) is its alias wherever no other plugin or conftest owns that name
+# (alias_short_names). `--ponybench-out` and `--ponybench-tasks` have no short form.
+_LONG_EXCEPTIONS = {OPT_TASKS: "--ponybench-select"}
+
+
+def long_name(opt: str) -> str:
+    """The name an option is registered under."""
+    if opt.startswith("--ponybench-"):
+        return opt
+    return _LONG_EXCEPTIONS.get(opt, "--ponybench-" + opt[2:])
+
+
+def dest(opt: str) -> str:
+    return long_name(opt)[2:].replace("-", "_")
+
+
+def given_by_user(config: pytest.Config, *flags: str) -> bool:
+    """Whether the user chose one of these options of pytest's or a plugin's (on the command
+    line, in PYTEST_ADDOPTS or in the ini file's addopts): their choice is kept."""
+    args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    args += [str(a) for a in config.getini("addopts")]
+    return any(a == f or a.startswith(f) for a in args for f in flags)
+
+
+def option(config: pytest.Config, opt: str) -> Any:
+    """The command line's value of an option, by the name users type."""
+    return config.getoption(dest(opt))
+
+
+# A bad option or [tool.ponybench] value, with the key or flag named: a usage error for pytest.
+ConfigError = pytest.UsageError
+
+# Sane upper bounds: past them a value is a typo, and a grid that never finishes collecting.
+MAX_RUNS = 1000
+MAX_CELLS = 100_000
+MAX_SECONDS = 7 * 24 * 3600.0
+MAX_TURNS = 10_000
+MAX_RETRIES = 20
+MAX_USD = 1_000_000.0
+
+
+def read_pyproject(rootdir: Path) -> tuple[dict[str, Any], Path | None]:
+    """The [tool.ponybench] table of rootdir's pyproject.toml (empty when there is none)."""
+    path = rootdir / "pyproject.toml"
+    if not path.is_file():
+        return {}, None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from exc
+    tool = data.get("tool", {})
+    table = tool.get("ponybench", {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.ponybench] must be a table")
+    return table, path
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path
+    tasks_dir: Path
+    fixtures_dir: Path
+    out_dir: Path
+    models: tuple[str, ...]
+    runs: int
+    cell_timeout: float
+    max_turns: int
+    claude: str
+    task_filter: tuple[str, ...]
+    arm_names: tuple[str, ...]
+    arm_specs: tuple[str, ...]
+    arms_table: dict[str, Any] = field(default_factory=dict)
+    pyproject: Path | None = None
+    tasks_dir_given: bool = False  # named by the user: a missing folder is then an error
+    retries: int = 1
+    budget_usd: float | None = None
+    max_budget_usd: float | None = None
+    warmup: str = "auto"
+    shard: Shard | None = None
+    offline_latency: float = 0.0
+    stop_after_invalid: int = 5
+    max_workspace_mb: int = 64
+    max_workspace_files: int = 20_000
+    # Command line only: choices per run, never settings of a project.
+    no_report: bool = False
+    allow_unconfined: bool = False
+    preflight: bool = False
+    skip_preflight: bool = False
+    dry_run: bool = False
+    resume: str | None = None
+    rescore: str | None = None
+    # The grid flags as given on the command line (a resume compares them with its run's).
+    grid_given: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def bench_dir(self) -> Path:
+        """The benchmark folder: the one that holds the tasks folder and the cell test module."""
+        return self.tasks_dir.parent
+
+    def resolve_claude(self) -> str | None:
+        """Absolute path of the claude binary, or None when it cannot be found."""
+        candidate = Path(self.claude).expanduser()
+        if candidate.parent != Path(".") and candidate.is_file():
+            return str(candidate.resolve())
+        return shutil.which(self.claude)
+
+
+class _Source:
+    """One setting's value and where it came from (flag, pyproject key or default)."""
+
+    def __init__(self, config: pytest.Config, table: dict[str, Any], pyproject: Path | None) -> None:
+        self.config, self.table, self.pyproject = config, table, pyproject
+
+    def pick(self, opt: str | None, key: str) -> tuple[str, Any]:
+        """(where, value): the flag if given, else the ini option (pytest.ini, tox.ini, setup.cfg,
+        [tool.pytest.ini_options] or -o), else the pyproject key, else the default."""
+        cli = option(self.config, opt) if opt else None
+        if cli is not None:
+            return opt or key, cli
+        ini = INI_PREFIX + key
+        value = self.config.getini(ini)
+        if value is not None:
+            where = f"ini option {ini}" + (f" in {self.config.inipath}" if self.config.inipath else "")
+            return where, value
+        if key in self.table:
+            where = f"[tool.ponybench] {key}" + (f" in {self.pyproject}" if self.pyproject else "")
+            return where, self.table[key]
+        return f"the default {key}", DEFAULTS[key]
+
+
+def _parse_number(where: str, value: Any) -> float:
+    """A finite number from a flag's text or a TOML value; bools are not numbers."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{where} must be a number, not {value!r}")
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise ConfigError(f"{where} must be a number, not {value!r}") from None
+    else:
+        raise ConfigError(f"{where} must be a number, not {value!r}")
+    if not math.isfinite(number):
+        raise ConfigError(f"{where} must be a finite number, not {value!r}")
+    return number
+
+
+def count(where: str, value: Any, minimum: int, maximum: int) -> int:
+    """A whole number in [minimum, maximum]: 1.7 or true is refused, never rounded."""
+    number = _parse_number(where, value)
+    if number != int(number):
+        raise ConfigError(f"{where} must be a whole number, not {value!r}")
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{where} must be from {minimum} to {maximum}, not {value!r}")
+    return int(number)
+
+
+def seconds(where: str, value: Any, minimum: float, maximum: float) -> float:
+    number = _parse_number(where, value)
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{where} must be from {minimum:g} to {maximum:g}, not {value!r}")
+    return number
+
+
+def dollars(where: str, value: Any) -> float | None:
+    """An optional positive amount (None: no limit)."""
+    if value is None:
+        return None
+    number = _parse_number(where, value)
+    if not 0 < number <= MAX_USD:
+        raise ConfigError(f"{where} must be more than 0 and at most {MAX_USD:g}, not {value!r}")
+    return number
+
+
+def names(where: str, value: Any) -> tuple[str, ...]:
+    """A comma-separated string or a list of strings; a name given twice is refused."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = value
+    else:
+        raise ConfigError(f"{where} must be a comma-separated string or a list of strings, not {value!r}")
+    out = [v.strip() for v in items if v.strip()]
+    twice = sorted({v for v in out if out.count(v) > 1})
+    if twice:
+        raise ConfigError(f"{where}: {', '.join(twice)} given more than once")
+    return tuple(out)
+
+
+def _text(where: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
+def load_settings(config: pytest.Config) -> Settings:
+    """Every setting resolved once (CLI > pyproject > default) and checked, with its source named."""
+    root = Path(config.rootpath)
+    table, pyproject = read_pyproject(root)
+    where = f"{pyproject} [tool.ponybench]" if pyproject else "[tool.ponybench]"
+    unknown = sorted(set(table) - set(DEFAULTS) - {"arms"})
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted([*DEFAULTS, 'arms']))})"
+        )
+    src = _Source(config, table, pyproject)
+    arms_table = table.get("arms", {})
+    if not isinstance(arms_table, dict):
+        raise ConfigError(f"{where}: key 'arms' must be a table of arm name -> arm")
+    models = names(*src.pick(OPT_MODELS, "models"))
+    if not models:
+        raise ConfigError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
+    tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
+    settings = Settings(
+        root=root,
+        tasks_dir=root / _text(tasks_where, tasks_value),
+        fixtures_dir=root / _text(*src.pick(None, "fixtures")),
+        out_dir=root / _text(*src.pick(OPT_OUT, "out")),
+        models=models,
+        runs=count(*src.pick(OPT_RUNS, "runs"), 1, MAX_RUNS),
+        cell_timeout=seconds(*src.pick(OPT_CELL_TIMEOUT, "cell_timeout"), 1, MAX_SECONDS),
+        max_turns=count(*src.pick(OPT_MAX_TURNS, "max_turns"), 1, MAX_TURNS),
+        claude=_text(*src.pick(OPT_CLAUDE, "claude")),
+        task_filter=names(OPT_TASKS, option(config, OPT_TASKS)),
+        arm_names=names(OPT_ARMS, option(config, OPT_ARMS)),
+        arm_specs=tuple(option(config, OPT_ARM) or ()),
+        arms_table=arms_table,
+        pyproject=pyproject,
+        tasks_dir_given=not tasks_where.startswith("the default"),
+        retries=count(*src.pick(OPT_RETRIES, "retries"), 0, MAX_RETRIES),
+        budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
+        max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
+        warmup=_choice(*src.pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
+        shard=_shard(option(config, OPT_SHARD)),
+        offline_latency=seconds(*src.pick(OPT_OFFLINE_LATENCY, "offline_latency"), 0, 3600),
+        stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
+        max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
+        max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
+        no_report=bool(option(config, OPT_NO_REPORT)),
+        allow_unconfined=bool(option(config, OPT_ALLOW_UNCONFINED)),
+        preflight=bool(option(config, OPT_PREFLIGHT)),
+        skip_preflight=bool(option(config, OPT_SKIP_PREFLIGHT)),
+        dry_run=bool(option(config, OPT_DRY_RUN)),
+        resume=option(config, OPT_RESUME),
+        rescore=option(config, OPT_RESCORE),
+        grid_given={
+            o: v
+            for o in (OPT_MODELS, OPT_TASKS, OPT_ARMS, OPT_RUNS, OPT_ARM)
+            if (v := option(config, o)) is not None
+        },
+    )
+    return settings
+
+
+def _shard(value: str | None) -> Shard | None:
+    if value is None:
+        return None
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+class Mode(enum.Enum):
+    """What a pytest run asks of ponybench; resolved once, in pytest_configure."""
+
+    SELFTEST = "selftest"  # every task's scorer against its references, no claude
+    RUN = "run"  # a new run dir, the grid of cells
+    RESUME = "resume"  # an earlier run dir, only its cells without a valid record
+    RESCORE = "rescore"  # an earlier run's kept workspaces scored again, nothing run
+
+
+# Options that only mean something to ponybench: given any of them, a missing tasks folder is an
+# error rather than a sign that this pytest run is not about the benchmark.
+_OWN_OPTIONS = (
+    OPT_MODELS,
+    OPT_ARMS,
+    OPT_ARM,
+    OPT_RUNS,
+    OPT_TASKS,
+    OPT_TASKS_DIR,
+    OPT_RESCORE,
+    OPT_RESUME,
+    OPT_BUDGET,
+    OPT_SHARD,
+)
+
+
+def _points_at(config: pytest.Config, folder: Path) -> bool:
+    """Whether the command line's paths lie in, on, or above the benchmark folder."""
+    folder = folder.resolve()
+    for arg in config.args:
+        path = (Path(config.invocation_params.dir) / arg.split("::")[0]).resolve()
+        if path == folder or folder in path.parents or path in folder.parents:
+            return True
+    return False
+
+
+def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
+    """The mode this run asks for, or None when it is not about the benchmark at all.
+
+    Cheap on purpose: it reads pyproject.toml and looks at the paths, nothing else, so a project
+    that merely has the package installed pays nothing and sees nothing.
+    """
+    selftest = bool(option(config, OPT_SELFTEST))
+    resume, rescore = option(config, OPT_RESUME), option(config, OPT_RESCORE)
+    if resume and rescore:
+        raise ConfigError(f"{OPT_RESUME} and {OPT_RESCORE} exclude each other")
+    if selftest and (resume or rescore):
+        raise ConfigError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
+    own = any(option(config, o) for o in _OWN_OPTIONS)
+    if not (selftest or own) and not (Path(config.rootpath) / "pyproject.toml").is_file():
+        return None
+    if not (selftest or own) and not read_pyproject(Path(config.rootpath))[0]:
+        if not (Path(config.rootpath) / str(DEFAULTS["tasks"])).is_dir():
+            return None  # no [tool.ponybench], no benchmarks/tasks: not a benchmark project
+    settings = load_settings(config)
+    if selftest:
+        return Mode.SELFTEST, settings
+    if not _points_at(config, settings.bench_dir):
+        if own and settings.tasks_dir.is_dir():
+            raise ConfigError(
+                f"ponybench options were given, but no path on the command line is in the benchmark "
+                f"folder {settings.bench_dir}: run `pytest {settings.bench_dir.name} ...`"
+            )
+        if not own:
+            return None  # the plan then names the missing tasks folder
+    elif not settings.tasks_dir.is_dir() and not (own or settings.tasks_dir_given):
+        return None
+    if rescore:
+        return Mode.RESCORE, settings
+    return (Mode.RESUME if resume else Mode.RUN), settings
+
+
+INI_PREFIX = "ponybench_"
+_STORE_TRUE = (
+    OPT_SELFTEST,
+    OPT_PREFLIGHT,
+    OPT_SKIP_PREFLIGHT,
+    OPT_NO_REPORT,
+    OPT_ALLOW_UNCONFINED,
+    OPT_DRY_RUN,
+)
+_METAVAR = {
+    OPT_ARM: "NAME=KIND:VALUE",
+    OPT_RESCORE: "RUN_DIR",
+    OPT_RESUME: "RUN_DIR",
+    OPT_BUDGET: "USD",
+    OPT_CELL_BUDGET: "USD",
+    OPT_RETRIES: "N",
+    OPT_SHARD: "I/N",
+    OPT_OFFLINE_LATENCY: "SECONDS",
+    OPT_STOP_AFTER: "N",
+    OPT_MAX_WS_MB: "MIB",
+    OPT_MAX_WS_FILES: "N",
+}
+_INI_HELP = {
+    "tasks": HELP[OPT_TASKS_DIR],
+    "fixtures": "folder of fixture repositories that fixture tasks copy",
+    "out": HELP[OPT_OUT],
+    "models": HELP[OPT_MODELS],
+    "runs": HELP[OPT_RUNS],
+    "cell_timeout": HELP[OPT_CELL_TIMEOUT],
+    "max_turns": HELP[OPT_MAX_TURNS],
+    "claude": HELP[OPT_CLAUDE],
+    "retries": HELP[OPT_RETRIES],
+    "budget_usd": HELP[OPT_BUDGET],
+    "max_budget_usd": HELP[OPT_CELL_BUDGET],
+    "warmup": HELP[OPT_WARMUP],
+    "offline_latency": HELP[OPT_OFFLINE_LATENCY],
+    "stop_after_invalid": HELP[OPT_STOP_AFTER],
+    "max_workspace_mb": HELP[OPT_MAX_WS_MB],
+    "max_workspace_files": HELP[OPT_MAX_WS_FILES],
+}
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Every option under its own prefix (no clash with another plugin's `--models`), with the
+    short form named in its help; every setting also as an ini option `ponybench_<key>`."""
+    group = parser.getgroup("ponybench", "benchmark Claude Code arms (pytest-ponybench)")
+    for opt in HELP:
+        short = f" [also {opt} where no other plugin uses it]" if long_name(opt) != opt else ""
+        kwargs: dict[str, Any] = {"dest": dest(opt), "help": HELP[opt] + short}
+        if opt in _STORE_TRUE:
+            kwargs.update(action="store_true", default=False)
+        elif opt == OPT_ARM:
+            kwargs.update(action="append", default=None)
+        elif opt == OPT_WARMUP:
+            kwargs.update(default=None, choices=("auto", "on", "off"))
+        else:
+            kwargs.update(default=None)
+        if opt in _METAVAR:
+            kwargs["metavar"] = _METAVAR[opt]
+        group.addoption(long_name(opt), **kwargs)
+    for key in DEFAULTS:
+        parser.addini(INI_PREFIX + key, _INI_HELP[key] + " (the command line wins)", default=None)
+
+
+def _owned_elsewhere(parser: pytest.Parser) -> set[str]:
+    """Option names registered by anything else: pytest, plugins, conftest.py files."""
+    groups = [getattr(parser, "_anonymous", None), *getattr(parser, "_groups", [])]
+    return {name for g in groups if g is not None for o in g.options for name in o.names()}
+
+
+def alias_short_names(parser: pytest.Parser, args: list[str]) -> None:
+    """Rewrite `--models X` into `--ponybench-models X` in place, for every short name nobody
+    else registered, once the initial conftests have added their options. A project whose
+    conftest defines `--models` keeps it; ponybench's is then `--ponybench-models`."""
+    taken = _owned_elsewhere(parser)
+    free = {opt: long_name(opt) for opt in HELP if long_name(opt) != opt and opt not in taken}
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=")
+        if name in free:
+            args[i] = free[name] + eq + value

@@ -1,0 +1,316 @@
+"""The controller role: the run dir's life, from pre-flight to summary.
+
+Registered once per benchmark session, in the process that owns the terminal (the xdist
+controller, or the only process without xdist). It is the one writer of run.json and
+summary.json; it runs the pre-flight before any worker starts a cell, and at the end compares
+the cells it expected with the records on disk, so a crashed worker's cells are named missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench.analysis import estimate, report
+from pytest_ponybench.core import shards
+from pytest_ponybench.isolation import confine, sandbox
+from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.roles import preflight, pricing
+from pytest_ponybench.roles.collection import cell_of
+from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
+from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.session import agent, interrupts
+from pytest_ponybench.store import results, spend, weather
+
+RUN_DIR_KEY = "ponybench_run_dir"
+CLAUDE_VERSION_KEY = "ponybench_claude_version"
+REPORT_PARTIAL = f".{results.REPORT}.partial"
+
+
+def new_run_dir(plan: Plan) -> Path:
+    """runs/<stamp>/ for a run, <earlier>/rescore-<stamp>/ for a rescore, the same dir for a resume."""
+    if plan.mode is Mode.RESUME:
+        assert plan.previous is not None
+        return plan.previous.path  # appended to, attempt after attempt
+    out = plan.previous.path if plan.previous is not None else plan.settings.out_dir
+    prefix = "rescore-" if plan.mode is Mode.RESCORE else ""
+    path = out / f"{prefix}{results.new_stamp()}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = out / f"{prefix}{results.new_stamp()}-{n}"
+    return path
+
+
+def _load_report_libraries() -> None:
+    try:
+        importlib.import_module("pytest_ponybench.htmlreport.build")
+    except Exception:  # noqa: S110  (write_report imports it again and records the error)
+        pass
+
+
+JSON_REPORT_DEFAULT = ".report.json"  # pytest-json-report's default file
+
+
+def enable_json_report(config: pytest.Config, run_dir: Path) -> Path | None:
+    """pytest-json-report into the run dir, unless the user asked for it elsewhere (--json-report
+    or --json-report-file): then their file is kept and returned, to be named in the summary."""
+    opt = config.option
+    if not hasattr(opt, "json_report"):
+        return None
+    theirs = str(getattr(opt, "json_report_file", JSON_REPORT_DEFAULT) or JSON_REPORT_DEFAULT)
+    if getattr(opt, "json_report", False) or theirs != JSON_REPORT_DEFAULT:
+        opt.json_report = True
+        return Path(config.invocation_params.dir, theirs)
+    opt.json_report = True
+    # pytest-json-report writes in place; a full disk would leave report.json truncated.
+    # It writes a partial file that the controller renames once it is whole JSON.
+    opt.json_report_file = str(run_dir / REPORT_PARTIAL)
+    opt.json_report_indent = 1
+    opt.json_report_verbosity = -1  # the run dir is named in the summary; no line of its own
+    return None
+
+
+class Controller:
+    """Run dir, pre-flight, run.json, summary.json and missing cells."""
+
+    def __init__(self, config: pytest.Config, plan: Plan) -> None:
+        self.config = config
+        self.plan = plan
+        self.run_dir = results.RunDir(new_run_dir(plan))
+        self.claude_version: str | None = None
+        self.expected: list[str] = []
+        self.skipped: set[str] = set()
+        self.write_error: str | None = None  # why summary.json or run.json could not be written
+        self.report_path: Path | None = None
+        self.report_error: str | None = None
+        self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
+        self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
+        self._server: OfflineServer | None = None
+
+    # -- before any cell ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Everything that must hold before the first cell; run.json is written here, once."""
+        plan = self.plan
+        extra: dict[str, Any] = {}
+        if plan.claude is not None:
+            self.claude_version = agent.claude_version(plan.claude)
+        if plan.mode is not Mode.RESCORE:
+            extra = self._before_spending()
+        try:
+            self.run_dir.path.mkdir(parents=True, exist_ok=True)
+            for w in extra.get("warmup", []):
+                self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
+            self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+        except OSError as exc:
+            raise pytest.UsageError(
+                f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
+            ) from None
+        self.json_report_elsewhere = enable_json_report(self.config, self.run_dir.path)
+        interrupts.install()
+        if not self.plan.settings.no_report:
+            # The report's libraries (matplotlib: about 0.7 s of CPU) load while the cells run,
+            # where the controller mostly waits, instead of after the last cell.
+            threading.Thread(
+                target=_load_report_libraries, name="ponybench-report-import", daemon=True
+            ).start()
+
+    def _before_spending(self) -> dict[str, Any]:
+        """Pre-flight (selftest of the selected tasks, arm activation) and warm-up; both are
+        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
+        plan, s = self.plan, self.plan.settings
+        assert plan.claude is not None
+        refused = confine.refusal(
+            [m for m in s.models if not is_offline(m)],
+            s.allow_unconfined,
+            OPT_ALLOW_UNCONFINED,
+        )
+        if refused:
+            raise pytest.UsageError(refused)
+        if plan.paid and plan.mode is Mode.RUN:
+            self.estimate = self._price()
+        checks: dict[str, Any] = {"ran": False}
+        if (plan.paid or s.preflight) and not s.skip_preflight:
+            problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
+            arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
+            for res in arms_checked:
+                problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
+            # Free (a token count): is each live model's API reachable, are the credentials taken.
+            apis = [weather.check_api(m) for m in s.models if not is_offline(m)]
+            problems += [a.describe() for a in apis if not a.ok]
+            checks = {
+                "ran": True,
+                "api": [{"model": a.model, "ok": a.ok, "verdict": a.verdict} for a in apis],
+                "arms": arms_checked,
+                "problems": problems,
+            }
+            if problems:
+                raise pytest.UsageError(
+                    "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
+                    + "\n".join(f"  - {p}" for p in problems)
+                )
+        warm: list[dict[str, Any]] = []
+        if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
+            server = self.server() if plan.offline else None
+            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
+        priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
+        return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
+
+    def _price(self) -> list[estimate.Line]:
+        """The price before paying; a run whose estimate's low end is over its budget is refused."""
+        lines = pricing.lines(self.plan, self.claude_version)
+        low, high = estimate.totals(lines)
+        budget = self.plan.settings.budget_usd
+        if budget is not None and low > budget:
+            raise pytest.UsageError(
+                f"ponybench: this run is estimated at ${low:,.2f}-${high:,.2f}, and even the low end is "
+                f"over --budget-usd {budget:g}; nothing was run. Narrow the grid, or see the estimate "
+                "with --dry-run."
+            )
+        return lines
+
+    def server(self) -> OfflineServer:
+        if self._server is None:
+            self._server = OfflineServer()
+            self._server.start()
+        return self._server
+
+    def ledger(self) -> spend.Ledger:
+        s = self.plan.settings
+        return spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+
+    # -- bookkeeping --------------------------------------------------------------------------
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The cells this session must record (after -k/-m deselection), without xdist."""
+        if session.items:
+            self.expect(c.id for i in session.items if (c := cell_of(self.plan, i)) is not None)
+
+    def expect(self, cell_ids: Any) -> None:
+        for cell_id in cell_ids:
+            if cell_id not in self.expected:
+                self.expected.append(cell_id)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """A cell the budget skipped is not missing: it was never started, on purpose. One the
+        weather's breaker kept from starting is: a resume runs it."""
+        expected_failure = hasattr(report, "wasxfail")  # it ran, and failed as intended
+        if (
+            report.skipped
+            and not expected_failure
+            and (cell := cell_of(self.plan, report.nodeid)) is not None
+        ):
+            if weather.STOPPED not in str(report.longrepr):
+                self.skipped.add(cell.id)
+
+    def missing_cells(self) -> list[str]:
+        """Cells that were to run but left no record: a worker crashed, restarts ran out, or
+        the run was interrupted. They are listed by id and the run is not green."""
+        recorded = {str(r.get("cell_id")) for r in self.run_dir.records()}
+        return [c for c in self.expected if c not in recorded and c not in self.skipped]
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        if not self.run_dir.path.exists():
+            return
+        missing = self.missing_cells()
+        if missing and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        records = self.run_dir.records()
+        try:
+            results.write_json(
+                self.run_dir.path / results.SUMMARY,
+                {
+                    "rows": report.aggregate(records),
+                    "models": report.model_totals(records),
+                    "missing": missing,
+                },
+            )
+            self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+            if not self.plan.settings.no_report:
+                self.write_report()
+        except OSError as exc:
+            self.write_error = f"{type(exc).__name__}: {exc}"
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+
+    def write_report(self) -> None:
+        """The HTML report of the run dir; a report that cannot be written never fails the run."""
+        from pytest_ponybench.htmlreport import write_report
+
+        try:
+            self.report_path = write_report(self.run_dir.path)
+        except Exception as exc:  # the records are on disk; `ponybench report` can try again
+            self.report_error = f"{type(exc).__name__}: {exc}"
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self) -> None:
+        """After pytest-json-report wrote its file: keep it only whole, under its real name."""
+        partial = self.run_dir.path / REPORT_PARTIAL
+        if not partial.exists():
+            return
+        try:
+            json.loads(partial.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            partial.unlink(missing_ok=True)  # truncated: the records in results.jsonl stand
+            return
+        os.replace(partial, self.run_dir.path / results.REPORT)
+
+    def resume_command(self) -> str | None:
+        """How to finish this run, or None where resuming means nothing (rescore)."""
+        if self.plan.mode is Mode.RESCORE:
+            return None
+        bench = self.plan.settings.bench_dir
+        try:
+            bench = bench.relative_to(Path(self.config.invocation_params.dir))
+        except ValueError:
+            pass
+        workers = self.config.getoption("numprocesses", None)
+        args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
+        return "pytest " + " ".join(args)
+
+
+class XdistController:
+    """Registered only with xdist: hand every worker the run dir and learn the expected cells."""
+
+    def __init__(self, controller: Controller, dist_given: bool) -> None:
+        self.controller = controller
+        self.dist_given = dist_given
+
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[RUN_DIR_KEY] = str(self.controller.run_dir.path)
+        node.workerinput[CLAUDE_VERSION_KEY] = self.controller.claude_version
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """The arms of a (task, model, run) block on one worker, back to back, unless the user
+        chose a --dist of their own (xdist's default for -n is "load")."""
+        if config.getoption("dist") != "load" or self.dist_given:
+            return None
+        from pytest_ponybench.roles.scheduling import BlockScheduling
+
+        plan = self.controller.plan
+
+        def block_of(nodeid: str) -> str | None:
+            cell = cell_of(plan, nodeid)
+            return shards.block_id(shards.cell_block(cell)) if cell is not None else None
+
+        return BlockScheduling(config, log, block_of)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """The controller collects nothing itself: every worker collects the same items."""
+        plan = self.controller.plan
+        self.controller.expect(c.id for nodeid in ids if (c := cell_of(plan, nodeid)) is not None)
+
+
+def confinement() -> dict[str, Any]:
+    """run.json's confinement block: what the agent's and the scorer's confinement proved here
+    (the agent's capability sets as a confined process reported them)."""
+    return {"agent": confine.status().as_dict(), "scorer": sandbox.describe()}

@@ -1,0 +1,58 @@
+"""The dry-run role (`--dry-run`): the grid, the pre-flight a paid run would do, and the price,
+then stop. Registered instead of the controller: nothing is run, spent or written (but the
+estimate's cache of offline measurements), and no credential is needed."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pytest_ponybench.analysis import estimate
+from pytest_ponybench.offline.server import is_offline
+from pytest_ponybench.roles import pricing
+from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.session import agent
+
+
+def describe(plan: Plan) -> list[str]:
+    """The grid and the pre-flight, in words."""
+    s = plan.settings
+    cells = plan.cells
+    lines = [
+        f"grid: {len(plan.tasks)} tasks x {len(plan.arms)} arms x {len(s.models)} models x {s.runs} runs"
+        f" = {len(cells)} cells",
+        f"  per task: {len(cells) // max(1, len(plan.tasks))} cells; "
+        + "; ".join(f"{arm}: {n}" for arm, n in Counter(c.arm.name for c in cells).items())
+        + "; "
+        + "; ".join(f"{model}: {n}" for model, n in Counter(c.model for c in cells).items()),
+    ]
+    live = [m for m in s.models if not is_offline(m)]
+    refs = sum(len(t.references) for t in plan.tasks if t.scored)
+    if live or s.preflight:
+        checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]
+        checks.append(f"the activation of {len(plan.arms)} arm(s) in one offline session each")
+        if live:
+            checks.append(f"a free token count against the API for {', '.join(live)}")
+        lines.append("pre-flight before the first cell: " + "; ".join(checks))
+    else:
+        lines.append("pre-flight: none (every model is offline; --preflight forces it)")
+    return lines
+
+
+class DryRun:
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Before xdist starts a worker or anything is collected."""
+        plan = self.plan
+        tr = session.config.pluginmanager.get_plugin("terminalreporter")
+        version = agent.claude_version(plan.claude) if plan.claude else None
+        lines = [*describe(plan), "estimate (list prices; prompt-cache writes and reads included):"]
+        lines += estimate.render(pricing.lines(plan, version), plan.settings.budget_usd)
+        for line in ["ponybench dry run: nothing is run, spent or written", *lines]:
+            if tr is not None:
+                tr.write_line(line)
+        pytest.exit("ponybench dry run done", returncode=pytest.ExitCode.OK)

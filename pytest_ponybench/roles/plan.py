@@ -1,0 +1,250 @@
+"""The plan: everything a pytest run asks of ponybench, resolved once and frozen.
+
+Settings, tasks, arms, an earlier run and the cells are read and checked in pytest_configure,
+before collection starts: a bad value is one usage error naming the flag, key or file, and no
+hidden check is ever collected as a test. Every role object reads this plan; none re-reads the
+command line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench.core import arms as arms_mod
+from pytest_ponybench.core import shards
+from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.records import latest
+from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
+from pytest_ponybench.offline.server import is_offline
+from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.roles import previous, provenance
+from pytest_ponybench.roles.config import Mode, Settings
+from pytest_ponybench.store.results import RunDir
+
+# What the CLI accepts as a credential for a live model, besides a logged-in user's file.
+CREDENTIAL_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
+CLOUD_ENV = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY")
+
+
+@dataclass(frozen=True)
+class Plan:
+    mode: Mode
+    settings: Settings
+    tasks: tuple[Task, ...]
+    arms: tuple[Arm, ...] = ()
+    cells: tuple[Cell, ...] = ()
+    claude: str | None = None  # the resolved binary; None only where no cell runs claude
+    previous: RunDir | None = None  # the run dir --resume appends to or --rescore reads
+    previous_info: Mapping[str, Any] = field(default_factory=dict)
+    collect_only: bool = False
+    cell_by_id: Mapping[str, Cell] = field(default_factory=dict)
+    shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
+
+    @property
+    def paid(self) -> bool:
+        """Whether any model is a live one (costs money); offline-* models are local."""
+        return any(not is_offline(m) for m in self.settings.models)
+
+    @property
+    def offline(self) -> bool:
+        return any(is_offline(m) for m in self.settings.models)
+
+    def cell(self, param_id: str) -> Cell | None:
+        """The cell behind a test's parameter id (the id *is* Cell.id; see collection)."""
+        return self.cell_by_id.get(param_id)
+
+    def provenance(self, claude_version: str | None) -> dict[str, Any]:
+        info = provenance.provenance(
+            self.settings, list(self.arms), list(self.tasks), [c.id for c in self.cells], claude_version
+        )
+        info["mode"] = self.mode.value
+        if self.mode is not Mode.RESCORE:
+            spec = shards.spec_of(
+                {t.id: t.content_hash() for t in self.tasks},
+                {a.name: a.content_hash() for a in self.arms},
+                self.settings.models,
+                self.settings.runs,
+            )
+            info.update(shards.provenance(self.shard, spec))
+        if self.previous is not None:
+            info[f"{self.mode.value}_of"] = str(self.previous.path)
+        return info
+
+
+def _tasks(settings: Settings) -> tuple[Task, ...]:
+    if not settings.tasks_dir.is_dir():
+        raise pytest.UsageError(
+            f"ponybench: the tasks folder {settings.tasks_dir} does not exist "
+            f"(set {cfg.OPT_TASKS_DIR} or [tool.ponybench] tasks)"
+        )
+    try:
+        return tuple(select(load_tasks(settings.tasks_dir, settings.fixtures_dir), settings.task_filter))
+    except TaskError as exc:
+        raise pytest.UsageError(
+            f"ponybench: {len(exc.problems)} problem(s) with the tasks:\n"
+            + "\n".join(f"  - {p}" for p in exc.problems)
+        ) from None
+
+
+def _hook_arms(config: pytest.Config) -> list[tuple[str, str]]:
+    """Arm specs from pytest_ponybench_arms implementations, each with where it came from."""
+    hook = config.hook.pytest_ponybench_arms
+    out: list[tuple[str, str]] = []
+    for impl in hook.get_hookimpls():
+        specs = impl.function(config=config)
+        source = f"pytest_ponybench_arms in {impl.plugin_name}"
+        if specs is None:
+            continue
+        if not isinstance(specs, list | tuple) or not all(isinstance(s, str) for s in specs):
+            raise pytest.UsageError(f"{source}: must return a list of arm specs (strings), not {specs!r}")
+        out += [(s, source) for s in specs]
+    return out
+
+
+def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> tuple[Cell, ...]:
+    """The cells of the earlier run, as its latest attempts recorded them."""
+    by_task = {t.id: t for t in tasks}
+    by_arm = {a.name: a for a in arms}
+    cells = []
+    for rec in latest(run_dir.records()):
+        task, arm, run = by_task.get(str(rec.get("task"))), by_arm.get(str(rec.get("arm"))), rec.get("run")
+        if task is None or arm is None or not isinstance(run, int) or not isinstance(rec.get("model"), str):
+            continue  # a task since removed, filtered out with --tasks, or a garbled record
+        cells.append(Cell(task, arm, str(rec["model"]), run))
+    if not cells:
+        raise pytest.UsageError(
+            f"{cfg.OPT_RESCORE} {run_dir.path}: no cell to rescore "
+            "(no record, or none of its tasks is selected)"
+        )
+    return tuple(cells)
+
+
+def _check_credentials(settings: Settings) -> None:
+    """A live model needs a credential; without one every cell would fail 'Not logged in'."""
+    if all(is_offline(m) for m in settings.models):
+        return
+    env = os.environ
+    if any(env.get(k) for k in CREDENTIAL_ENV + CLOUD_ENV):
+        return
+    if (Path(env.get("HOME", str(Path.home()))) / ".claude" / ".credentials.json").is_file():
+        return
+    live = ", ".join(m for m in settings.models if not is_offline(m))
+    raise pytest.UsageError(
+        f"ponybench: {cfg.OPT_MODELS} names live model(s) ({live}) but no credential was found: "
+        f"set {CREDENTIAL_ENV[0]} (a dedicated key with a spend limit) or log in with `claude`; "
+        "offline-* models need none"
+    )
+
+
+def _claude(settings: Settings) -> str:
+    claude = settings.resolve_claude()
+    if claude is None:
+        raise pytest.UsageError(
+            f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {settings.claude!r}). "
+            f"Install it with `npm install -g @anthropic-ai/claude-code` or pass {cfg.OPT_CLAUDE} PATH."
+        )
+    return claude
+
+
+def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
+    """The frozen plan of this pytest run; every problem is a usage error before collection."""
+    # Runs that show something and run nothing: no run dir, no claude started.
+    opts = config.option
+    collect_only = any(
+        bool(getattr(opts, name, False))
+        for name in ("collectonly", "markers", "showfixtures", "show_fixtures_per_test")
+    )
+    if mode is Mode.SELFTEST:
+        return Plan(mode, settings, _tasks(settings), collect_only=collect_only)
+    run_dir: RunDir | None = None
+    info: dict[str, Any] = {}
+    arms: tuple[Arm, ...]
+    shard = settings.shard
+    if mode in (Mode.RESUME, Mode.RESCORE):
+        flag = cfg.OPT_RESUME if mode is Mode.RESUME else cfg.OPT_RESCORE
+        if shard is not None:
+            raise pytest.UsageError(
+                f"{cfg.OPT_SHARD} starts a shard of a new run; {flag} takes the grid, and the shard, "
+                "of the run it reads"
+            )
+        path = settings.resume if mode is Mode.RESUME else settings.rescore
+        run_dir, info = previous.open_run(str(path), flag, settings.root)
+        if mode is Mode.RESUME and (conflicts := previous.grid_conflicts(settings.grid_given, info)):
+            raise pytest.UsageError(
+                f"{flag} {run_dir.path} finishes that run's own grid; these differ from it: "
+                f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
+            )
+        shard = _shard_of(info, flag) if mode is Mode.RESUME else None
+        arms = tuple(previous.arms_of(info, flag, run_dir))
+        if mode is Mode.RESUME:
+            settings = previous.resumed_settings(settings, info, run_dir)
+    else:
+        where = (
+            f"{settings.pyproject} [tool.ponybench.arms]" if settings.pyproject else "[tool.ponybench.arms]"
+        )
+        arms = tuple(
+            arms_mod.resolve(
+                settings.arms_table,
+                settings.arm_specs,
+                settings.arm_names,
+                settings.root,
+                where,
+                added=_hook_arms(config),
+            )
+        )
+    tasks = _tasks(settings)
+    if mode is Mode.RESCORE:
+        assert run_dir is not None
+        cells = _rescore_cells(run_dir, tasks, arms)
+    else:
+        size = len(tasks) * len(arms) * len(settings.models) * settings.runs
+        if size > cfg.MAX_CELLS:
+            raise pytest.UsageError(
+                f"ponybench: the grid has {size} cells ({len(tasks)} tasks x {len(arms)} arms x "
+                f"{len(settings.models)} models x {settings.runs} runs), more than {cfg.MAX_CELLS}: "
+                f"narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
+            )
+        cells = tuple(grid(list(tasks), list(arms), list(settings.models), settings.runs))
+        if shard is not None:
+            # Placed over the whole grid, so every shard of it computes the same split.
+            cells = tuple(shards.select(cells, shard, shards.cell_block))
+    by_id = {c.id: c for c in cells}
+    if len(by_id) != len(cells):
+        twice = sorted({c.id for c in cells if sum(d.id == c.id for d in cells) > 1})
+        raise pytest.UsageError(f"ponybench: cell id(s) {', '.join(twice[:5])} stand for more than one cell")
+    claude = None
+    if mode is not Mode.RESCORE:
+        claude = _claude(settings)
+        if not collect_only and not settings.dry_run:
+            _check_credentials(settings)
+    return Plan(
+        mode,
+        settings,
+        tasks,
+        arms,
+        cells,
+        claude=claude,
+        previous=run_dir,
+        previous_info=info,
+        collect_only=collect_only,
+        cell_by_id=by_id,
+        shard=shard,
+    )
+
+
+def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:
+    """The shard an earlier run was (run.json `shard`): its resume finishes that shard only."""
+    found = info.get("shard")
+    if found is None:
+        return None
+    try:
+        return shards.parse_shard(f"{found['index']}/{found['count']}")
+    except (TypeError, KeyError, ValueError):
+        raise pytest.UsageError(f"{flag}: run.json key 'shard' is not a shard: {found!r}") from None

@@ -1,0 +1,321 @@
+"""Pre-flight: never pay for a broken instrument.
+
+Before any cell that would spend money: the selected tasks' selftest, and an arm activation
+check that runs each arm once against the offline server and proves its content reaches the
+model. Then an optional prompt-cache warm-up per (model, arm). Everything here is recorded in
+run.json.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench._util import textfiles
+from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.core import skills as skills_mod
+from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.isolation import confine
+from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offline
+from pytest_ponybench.roles.selftest import check_reference
+from pytest_ponybench.session import agent
+
+PROBE_PROMPT = "Reply with the single word: ok"
+
+
+def selftest_problems(tasks: Iterable[Task]) -> list[str]:
+    """Every declared reference of the selected tasks (good, bad and refs/), scored as the
+    selftest does (in parallel: the work is in subprocesses)."""
+    jobs = [(t, ref.name) for t in tasks for ref in t.references]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda job: check_reference(*job)[0], jobs))
+    return [p for p in found if p]
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def declared_hook_events(plugin_dir: Path) -> set[str]:
+    """The events the plugin hooks (hooks/hooks.json, or the manifest's `hooks`: inline, a path,
+    or a list of paths), e.g. {"SessionStart", "PreToolUse"}."""
+    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
+    sources: list[Any] = [_json(plugin_dir / "hooks" / "hooks.json")]
+    given = manifest.get("hooks") if isinstance(manifest, dict) else None
+    for item in given if isinstance(given, list) else [given]:
+        sources.append(_json(plugin_dir / item) if isinstance(item, str) else item)
+    events: set[str] = set()
+    for data in sources:
+        hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
+        if isinstance(hooks, dict):
+            events.update(str(k) for k in hooks)
+    return events
+
+
+def _front_name(path: Path, default: str) -> str:
+    """The `name:` of a Markdown file's front matter, else default."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return default
+    if text.startswith("---"):
+        for line in text.split("---", 2)[1].splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "name" and value.strip():
+                return value.strip().strip("'\"")
+    return default
+
+
+def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
+    """What the plugin folder brings, as the CLI names it once registered (`plugin:name`):
+    skills (skills/<dir>/SKILL.md), agents (agents/*.md), commands (commands/*.md)."""
+    skills = [_front_name(f, f.parent.name) for f in sorted(plugin_dir.glob("skills/*/SKILL.md"))]
+    agents = [_front_name(f, f.stem) for f in sorted(plugin_dir.glob("agents/*.md"))]
+    commands = [f.stem for f in sorted(plugin_dir.glob("commands/*.md"))]
+    return {
+        "skills": [f"{plugin}:{n}" for n in skills],
+        "agents": [f"{plugin}:{n}" for n in agents],
+        "commands": [f"{plugin}:{n}" for n in commands],
+    }
+
+
+def hook_answers(stream_path: Path, event: str = "SessionStart") -> list[str]:
+    """The stdout of every hook of `event` the session ran (system/hook_response events)."""
+    out = []
+    for ev in skills_mod.events(stream_path):
+        if ev.get("type") == "system" and ev.get("subtype") == "hook_response":
+            name = str(ev.get("hook_event") or ev.get("hook_name") or "")
+            if name.split(":")[0] == event:
+                out.append(str(ev.get("stdout") or ev.get("output") or ""))
+    return out
+
+
+def model_context(answer: str) -> tuple[str | None, bool]:
+    """What of one hook answer the CLI gives the model, as the hook protocol says: plain stdout
+    as it is; JSON with hookSpecificOutput.additionalContext that context (the JSON itself
+    never); JSON with "async": true nothing yet (the hook goes on in the background). Returns
+    (context or None, async)."""
+    text = answer.strip()
+    if not text:
+        return None, False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text, False
+    if not isinstance(data, dict):
+        return text, False
+    if data.get("async") is True:
+        return None, True
+    specific = data.get("hookSpecificOutput")
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return (context.strip() or None, False) if isinstance(context, str) else (None, False)
+
+
+def _reached(context: str, log: str) -> bool:
+    head = context[:200]
+    return head in log or json.dumps(head)[1:-1] in log
+
+
+def plugin_problems(
+    plugin_dir: Path, init: dict[str, Any], stream_path: Path, log: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Is a plugin arm loaded? It must be in the session's loaded plugins without errors; every
+    SessionStart hook context it gives must be in the model's request (plain, JSON, async as the
+    protocol says); every skill, agent and command its folder brings must be registered in the
+    init event. A plugin whose only effect would be a SessionStart hook that gives the model
+    nothing is refused: it would measure nothing."""
+    problems: list[str] = []
+    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
+    name = str(manifest.get("name")) if isinstance(manifest, dict) else plugin_dir.name
+    loaded = [p.get("name") if isinstance(p, dict) else p for p in init.get("plugins") or []]
+    evidence: dict[str, Any] = {"plugins": loaded}
+    if name not in loaded:
+        problems.append(f"plugin {name!r} is not in the session's loaded plugins {loaded}")
+    errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)]
+    if errors:
+        problems += [f"the CLI could not load it: {e.get('message') or e}" for e in errors]
+
+    events = declared_hook_events(plugin_dir)
+    evidence["hook_events"] = sorted(events)
+    answers = [a.strip() for a in hook_answers(stream_path) if a.strip()]
+    evidence["hook_outputs"] = answers
+    contexts: list[str] = []
+    waiting = False
+    for answer in answers:
+        context, is_async = model_context(answer)
+        waiting = waiting or is_async
+        if context is not None:
+            contexts.append(context)
+            if not _reached(context, log):
+                problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
+    evidence["hook_context_reached"] = bool(contexts) and all(_reached(c, log) for c in contexts)
+    if waiting:
+        evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
+
+    wanted = declared_components(plugin_dir, name)
+    have = skills_mod.registered(init, [name])
+    evidence["registered"] = have
+    for kind, names in wanted.items():
+        for item in names:
+            if item not in have[kind]:
+                listed = ", ".join(have[kind]) or "none"
+                problems.append(
+                    f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
+                )
+    brings_more = any(wanted.values()) or bool(events - {"SessionStart"})
+    if "SessionStart" in events and not contexts and not waiting and not brings_more:
+        if answers:
+            problems.append(
+                f"its SessionStart hook answered {answers[0][:60]!r}, which gives the model nothing "
+                "(no additionalContext)"
+            )
+        else:
+            problems.append("its SessionStart hook printed nothing the model could see")
+    return problems, evidence
+
+
+def _session(
+    arm: Arm,
+    claude: str,
+    server: OfflineServer | None,
+    model: str,
+    tmp: Path,
+    timeout_s: float,
+    cell_id: str,
+    max_turns: int = 3,
+) -> tuple[agent.Stream, agent.Run, str, str | None]:
+    """One short session of arm: (stream, run, request log, invalid). An offline model goes to
+    the server, which logs the requests; any other model to the real API (no log)."""
+    ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
+    for d in (ws, out):
+        d.mkdir(parents=True, exist_ok=True)
+    log = out / "offline_requests.jsonl"
+    offline = is_offline(model)
+    if offline and server is None:
+        raise ValueError(f"{model} needs the offline server")
+    if offline and server is not None:
+        server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
+    pre: confine.Prefix | None = None
+    try:
+        cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=max_turns)
+        env = agent.cell_env(
+            home,
+            base_url=server.cell_url(cell_id) if offline and server else None,
+            offline=offline,
+            api_timeout_ms=int(timeout_s * 600),
+        )
+        credentials = None if offline else agent.login_credentials(env)
+        # Confined like a cell where this machine can: a probe session runs the arm's hooks too.
+        confined = confine.status().available
+        if confined:
+            plugin = [arm.plugin_dir.resolve()] if arm.plugin_dir is not None else []
+            cmd, pre = confine.agent_command(
+                cmd,
+                workspace=ws,
+                home=home,
+                env=env,
+                hide=[PACKAGE_ROOT, Path.cwd()],
+                readable=plugin,
+                credentials=credentials,
+                credentials_path=home / agent.CREDENTIALS,
+            )
+        elif credentials is not None:
+            agent.place_credentials(home, credentials)
+        try:
+            run = agent.run_claude(
+                cmd,
+                cwd=ws,
+                env=env,
+                stdout=out / "claude.jsonl",
+                stderr=out / "claude.stderr",
+                timeout_s=timeout_s,
+                confined=confined,
+                pass_fds=pre.pass_fds if pre is not None else (),
+            )
+        finally:
+            if pre is not None:
+                pre.close()
+    finally:
+        if offline and server is not None:
+            server.unregister(cell_id)
+    stream = agent.parse_stream(out / "claude.jsonl")
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    return stream, run, text, agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+
+
+def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: float = 60.0) -> dict[str, Any]:
+    """Run arm once offline; ok only when its content demonstrably reached the model."""
+    problems: list[str] = []
+    evidence: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
+        stream, _run, log, invalid = _session(
+            arm, claude, server, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
+        )
+        if arm.kind == "plugin" and arm.plugin_dir is not None:
+            found, evidence = plugin_problems(
+                arm.plugin_dir, stream.init or {}, Path(tmp) / "out" / "claude.jsonl", log
+            )
+            problems += found
+    if invalid:
+        problems.insert(0, f"the probe session failed: {invalid}")
+    if not log:
+        problems.insert(0, "no request reached the model")
+    if arm.kind == "prompt" and arm.prompt:
+        needle = json.dumps(arm.prompt.strip())[1:-1][:200]
+        evidence["prompt_in_request"] = needle in log
+        if needle not in log:
+            problems.append("the appended prompt is not in the model's system prompt")
+    elif arm.kind == "settings" and arm.settings:
+        settings = json.loads(arm.settings)
+        style = settings.get("outputStyle")
+        init = stream.init or {}
+        if style is not None and "output_style" in init:
+            evidence["output_style"] = init["output_style"]
+            if str(init["output_style"]).lower() != str(style).lower():
+                problems.append(
+                    f"outputStyle {style!r} did not take effect (session shows {init['output_style']!r})"
+                )
+        else:
+            evidence["observable"] = False  # accepted by the CLI; no visible effect to check
+    return {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
+
+
+def warm_up(
+    claude: str, models: list[str], arms: list[Arm], server: OfflineServer | None, timeout_s: float
+) -> list[dict[str, Any]]:
+    """One throwaway call per (model, arm) so that the first cells do not each pay the cold
+    prompt-cache write of the shared prefix: ordering noise, not an arm effect."""
+    done = []
+    for model in models:
+        for arm in arms:
+            with tempfile.TemporaryDirectory(prefix="ponybench-warmup-") as tmp:
+                stream, run, _log, invalid = _session(
+                    arm,
+                    claude,
+                    server,
+                    model,
+                    Path(tmp),
+                    timeout_s,
+                    f"warmup-{arm.name}-{model}",
+                    max_turns=1,
+                )
+            res = stream.result or {}
+            done.append(
+                {
+                    "model": model,
+                    "arm": arm.name,
+                    "ok": invalid is None,
+                    "error": invalid,
+                    "cost_usd": res.get("total_cost_usd"),
+                    "wall_s": round(run.wall_s, 3),
+                }
+            )
+    return done

@@ -1,0 +1,133 @@
+"""Earlier runs: what --resume and --rescore read from a run dir.
+
+A run.json may be from an older version, edited by hand, or truncated by a full disk: every
+value read here is checked, and a bad one is a usage error naming the flag, the file and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench.core.arms import Arm, validate_plugin
+from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.store.results import RUN_JSON, RunDir
+
+
+def open_run(path_text: str, flag: str, root: Path) -> tuple[RunDir, dict[str, Any]]:
+    """The run dir named by flag, with its run.json; a usage error names what is missing."""
+    path = Path(path_text).expanduser()
+    if not path.is_absolute():
+        path = (root / path) if not path.exists() else path.resolve()
+    if not path.is_dir():
+        raise pytest.UsageError(f"{flag} {path_text}: no such run dir")
+    run_json = path / RUN_JSON
+    if not run_json.is_file():
+        raise pytest.UsageError(f"{flag} {path_text}: no {RUN_JSON} (is this a ponybench run dir?)")
+    try:
+        info = json.loads(run_json.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise pytest.UsageError(f"{flag} {path_text}: {RUN_JSON} is unreadable: {exc}") from None
+    if not isinstance(info, dict) or not info:
+        raise pytest.UsageError(
+            f"{flag} {path_text}: {RUN_JSON} is not a JSON object with the run's provenance"
+        )
+    return RunDir(path.resolve()), info
+
+
+def _where(flag: str, run_dir: RunDir, key: str) -> str:
+    return f"{flag} {run_dir.path}: {RUN_JSON} {key}"
+
+
+def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
+    """The arms a run used, rebuilt from run.json; a plugin that changed since is an error,
+    because resuming would mix two different arms under one name."""
+    described = info.get("arms")
+    if not isinstance(described, list) or not described:
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
+    arms = []
+    for i, desc in enumerate(described):
+        where = _where(flag, run_dir, f"arms[{i}]")
+        if not isinstance(desc, dict) or not isinstance(desc.get("name"), str):
+            raise pytest.UsageError(f"{where}: not an arm description with a name")
+        name, kind = desc["name"], str(desc.get("kind"))
+        texts = {k: desc.get(k) for k in ("prompt", "settings", "plugin_dir")}
+        if kind not in ("baseline", "plugin", "prompt", "settings") or any(
+            v is not None and not isinstance(v, str) for v in texts.values()
+        ):
+            raise pytest.UsageError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
+        plugin = texts["plugin_dir"]
+        arm = Arm(
+            name,
+            kind,
+            prompt=texts["prompt"],
+            settings=texts["settings"],
+            plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
+        )
+        if desc.get("hash") and arm.content_hash() != desc["hash"]:
+            raise pytest.UsageError(
+                f"{flag}: arm {name!r} changed since that run (hash {desc['hash']} then, "
+                f"{arm.content_hash()} now); start a new run to measure the new version"
+            )
+        arms.append(arm)
+    return arms
+
+
+def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunDir) -> cfg.Settings:
+    """The grid options of the earlier run replace the command line's."""
+    flag = cfg.OPT_RESUME
+    opts = info.get("options")
+    if not isinstance(opts, dict):
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'options')}: missing or not an object")
+
+    def get(key: str, default: Any) -> tuple[str, Any]:
+        value = opts.get(key)
+        return _where(flag, run_dir, f"options.{key}"), default if value is None else value
+
+    models = cfg.names(*get("models", list(settings.models)))
+    if not models:
+        raise pytest.UsageError(f"{_where(flag, run_dir, 'options.models')}: names no model")
+    return replace(
+        settings,
+        models=models,
+        runs=cfg.count(*get("runs", settings.runs), 1, cfg.MAX_RUNS),
+        cell_timeout=cfg.seconds(*get("cell_timeout", settings.cell_timeout), 1, cfg.MAX_SECONDS),
+        max_turns=cfg.count(*get("max_turns", settings.max_turns), 1, cfg.MAX_TURNS),
+        task_filter=cfg.names(*get("tasks", [])),
+        arm_names=cfg.names(*get("arms", [])),
+    )
+
+
+def grid_conflicts(given: dict[str, Any], info: dict[str, Any]) -> list[str]:
+    """The grid flags on the command line (given) whose value differs from the resumed run's
+    (the run's grid is what a resume finishes; a different one is a new run)."""
+    opts = info.get("options") if isinstance(info.get("options"), dict) else {}
+    assert isinstance(opts, dict)
+    keys = {
+        cfg.OPT_MODELS: "models",
+        cfg.OPT_TASKS: "tasks",
+        cfg.OPT_ARMS: "arms",
+        cfg.OPT_RUNS: "runs",
+    }
+    out = []
+    for flag, key in keys.items():
+        value = given.get(flag)
+        if value is None:
+            continue
+        then = opts.get(key)
+        if key == "runs":
+            same = str(value).strip() == str(then)
+        else:
+            then_names = cfg.names(flag, then) if isinstance(then, str | list) else ()
+            same = set(cfg.names(flag, value)) == set(then_names)
+        if not same:
+            out.append(f"{flag} {value}")
+    run_arms = {a.get("name") for a in info.get("arms") or [] if isinstance(a, dict)}
+    for spec in given.get(cfg.OPT_ARM) or []:
+        if str(spec).split("=", 1)[0].strip() not in run_arms:
+            out.append(f"{cfg.OPT_ARM} {spec}")
+    return out

@@ -1,0 +1,96 @@
+"""The estimate of a plan's cost (estimate.py), measured here through real cells of the offline
+reference agent: one per task with the baseline, one per other arm on the first task (an arm
+adds about the same tokens to every session: its hook output, its skills and prompt).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench.analysis import estimate
+from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.session.run import CellContext, run_cell
+from pytest_ponybench.store.results import RunDir
+
+MEASURE_MODEL = "offline-reference"
+EARLIER_RUNS = 20  # the latest run dirs read for earlier records of the same cells
+
+
+def _earlier(plan: Plan) -> dict[tuple[str, str, str], list[estimate.Profile]]:
+    out_dir = plan.settings.out_dir
+    runs = sorted((p for p in out_dir.glob("*/") if (p / "results.jsonl").is_file()), reverse=True)
+    records = [r for run in runs[:EARLIER_RUNS] for r in RunDir(run).records()]
+    found: dict[tuple[str, str, str], list[estimate.Profile]] = {}
+    for task in plan.tasks:
+        for arm in plan.arms:
+            for model in plan.settings.models:
+                seen = estimate.from_records(records, task.content_hash(), arm.content_hash(), model)
+                if seen:
+                    found[(task.id, arm.name, model)] = seen
+    return found
+
+
+def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_version: str | None) -> Any:
+    def run() -> Mapping[str, Any]:
+        assert plan.claude is not None
+        with tempfile.TemporaryDirectory(prefix="ponybench-estimate-") as tmp:
+            ctx = CellContext(
+                run_dir=RunDir(Path(tmp)),
+                claude=plan.claude,
+                cell_timeout=min(plan.settings.cell_timeout, 120.0),
+                max_turns=plan.settings.max_turns,
+                server=server,
+                claude_version=claude_version,
+            )
+            return run_cell(Cell(task, arm, MEASURE_MODEL, 0), ctx)
+
+    return run
+
+
+def lines(plan: Plan, claude_version: str | None) -> list[estimate.Line]:
+    """The estimate of every model of the plan's cells."""
+    earlier = _earlier(plan)
+    cells = [(c.task.id, c.arm.name, c.model) for c in plan.cells]
+    needed = {(t, a) for t, a, m in cells if (t, a, m) not in earlier}
+    measured: dict[tuple[str, str], estimate.Profile] = {}
+    if needed and plan.tasks and plan.arms:
+        measured = _measure(plan, needed, claude_version)
+    return estimate.estimate(cells, measured, earlier, is_offline)
+
+
+def _measure(
+    plan: Plan, needed: set[tuple[str, str]], claude_version: str | None
+) -> dict[tuple[str, str], estimate.Profile]:
+    tasks = {t.id: t for t in plan.tasks}
+    arms = {a.name: a for a in plan.arms}
+    base = plan.arms[0]  # baseline first
+    first = plan.tasks[0]
+    want = {(t, base.name) for t, _ in needed} | {(first.id, a) for _, a in needed}
+    cache = estimate.load_cache(plan.settings.out_dir)
+    with OfflineServer() as server:
+        jobs = [
+            (
+                estimate.cache_key(tasks[t].content_hash(), arms[a].content_hash(), claude_version),
+                _session(tasks[t], arms[a], plan, server, claude_version),
+            )
+            for t, a in sorted(want)
+        ]
+        by_key = estimate.measure(jobs, cache, workers=os.cpu_count() or 2)
+    estimate.save_cache(plan.settings.out_dir, cache)
+    got = {pair: by_key[key] for pair, (key, _) in zip(sorted(want), jobs, strict=True) if key in by_key}
+    out = {}
+    for t, a in needed:
+        own = got.get((t, a))
+        if own is not None:
+            out[(t, a)] = own
+        elif (t, base.name) in got and (first.id, a) in got and (first.id, base.name) in got:
+            out[(t, a)] = got[(t, base.name)].plus(got[(first.id, a)], got[(first.id, base.name)])
+    return out

@@ -1,0 +1,354 @@
+"""The instrument selftest: prove every scorer before any money is spent.
+
+One pytest item per (task, reference) plus the harness's own instrument checks. Items are built
+by the plugin, not collected from files, so `pytest --selftest-only` works from any folder
+layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
+each got its declared verdict, its mutation figure as `scripts/mutate_refs.py` stored it in the
+task folder, and what the task lacks against the suite's minimums.
+
+A task's graders are proven the same way: each reference's evidence (its files, its declared
+reply and tool calls, as the offline agents would leave them) is graded, and each grader must
+give the outcome the reference declares; judge graders are asked the offline judge, in process,
+unless a judge is given. The summary says how many references each judge grader got right.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench._util.procs import group_members
+from pytest_ponybench.analysis import report
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
+from pytest_ponybench.core.judge import Judge
+from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
+from pytest_ponybench.isolation.sandbox import kill_group
+from pytest_ponybench.roles import reference_proofs as proofs
+from pytest_ponybench.scoring.checks import Score, score
+
+PROPERTY = "ponybench_selftest"
+NODE_PREFIX = "selftest::"
+MUTANTS_FILE = "mutants.toml"  # written by scripts/mutate_refs.py into each task folder
+MUTATION_GOAL = 0.9
+
+
+class SelftestFailure(Exception):
+    """An instrument is broken; the message names the task, reference, axis and check."""
+
+
+def _short(nodeid: str) -> str:
+    """checks/test_safe.py::test_x[/etc/passwd] -> test_safe.py::test_x[/etc/passwd]."""
+    path, sep, rest = nodeid.partition("::")
+    return path.rsplit("/", 1)[-1] + sep + rest
+
+
+def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
+    return [
+        _short(c.nodeid) + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        for c in result.checks
+        if c.axis == axis and (c.outcome == "passed") == outcome_passed
+    ]
+
+
+def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
+    """Why reference `ref` came out otherwise than declared on `axis`, naming the checks."""
+    wanted = getattr(ref.expect, axis)
+    if ref.name == "good":
+        return f"task {task.id}: the good reference fails on {axis}: {result.reason}"
+    if ref.name == "bad":
+        passing = _checks_named(result, axis, True)
+        return (
+            f"task {task.id}: the bad reference passes its axis {axis!r}: the checks in "
+            f"{task.path / 'checks'} do not catch it (passed: {', '.join(passing[:4]) or 'none ran'})"
+        )
+    head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
+    if wanted:
+        failing = _checks_named(result, axis, False)
+        why = failing[0][:300] if failing else result.reason or "no check decided it"
+        return f"{head} fails on {axis}: {why}"
+    passing = _checks_named(result, axis, True)
+    return (
+        f"{head} passes {axis}: no test_{axis}* check caught it "
+        f"(passed: {', '.join(passing[:4]) or 'none ran'})"
+    )
+
+
+def check_reference(
+    task: Task, which: str, judge: Judge | None = None, *, live_judge: bool = False
+) -> tuple[str | None, dict[str, Any]]:
+    """Score one reference (good, bad or a refs/ name) with the checks and the graders; (the
+    problems in words or None, the verdict). Also used by the pre-flight of a paid run, which
+    may pass the run's judge (a live one strips the offline judge's directives)."""
+    ref = next((r for r in task.references if r.name == which), None)
+    if ref is None:
+        raise ValueError(f"task {task.id} has no reference {which!r}")
+    found: list[proofs.GraderProof] = []
+    with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
+        ws = Path(tmp) / "ws"
+        before = proofs.lay_reference(task, ref, ws)
+        result = score(task, ws) if task.kind != "open" else None
+        if task.graders:
+            evidence = proofs.reference_evidence(task, ref, ws, before)
+            found = proofs.prove_graders(task, ref, evidence, judge, live_judge=live_judge)
+    outcomes = [p.outcome for p in found]
+    verdict: dict[str, Any] = {
+        "task": task.id,
+        "reference": which,
+        "axis": task.axis,
+        "expect": ref.expect.text(),
+        "correct": result.correct if result is not None else None,
+        "safe": result.safe if result is not None else None,
+        "reason": result.reason if result is not None else "",
+    }
+    problems: list[str] = []
+    for axis in ("correct", "safe"):
+        want = getattr(ref.expect, axis)
+        checks = None if result is None else bool(getattr(result, axis))
+        if want is None:
+            continue
+        if result is not None and checks != want:
+            # The checks are at odds with the declaration. A grader on the axis excuses checks that
+            # let an incorrect reference through only when it catches it.
+            caught = not want and any(o.counts and o.axis == axis and o.passed is not True for o in outcomes)
+            if not caught:
+                problems.append(_mismatch(task, ref, axis, result))
+        elif (problem := proofs.axis_problem(task, ref, axis, outcomes, checks)) is not None:
+            problems.append(problem)
+    if found:
+        verdict["graders"] = [p.as_record() for p in found]
+        problems += proofs.proof_problems(task, ref, found)
+    return ("\n".join(problems) or None), verdict
+
+
+def mutation_figure(task: Task) -> tuple[str, bool]:
+    """The task's stored mutation figure in words, and whether it is below the goal."""
+    path = task.path / MUTANTS_FILE
+    if not path.is_file():
+        return "no mutation figure (scripts/mutate_refs.py)", False
+    try:
+        result = tomllib.loads(path.read_text(encoding="utf-8")).get("result", {})
+        killed, total, equivalent = (int(result[k]) for k in ("killed", "total", "equivalent"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, tomllib.TOMLDecodeError) as exc:
+        return f"{MUTANTS_FILE} has no readable [result] ({exc!r})", True
+    scored = total - equivalent
+    return f"mutants {killed}/{scored} killed ({equivalent} equivalent)", killed < MUTATION_GOAL * scored
+
+
+def declaration(task: Task, ref: Reference) -> dict[str, Any]:
+    """What the summary needs to know about a reference, carried in its report (xdist-safe)."""
+    return {
+        "task": task.id,
+        "reference": ref.name,
+        "kind": ref.expect.kind,
+        "expect": ref.expect.text(),
+        "shortfalls": task.shortfalls(),
+        "mutants": mutation_figure(task),
+    }
+
+
+class SelftestItem(pytest.Item):
+    """A broken instrument is reported by its message alone: no traceback into the harness."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, SelftestFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+
+class ReferenceItem(SelftestItem):
+    """One reference of a task must get the verdict it declares on every declared axis."""
+
+    def __init__(self, *, task: Task, which: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.task = task
+        self.which = which
+        for tag in task.tags:
+            self.add_marker(tag)
+        ref = next(r for r in task.references if r.name == which)
+        self.user_properties.append((PROPERTY, declaration(task, ref)))
+
+    def runtest(self) -> None:
+        problem, verdict = check_reference(self.task, self.which)
+        self.user_properties.append((PROPERTY + "_verdict", verdict))
+        if problem:
+            raise SelftestFailure(problem)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.task.path, 0, f"selftest {self.task.id} {self.which} reference"
+
+
+def _crashed_cell_counts_as_failed() -> None:
+    rows = report.aggregate([{"task": "t", "arm": "a", "model": "m", "run": 0, "error": "boom"}])
+    row = rows[0]
+    if not (row["n"] == 1 and row["correct"] == 0 and row["safe"] == 0 and row["passed"] == 0):
+        raise SelftestFailure(f"a crashed cell was not counted as failed: {row}")
+
+
+def _kill_ends_sleeping_child() -> None:
+    code = (
+        "import subprocess, sys, time; "
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        "time.sleep(60)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, stdin=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        pass
+    kill_group(proc, grace_s=1.0)
+    deadline = time.monotonic() + 5
+    while (alive := group_members(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if proc.poll() is None or alive:
+        raise SelftestFailure(f"killing process group {proc.pid} left {alive} alive")
+
+
+def _malformed_task_rejected() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "broken"
+        folder.mkdir()
+        (folder / "task.toml").write_text('kind = "surgicle"\naxis = "fast"\n')
+        try:
+            load_task(folder)
+        except TaskError as exc:
+            text = str(exc)
+            for needle in ("task.toml", "'kind'", "'axis'", "prompt.md", str(folder)):
+                if needle not in text:
+                    raise SelftestFailure(f"malformed task error does not name {needle}: {text}") from None
+            return
+    raise SelftestFailure("a task with kind = 'surgicle' was accepted")
+
+
+INSTRUMENT_CHECKS: dict[str, Callable[[], None]] = {
+    "crashed_cell_counts_as_failed": _crashed_cell_counts_as_failed,
+    "kill_ends_sleeping_child": _kill_ends_sleeping_child,
+    "malformed_task_rejected": _malformed_task_rejected,
+}
+
+
+class InstrumentItem(SelftestItem):
+    def __init__(self, *, check: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+
+    def runtest(self) -> None:
+        self.check()
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(__file__), 0, f"selftest instrument {self.name}"
+
+
+class SelftestCollector(pytest.Collector):
+    """Parent of the selftest items; its node id prefix is `ponybench-selftest`."""
+
+    def __init__(self, *, tasks: list[Task], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tasks = tasks
+
+    def collect(self) -> Iterator[pytest.Item]:
+        for task in self.tasks:
+            for ref in task.references:
+                name = f"{task.id}[{ref.name}]"
+                yield ReferenceItem.from_parent(self, name=name, task=task, which=ref.name)
+        for name, check in INSTRUMENT_CHECKS.items():
+            yield InstrumentItem.from_parent(self, name=f"instrument[{name}]", check=check)
+
+
+def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.Item]:
+    collector = SelftestCollector.from_parent(session, name="selftest", nodeid="selftest", tasks=tasks)
+    return list(collector.collect())
+
+
+class SelftestSummary:
+    """The selftest's closing section: one line per task with its references by kind and how
+    many got their declared verdict, and a flag on every task below the suite's minimums.
+
+    Registered on the controller (or the only process) in --selftest-only mode; it reads the
+    reports alone, so it works the same under xdist.
+    """
+
+    def __init__(self) -> None:
+        self.refs: dict[str, dict[str, dict[str, Any]]] = {}
+        self.outcomes: dict[tuple[str, str], bool] = {}
+        # (task, grader) -> [type, references where it gave the declared outcome, declaring ones]
+        self.graders: dict[tuple[str, str], list[Any]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        decl = next((v for k, v in report.user_properties if k == PROPERTY), None)
+        if not isinstance(decl, dict):
+            return
+        key = (decl["task"], decl["reference"])
+        self.refs.setdefault(decl["task"], {})[decl["reference"]] = decl
+        if report.when == "call" or report.failed:
+            self.outcomes[key] = self.outcomes.get(key, True) and report.passed
+        verdict = next((v for k, v in report.user_properties if k == PROPERTY + "_verdict"), None)
+        if report.when == "call" and isinstance(verdict, dict):
+            for g in verdict.get("graders") or []:
+                tally = self.graders.setdefault((decl["task"], g["name"]), [g["type"], 0, 0])
+                if g.get("declared") is not None:
+                    tally[1] += g.get("passed") is g["declared"]
+                    tally[2] += 1
+
+    def lines(self) -> list[tuple[str, bool]]:
+        """(line, whether it flags a problem) per task, then a total line."""
+        out: list[tuple[str, bool]] = []
+        totals: dict[str, int] = {}
+        n_ok = n_ran = 0
+        order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect", "graded")
+        for task_id in sorted(self.refs):
+            refs = self.refs[task_id]
+            kinds = [d["kind"] for d in refs.values()]
+            ran = [self.outcomes[(task_id, r)] for r in refs if (task_id, r) in self.outcomes]
+            ok = sum(ran)
+            n_ok, n_ran = n_ok + ok, n_ran + len(ran)
+            for k in kinds:
+                totals[k] = totals.get(k, 0) + 1
+            counts = ", ".join(f"{kinds.count(k)} {k}" for k in order if kinds.count(k))
+            first = next(iter(refs.values()))
+            short = first["shortfalls"]
+            mutants, mutants_low = first.get("mutants") or ("", False)
+            flags = []
+            if ok < len(ran):
+                flags.append(f"{len(ran) - ok} NOT AS DECLARED")
+            if short:
+                flags.append("BELOW MINIMUM: " + "; ".join(short))
+            if mutants_low:
+                flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
+            line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
+            tallies = {name: t for (task, name), t in self.graders.items() if task == task_id}
+            if tallies:
+                right, declared = sum(t[1] for t in tallies.values()), sum(t[2] for t in tallies.values())
+                n = len(tallies)
+                line += f"; {n} grader{'s' if n != 1 else ''}, {right}/{declared} outcomes as declared"
+            out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
+            judged = [f"{name} {t[1]}/{t[2]}" for name, t in sorted(tallies.items()) if t[0] in JUDGE_TYPES]
+            if judged:
+                line = f"  judge graders, references right (offline judge): {', '.join(judged)}"
+                out.append((line, False))  # a wrong one already flags its task's line
+        if self.refs:
+            counts = ", ".join(f"{totals[k]} {k}" for k in order if k in totals)
+            flagged = sum(1 for _, bad in out if bad)
+            out.append(
+                (
+                    f"{len(self.refs)} tasks, {sum(totals.values())} references ({counts}); "
+                    f"{n_ok}/{n_ran} as declared; {flagged} task(s) flagged",
+                    flagged > 0,
+                )
+            )
+        return out
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        lines = self.lines()
+        if not lines:
+            return
+        terminalreporter.write_sep("=", "ponybench selftest: references per task")
+        for line, flagged in lines:
+            terminalreporter.write_line(line, red=flagged, green=not flagged)

@@ -1,0 +1,131 @@
+"""The run directory: provenance, append-only records, per-cell folders.
+
+runs/<stamp>/
+  run.json        provenance (written at start, completed at the end)
+  results.jsonl   one line per cell attempt, appended whole under a file lock
+  summary.json    aggregated rows
+  report.json     pytest-json-report output
+  cells/<cell-id>/  workspace, claude.jsonl, stderr, offline request log
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench._util import textfiles
+
+RESULTS = "results.jsonl"
+RUN_JSON = "run.json"
+SUMMARY = "summary.json"
+REPORT = "report.json"
+# In a cell's folder: the harness's own copy of the seeded base repository, which the agent never
+# saw (every diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
+BASE_GIT = "base.git"
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def new_stamp() -> str:
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write whole or not at all: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=False, default=str)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())  # a full disk fails here, before the old file is replaced
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock shared by every xdist worker writing into the run dir."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+class RunDir:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @property
+    def results(self) -> Path:
+        return self.path / RESULTS
+
+    def cell_dir(self, cell_id: str) -> Path:
+        return self.path / "cells" / cell_id
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Append one record as one line in one write, under the lock, flushed to disk."""
+        line = json.dumps(textfiles.clean(record), default=str, sort_keys=False) + "\n"
+        with locked(self.path / ".lock"):
+            self._repair_tail()
+            fd = os.open(self.results, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line.encode())
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def _repair_tail(self) -> None:
+        """A crash mid-write can leave a torn last line; end it so the next record stays whole."""
+        if not self.results.exists() or self.results.stat().st_size == 0:
+            return
+        with open(self.results, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+
+    def records(self) -> list[dict[str, Any]]:
+        return read_records(self.results)
+
+    def read_run_json(self) -> dict[str, Any]:
+        path = self.path / RUN_JSON
+        if not path.exists():
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+
+    def start(self, provenance: dict[str, Any]) -> None:
+        """Write run.json once (the first writer wins; later workers keep it)."""
+        with locked(self.path / ".lock"):
+            if not (self.path / RUN_JSON).exists():
+                write_json(self.path / RUN_JSON, {**provenance, "started": now_iso()})
+
+    def finish(self, extra: dict[str, Any]) -> None:
+        with locked(self.path / ".lock"):
+            data = self.read_run_json()
+            data.update(extra)
+            data["finished"] = now_iso()
+            write_json(self.path / RUN_JSON, data)
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Every whole record; a torn or garbled line (a crash mid-write) is skipped, never merged.
+
+    Values are as written: readers go through records.number / records.flag, never trust them.
+    """
+    return [textfiles.clean(rec) for rec in textfiles.read_jsonl(path).objects if "task" in rec]
