@@ -86,10 +86,11 @@ def test_a_small_run_of_the_simulation_script(capsys: pytest.CaptureFixture[str]
         decided, _, before, _, gate, _, cover_pass, _, cover_loc, se_loc = map(float, row[2:])
         assert decided <= 15.0 and before <= 15.0 and gate <= 10.0, out  # 40 replications: loose
         assert cover_pass >= 80.0 and cover_loc >= 80.0, out
-        # Every figure carries its Monte Carlo standard error: sqrt(p (1 - p) / 40).
-        assert se_loc == pytest.approx(100 * (cover_loc / 100 * (1 - cover_loc / 100) / 40) ** 0.5, abs=0.06)
-    power = re.findall(rf"^\s+\+(\d+) pp\s+(\d+) x (\d+){FIGURE * 4}$", out, re.M)
-    assert len(power) == 4, out
+        # Every figure carries its Monte Carlo standard error: sqrt(p (1 - p) / n), n = 4 x 40
+        # for the rows without an effect.
+        assert se_loc == pytest.approx(100 * (cover_loc / 100 * (1 - cover_loc / 100) / 160) ** 0.5, abs=0.06)
+    power = re.findall(rf"^\s+\+(\d+) pp\s+(\d+) x (\d+){FIGURE * 4}(?:   \(tasks .*\))?$", out, re.M)
+    assert len(power) == 5, out
     now, before = float(power[0][3]), float(power[0][5])
     assert now >= 50.0 and now >= before, out  # +25 pp over 20 x 3: pass first beats Holm over 5
     assert "Sequential" not in out  # --only ran only what was asked
