@@ -358,22 +358,34 @@ def decide(
     plan: Plan,
     looks: Sequence[Look] = (),
     runs: int | None = None,
+    fraction: float | None = None,
 ) -> Step:
     """The next look: every comparison's outcome given the records so far and the looks before.
 
     `looks` are the looks already taken (from run.json on --resume); `runs` the runs per task
-    complete in every arm (default: as the records show). Comparisons settled at an earlier
-    look keep their outcome. Raises ValueError when no run was added since the last look (a
-    look may not be taken twice on the same data) or the looks do not belong to the plan."""
+    complete in every arm (default: as the records show). The look's information fraction is
+    runs / max_runs unless `fraction` is given: a runner that also adds tasks between looks
+    (`--max-tasks`) passes the planned share of cells done, e.g. (tasks x runs so far) /
+    (max tasks x max runs), which must grow from look to look and reach 1 at the last one.
+    Comparisons settled at an earlier look keep their outcome. Raises ValueError when nothing
+    was added since the last look (a look may not be taken twice on the same data) or the looks
+    do not belong to the plan."""
     records = list(records)
     now = runs_so_far(records) if runs is None else runs
     if now < 1:
         raise ValueError("no run to look at yet")
-    if looks and now <= looks[-1].runs:
-        raise ValueError(f"no new runs since look {looks[-1].number} ({looks[-1].runs} runs per task)")
     if looks and any(lk.number != i + 1 for i, lk in enumerate(looks)):
         raise ValueError(f"looks out of order: {[lk.number for lk in looks]}")
-    fractions = _fractions(plan, looks, now)
+    if fraction is not None and not 0.0 < fraction <= 1.0:
+        raise ValueError(f"the information fraction must lie in (0, 1], got {fraction}")
+    fractions = (
+        _fractions(plan, looks, now) if fraction is None else (*(lk.fraction for lk in looks), fraction)
+    )
+    if looks and fractions[-1] <= looks[-1].fraction:
+        raise ValueError(
+            f"no new runs since look {looks[-1].number} ({looks[-1].runs} runs per task, "
+            f"information {looks[-1].fraction:.3g})"
+        )
     number = len(looks) + 1
     final = fractions[-1] >= 1.0
     settled = {k: v for lk in looks for k, v in lk.outcomes.items() if v in SETTLED}

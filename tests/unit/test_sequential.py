@@ -175,3 +175,21 @@ def test_final_verdicts_carry_the_sequential_decision() -> None:
     assert eff["cost_usd"].verdict == stats.WORSE
     level = sequential.nominal_at(plan, [step.look])
     assert level(0.05) < 0.05 and math.isclose(level(0.0), 0.0)
+
+
+def test_a_runner_that_adds_tasks_passes_the_share_of_cells_done() -> None:
+    # 10 of at most 20 tasks, 1 of at most 2 runs: a quarter of the planned cells.
+    records = [cell(f"t{i:02d}", arm, 0, arm == "mine") for i in range(10) for arm in ("baseline", "mine")]
+    plan = sequential.Plan(max_runs=2)
+    step = sequential.decide(records, plan, fraction=0.25)
+    assert step.look.fraction == 0.25 and not step.look.fraction >= 1.0
+    assert step.decisions[0].nominal == pytest.approx(sequential.nominal_levels((0.25,), 0.045)[0])
+    more = records + [
+        cell(f"t{i:02d}", arm, 0, arm == "mine") for i in range(10, 20) for arm in ("baseline", "mine")
+    ]
+    second = sequential.decide(more, plan, [step.look], runs=1, fraction=0.5)  # tasks added, runs not
+    assert second.look.number == 2 and second.look.runs == 1
+    with pytest.raises(ValueError, match="no new runs since look 1"):
+        sequential.decide(more, plan, [step.look], runs=1, fraction=0.25)
+    with pytest.raises(ValueError, match=r"must lie in \(0, 1\]"):
+        sequential.decide(records, plan, fraction=1.5)
