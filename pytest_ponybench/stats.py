@@ -682,13 +682,11 @@ LIMITS: dict[str, tuple[float, float]] = {
 }
 
 
-def judge_number(
-    value: Any, limits: tuple[float, float], zero_ok: bool = True
-) -> tuple[float | None, str | None]:
+def judge_number(value: Any, limits: tuple[float, float]) -> tuple[float | None, str | None]:
     """(the value, None), or (None, why it is not a measurement), or (None, None) when absent.
 
     Bad: not a number (a string, a bool), not finite (NaN, +/-inf, an integer past the float
-    range), negative, or outside `limits`. A zero is (0.0, None) when `zero_ok`."""
+    range), negative, or outside `limits`. A zero is (0.0, None): the ordinary "none"."""
     if value is None:
         return None, None
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -699,7 +697,7 @@ def judge_number(
     if as_float < 0:
         return None, "negative"
     low, high = limits
-    if as_float == 0.0 and zero_ok:
+    if as_float == 0.0:
         return 0.0, None
     if as_float < low:
         return None, f"below {low:g}"
