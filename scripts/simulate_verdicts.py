@@ -204,15 +204,16 @@ def aa(reps: int, seed: int) -> None:
     header(
         "A/A, one arm (the primary procedure): false verdicts per block, coverage",
         "tasks x runs   any metric decided   before (Holm over 5)   gate failed        "
-        "pass 95% covers 0   loc 95% covers 0",
+        "pass 95% covers 0   loc 95% covers 0   pass alone at 5%",
     )
     for i, shape in enumerate([Shape(10, 3), Shape(20, 1), Shape(20, 3), Shape(20, 5), Shape(40, 3)]):
         rng = random.Random(seed + i)
-        now = before = gate = cov_pass = cov_loc = 0
+        now = before = gate = cov_pass = cov_loc = alone = 0
         for _ in range(reps):
             rows = stats.verdicts(grid(rng, shape, 0.0))
             (row,) = rows
             eff = effects_of(row)
+            alone += eff["pass"].p < stats.ALPHA
             now += any(decided(e) for e in row["effects"])
             before += any(holm_before(row).values())
             gate += bool(verdict.check_gate(rows, GATE))
@@ -221,6 +222,7 @@ def aa(reps: int, seed: int) -> None:
         print(
             f"  {shape.tasks:5d} x {shape.runs:<4d}  {share(now, reps):>19}  {share(before, reps):>21}  "
             f"{share(gate, reps):>11}  {share(cov_pass, reps):>17}  {share(cov_loc, reps):>16}"
+            f"  {share(alone, reps):>16}"
         )
 
 
@@ -363,13 +365,14 @@ def sequential_mode(reps: int, seed: int) -> None:
         outcomes: list[str] = []
         spent: list[float] = []
         fixed: list[list[bool]] = []
-        naive = 0
+        naive = once = 0
         for _ in range(n):
             outcome, runs, fixed_better, fixed_any = _sequential_rep(rng, lift, plan, 20)
             outcomes.append(outcome)
             spent.append(runs)
             fixed.append(fixed_better)
             naive += any(fixed_any)
+            once += fixed_any[-1]
         # No effect: better or worse is false (negligible is true). An effect beyond the margin:
         # worse or negligible is false.
         wrong = (
@@ -397,7 +400,7 @@ def sequential_mode(reps: int, seed: int) -> None:
         if lift == 0:
             print(
                 f"           rerunning the fixed design after every run until it decides: "
-                f"{share(naive, n)} false verdicts"
+                f"{share(naive, n)} false verdicts; looking once, at {max_runs} runs: {share(once, n)}"
             )
 
 

@@ -80,11 +80,11 @@ def test_a_small_run_of_the_simulation_script(capsys: pytest.CaptureFixture[str]
     sim = simulation()
     assert sim.main(["--reps", "40", "--seed", "5", "--only", "aa", "--only", "power"]) == 0
     out = capsys.readouterr().out
-    aa = re.findall(rf"^\s+(\d+) x (\d+){FIGURE * 5}$", out, re.M)
+    aa = re.findall(rf"^\s+(\d+) x (\d+){FIGURE * 6}$", out, re.M)
     assert len(aa) == 5, out
     for row in aa:
-        decided, _, before, _, gate, _, cover_pass, _, cover_loc, se_loc = map(float, row[2:])
-        assert decided <= 15.0 and before <= 15.0 and gate <= 10.0, out  # 40 replications: loose
+        decided, _, before, _, gate, _, cover_pass, _, cover_loc, se_loc, alone, _ = map(float, row[2:])
+        assert decided <= 15.0 and before <= 15.0 and gate <= 10.0 and alone <= 15.0, out  # loose
         assert cover_pass >= 80.0 and cover_loc >= 80.0, out
         # Every figure carries its Monte Carlo standard error: sqrt(p (1 - p) / n), n = 4 x 40
         # for the rows without an effect.
