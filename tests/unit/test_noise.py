@@ -143,3 +143,18 @@ def test_ponybench_noise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert cli.main(["noise", str(run), "--baseline", "nope"]) == cli.USAGE
     assert cli.main(["noise", str(run), "--primary", "vibes"]) == cli.USAGE
     assert "--primary: unknown metric 'vibes'" in capsys.readouterr().err
+
+
+def test_the_readme_noise_example_is_real_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = tmp_path / "runs" / "20261201-101500"
+    run.mkdir(parents=True)
+    (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in twin_run()) + "\n")
+    command = "ponybench noise runs/20261201-101500"
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    start = readme.index(f"$ {command}\n") + len(command) + 3
+    shown = readme[start : readme.index("```", start)]
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(command.split()[1:]) == cli.OK
+    assert capsys.readouterr().out == shown
