@@ -1,15 +1,19 @@
 """The `ponybench` console script: read run dirs from disk, run nothing.
 
-  ponybench summary RUN_DIR [--baseline ARM] [--markdown]
-  ponybench compare RUN [--baseline ARM] [--fail-on RULES] [--markdown]
-  ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown] [--html PATH]
+  ponybench summary RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run] [--markdown]
+  ponybench compare RUN [--baseline ARM] [--primary METRIC] [--family model|run] [--fail-on RULES]
+                    [--markdown]
+  ponybench compare BASE_RUN CAND_RUN [--primary METRIC] [--family model|run] [--fail-on RULES]
+                    [--markdown] [--html PATH]
+  ponybench noise RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run]
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
 
 Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
-cells without a record, 2 a usage error (bad rule, unknown arm, a path that is not a run dir,
-run dirs of different grids). A run dir is any folder with a results.jsonl:
-`runs/<stamp>/`, one continued with --resume, or a `rescore-<stamp>/` inside one.
+cells without a record, 2 a usage or data error (bad rule, unknown arm or metric, a path that is
+not a run dir, run dirs of different grids), 3 an internal error (a bug: the traceback follows;
+never a verdict). A run dir is any folder with a results.jsonl: `runs/<stamp>/`, one continued
+with --resume, or a `rescore-<stamp>/` inside one.
 """
 
 from __future__ import annotations
@@ -17,16 +21,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench import __version__
-from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.analysis import noise, procedure, report, stats, verdict
 from pytest_ponybench.store import merge as merging
 from pytest_ponybench.store import results
 
-OK, GATE_FAILED, USAGE = 0, 1, 2
+OK, GATE_FAILED, USAGE, INTERNAL = 0, 1, 2, 3
 BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
 
 
@@ -75,6 +80,17 @@ def _pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> 
     return None
 
 
+def _procedure(args: argparse.Namespace, records: Sequence[Any], where: str) -> tuple[str, str]:
+    """The primary metric and the family the user declared, checked against the records."""
+    try:
+        primary = stats.canonical_metric(args.primary)
+    except ValueError as exc:
+        raise UsageError(f"--primary: {exc}") from exc
+    if primary == stats.SCORE and not stats.has_scores(records):
+        raise UsageError(f"--primary score: no cell in {where} has a score (graders give one)")
+    return primary, args.family
+
+
 def _note(text: str) -> None:
     print(f"note: {text}", file=sys.stderr)
 
@@ -105,9 +121,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if len(arms) < 2:
         _note(f"only the arm {baseline!r}, so no verdict")
         return OK
+    primary, family = _procedure(args, records, args.run_dir)
     render = verdict.render_verdicts_markdown if args.markdown else verdict.render_verdicts
     print()
-    _emit(render(records, baseline))
+    _emit(render(records, baseline, primary=primary, family=family))
     return OK
 
 
@@ -144,7 +161,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 f"{run} has only the arm {baseline!r}: nothing to compare within it "
                 f"(two runs: ponybench compare BASE_RUN CAND_RUN)"
             )
-        rows = stats.verdicts(records, baseline)
+        primary, family = _procedure(args, records, run)
+        rows = stats.verdicts(records, baseline, primary=primary, family=family)
         heading = f"ponybench verdict: {run}, arms vs {baseline}"
     else:
         if args.baseline is not None:
@@ -158,8 +176,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         base_label, cand_label = _label(base_run), _label(cand_run)
         if base_label == cand_label:
             base_label, cand_label = "base", "candidate"
+        primary, family = _procedure(args, [*base, *cand], f"{base_run} or {cand_run}")
         try:
-            rows, records = verdict.compare_verdicts(base, cand, base_label=base_label, cand_label=cand_label)
+            rows, records = verdict.compare_verdicts(
+                base, cand, base_label=base_label, cand_label=cand_label, primary=primary, family=family
+            )
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         for note in verdict.grid_notes(base, cand, base_label=base_label, cand_label=cand_label):
@@ -226,6 +247,50 @@ def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline
         raise UsageError(f"{target}: cannot write the report: {exc.strerror or exc}") from exc
 
 
+def cmd_noise(args: argparse.Namespace) -> int:
+    """The run's noise floor: the smallest pass and cost change it could decide, per model."""
+    records = load_records(args.run_dir)
+    _require_records(records, args.run_dir)
+    baseline = _pick_baseline(records, args.baseline, args.run_dir)
+    if baseline is None:
+        arms = verdict.arms_of(records)
+        raise UsageError(
+            f"no arm named 'baseline' in {args.run_dir}; pick the baseline with --baseline "
+            f"(arms present: {', '.join(arms)})"
+        )
+    primary, family = _procedure(args, records, args.run_dir)
+    rows = verdict.arm_verdicts(records, baseline, primary=primary, family=family)
+    found = noise.floors(records, baseline, primary=primary, family=family, rows=rows)
+    print(
+        f"noise floor of {args.run_dir}: the smallest true change each source could decide with "
+        f"80% power, each metric at its level in the verdicts' procedure"
+    )
+    for model in sorted({f.model for f in found}):
+        mine = [f for f in found if f.model == model]
+        tasks = max(f.tasks for f in mine)
+        runs = max(f.runs for f in mine)
+        print(f"\n{model}: {tasks} tasks x {runs:.3g} runs")
+        for f in mine:
+            print(f"  {f.source}: {noise.describe(f)}")
+        for row in rows:
+            if row["model"] == model and row["twin"]:
+                measured = ", ".join(
+                    f"{verdict.METRIC_NAMES[e.metric]} {verdict.fmt_estimate(e)} {verdict.fmt_interval(e)} "
+                    f"{verdict.word(e)}"
+                    for e in row["effects"]
+                    if e.metric in noise.FLOOR_METRICS
+                )
+                print(f"  measured by {row['arm']}, an A/A twin: {measured}")
+    if not found:
+        _note("no spread to go by: the floor needs 2 runs per task or an arm to compare")
+    elif not any(row["twin"] for row in rows):
+        _note(
+            "no A/A twin in this run: an arm with the baseline's content (e.g. --arm twin=baseline) "
+            "measures the floor instead of computing it"
+        )
+    return OK
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     _require_records(load_records(args.run_dir), args.run_dir)  # the same errors as summary's
     print(_write_html([args.run_dir], Path(args.out) if args.out else None, args.baseline or "baseline"))
@@ -255,6 +320,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return OK if args.allow_missing else GATE_FAILED
 
 
+def _procedure_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--primary",
+        metavar="METRIC",
+        default=stats.PRIMARY,
+        help="the pre-declared primary metric, tested first at most of the level (default: pass; "
+        "also score, loc, cost, tokens, time, correct, safe)",
+    )
+    parser.add_argument(
+        "--family",
+        choices=procedure.FAMILIES,
+        default="model",
+        help="whose familywise error is held at 5%%: every arm of one model (default) or every arm "
+        "and model of the run",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
@@ -262,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge,report}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,noise,merge,report}")
 
     p = sub.add_parser(
         "summary",
@@ -274,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--baseline", metavar="ARM", help="the arm the others are compared with (default: baseline)"
     )
     p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    _procedure_options(p)
     p.set_defaults(func=cmd_summary)
 
     c = sub.add_parser(
@@ -281,8 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="verdict: arms within one run, or one run against another",
         description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
         "arm both runs have, the candidate run's cells against the base run's.",
-        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%,cost:+20%; "
-        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%). Exit 1 only "
+        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
+        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side.",
     )
     c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")
@@ -292,7 +375,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
     c.add_argument("--html", metavar="PATH", help="also write the comparison as an HTML report at PATH")
+    _procedure_options(c)
     c.set_defaults(func=cmd_compare)
+
+    n = sub.add_parser(
+        "noise",
+        help="the noise floor: the smallest change the run could decide",
+        description="The smallest pass-rate and cost change the run could decide with 80%% power, "
+        "per model: from the baseline's run-to-run noise, from each comparison's own spread, and "
+        "measured by an A/A twin (an arm with the baseline's content) where the run has one.",
+    )
+    n.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp> (any folder with results.jsonl)")
+    n.add_argument(
+        "--baseline", metavar="ARM", help="the arm the others are compared with (default: baseline)"
+    )
+    _procedure_options(n)
+    n.set_defaults(func=cmd_noise)
 
     r = sub.add_parser(
         "report",
@@ -344,6 +442,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 - a bug must never read as "the gate failed" (exit 1)
+        traceback.print_exc()
+        print(
+            f"ponybench: internal error (a bug; please report it with the traceback above): {exc!r}",
+            file=sys.stderr,
+        )
+        return INTERNAL
     return code
 
 

@@ -7,6 +7,7 @@ crashed) counts as failed, so a crash can never make an arm look better.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,7 +34,19 @@ def _numbers(cells: Sequence[Record], key: str) -> list[float]:
 
 
 def _mean(xs: Sequence[float]) -> float | None:
-    return statistics.fmean(xs) if xs else None
+    """The mean, or None; values near the float range (1e308) overflow fmean's exact sum, and a
+    mean that is not finite is not a figure."""
+    if not xs:
+        return None
+    try:
+        mean = statistics.fmean(xs)
+    except OverflowError:
+        mean = sum(x / len(xs) for x in xs)
+    return mean if math.isfinite(mean) else None
+
+
+def _per(total: float, n: int) -> float | None:
+    return total / n if n and math.isfinite(total) else None
 
 
 def _median(xs: Sequence[float]) -> float | None:
@@ -70,7 +83,7 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
         "tests_written": _rate(sum((number(c.get("test_loc")) or 0) > 0 for c in valid), n),
         "tokens_mean": _mean(toks),
         "cost_per_run": _mean(costs),
-        "cost_per_pass": sum(_numbers(scored, "cost_usd")) / passes if costs and passes else None,
+        "cost_per_pass": _per(sum(_numbers(scored, "cost_usd")), passes) if costs else None,
         "reply_words_median": _median(_numbers(valid, "reply_words")),
         "time_s_mean": _mean([ms / 1000 for ms in _numbers(valid, "duration_ms")]),
         "turns_mean": _mean(_numbers(valid, "turns")),

@@ -1,14 +1,16 @@
 """Verdict blocks (text and Markdown), the two-run comparison and the regression gate.
 
 Pure functions over records: the statistics come from `stats`, this module decides how they are
-read. A verdict block is one arm against the baseline for one model: per metric the estimate,
-its 95 % interval, one word (better / worse / undecided) and the Holm-adjusted p, then what is
-decided and, for the rest, why not: how many tasks would settle it, or what is ruled out.
+read. A verdict block is one arm against the baseline for one model: the procedure and the
+family it is decided in, then per metric the estimate, its 95 % interval, one word (better /
+worse / undecided) and the adjusted p, then what is decided and, for the rest, why not: how
+many tasks would settle it, or what is ruled out; then the missing cells' bound, reliability
+(pass^k, pass@k) and the noise floor.
 
 Comparing two runs reuses the same machinery: `compare_runs` relabels the records so that the
 first run's cells become the baseline arm and the second run's the candidate arm, separately for
-every arm name both runs have (model "sonnet, arm mine"), and `compare_verdicts` puts the Holm
-family back to "every comparison of one model", as in a single run.
+every arm name both runs have (model "sonnet, arm mine"), and `compare_verdicts` puts the
+family back to "every comparison of one model" (or of the run), as in a single run.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_ponybench.analysis import report, stats
-from pytest_ponybench.analysis.stats import ArmVerdict, Effect
+from pytest_ponybench.analysis import noise, reliability, report, stats
+from pytest_ponybench.analysis.stats import ArmVerdict, Bound, Effect
 from pytest_ponybench.core.records import is_scored, is_valid, latest, passed
 
 Record = Mapping[str, Any]
@@ -30,6 +32,7 @@ METRIC_NAMES = {
     "pass": "pass",
     "correct": "correct",
     "safe": "safe",
+    "score": "score",
     "total_loc": "loc",
     "cost_usd": "cost",
     "tokens": "tokens",
@@ -39,7 +42,7 @@ SOURCE_MODEL = "compare_model"  # record fields compare_runs adds, keeping what 
 SOURCE_ARM = "compare_arm"
 SOURCE_RUN = "compare_run"
 
-HEADER = ("metric", "change", "95% interval", "verdict", "tasks", "p (Holm)")
+HEADER = ("metric", "change", "95% interval", "verdict", "tasks", "p (adj.)")
 
 
 # --- numbers and words ------------------------------------------------------------------------
@@ -90,7 +93,8 @@ def _level(e: Effect) -> str:
 
 def why_undecided(e: Effect) -> str:
     """What it would take to decide an undecided effect, in words. The hint is the verdict's own
-    test: the paired t-test's power at the Holm level of the family (alpha / family size)."""
+    test: the paired t-test's power at the metric's level in the family's procedure (its first
+    step: alpha times its weight, the level the block's procedure line names)."""
     if e.n_tasks == 0:
         return "no paired task measured it"
     if not e.tested:
@@ -103,12 +107,12 @@ def why_undecided(e: Effect) -> str:
     if e.zero_spread and e.needed_tasks is not None and e.n_tasks < e.needed_tasks:
         return (
             f"every task moved by the same amount, so the sign test decides: it needs at least "
-            f"{e.needed_tasks} tasks all one way at the Holm level p < {_level(e)}"
+            f"{e.needed_tasks} tasks all one way at its level p < {_level(e)}"
         )
     # An interval that excludes 0 next to "undecided": the test passed at 5 % but not at the
-    # Holm level of the family; say so rather than look like a contradiction.
+    # metric's level in the family; say so rather than look like a contradiction.
     test = (
-        f"the 95% interval excludes 0, but a verdict needs the Holm level (p {fmt_p(e)} after Holm)"
+        f"the 95% interval excludes 0, but a verdict needs the family's level (p {fmt_p(e)} adjusted)"
         if e.low > 0.0 or e.high < 0.0
         else ""
     )
@@ -119,7 +123,7 @@ def why_undecided(e: Effect) -> str:
         else:
             more = e.needed_tasks - e.n_tasks
             need = f"needs about {more} more tasks ({e.needed_tasks} in all at {runs} runs)"
-        need += f" for 80% power on {_resolve_phrase(e)} at the Holm level p < {_level(e)}"
+        need += f" for 80% power on {_resolve_phrase(e)} at its level p < {_level(e)}"
         if e.needed_runs is not None:
             need += f", or {e.needed_runs} runs on each of these {e.n_tasks} tasks"
         return f"{need}; {test}" if test else need
@@ -169,13 +173,19 @@ def arms_of(records: Iterable[Record]) -> list[str]:
     return report.arm_order(str(r.get("arm")) for r in records)
 
 
-def arm_verdicts(records: Sequence[Record], baseline: str = "baseline") -> list[ArmVerdict]:
+def arm_verdicts(
+    records: Sequence[Record],
+    baseline: str = "baseline",
+    *,
+    primary: str = stats.PRIMARY,
+    family: str = "model",
+) -> list[ArmVerdict]:
     """stats.verdicts, but only where there is something to compare: [] when the baseline arm or
-    every other arm is missing."""
+    every other arm is missing. Raises ValueError for an unknown primary or family."""
     arms = arms_of(records)
     if baseline not in arms or len(arms) < 2:
         return []
-    return stats.verdicts(records, baseline)
+    return stats.verdicts(records, baseline, primary=primary, family=family)
 
 
 def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, int, int]]:
@@ -211,16 +221,130 @@ def _title(row: ArmVerdict) -> str:
     return f"{row['arm']} vs {row['baseline']} ({row['model']})"
 
 
+TWIN_NOTE = "an A/A twin (the baseline's content): its verdict is the run's measured noise floor"
+
+
 def _paired_tasks(row: ArmVerdict) -> int:
     return max((e.n_tasks for e in row["effects"]), default=0)
+
+
+def _fmt_level(level: float) -> str:
+    return f"{level:.2g}"
+
+
+def procedure_line(row: ArmVerdict) -> str:
+    """Which metric is primary and at what level, what the rest share, and how levels move:
+    "procedure: pass first at p < 0.045; loc, cost, tokens, time share p < 0.005 (weighted
+    Holm: a decided metric hands its level on)"."""
+    tested = [e for e in row["effects"] if e.tested and e.n_tasks > 0]
+    primary = METRIC_NAMES.get(row["primary"], row["primary"])
+    first = next((e for e in tested if e.primary), None)
+    rest = [e for e in tested if not e.primary]
+    hand_on = "weighted Holm: a decided metric hands its level on"
+    if first is None and not rest:
+        return f"procedure: {primary} first; no metric has a paired task to test"
+    if first is None:
+        return (
+            f"procedure: {primary} first, but it has no paired task; "
+            f"{_names(rest)} share p < {_fmt_level(sum(e.level for e in rest))} ({hand_on})"
+        )
+    head = f"procedure: {primary} first at p < {_fmt_level(first.level)}"
+    if not rest:
+        return head
+    return f"{head}; {_names(rest)} share p < {_fmt_level(sum(e.level for e in rest))} ({hand_on})"
+
+
+def _names(effects: Sequence[Effect]) -> str:
+    return ", ".join(METRIC_NAMES.get(e.metric, e.metric) for e in effects)
+
+
+def family_line(row: ArmVerdict) -> str:
+    return row["family"].describe()
+
+
+def _effect_text(e: Effect) -> str:
+    return f"{fmt_estimate(e)} {fmt_interval(e)}" if e.n_tasks else "no paired task"
+
+
+def bound_line(row: ArmVerdict, b: Bound) -> str:
+    """One line: both sides' invalid shares, the metric with the invalid cells filled in both
+    extreme ways, and the rule."""
+    name = METRIC_NAMES.get(b.metric, b.metric)
+    arm, base = row["arm"], row["baseline"]
+    share = (
+        f"{arm} {_share(b.arm_invalid, b.arm_cells)} invalid, {base} {_share(b.base_invalid, b.base_cells)}"
+    )
+    return (
+        f"missing cells bounded: {share}; {name} with {arm}'s invalid cells failed and {base}'s "
+        f"passed {_effect_text(b.worst)}, the reverse {_effect_text(b.best)}; better or worse only "
+        f"where that bound agrees (the interval shown spans all three)"
+    )
+
+
+def _share(k: int, n: int) -> str:
+    return f"{100 * k / n:.0f}% ({k} of {n})" if n else "no cell"
+
+
+def reliability_lines(row: ArmVerdict) -> list[str]:
+    """pass^k and pass@k of the arm and the baseline, with Wilson intervals over tasks, a line
+    each; none below 2 runs per task (then both are the pass rate)."""
+    return [
+        "reliability of " + reliability.describe(a, row["reliability"][a])
+        for a in (row["arm"], row["baseline"])
+        if a in row["reliability"]
+    ]
+
+
+def floor_line(row: ArmVerdict) -> str | None:
+    """The smallest pass and cost change this comparison could decide with 80% power."""
+    effects = {e.metric: e for e in row["effects"]}
+    parts = []
+    for metric, unit in (("pass", " pp"), ("cost_usd", "%")):
+        e = effects.get(metric)
+        if e is None or not e.tested:
+            continue
+        floor = noise.effect_floor(e)
+        # 0: no spread at all, so any change that moved every task would do; not a floor to show.
+        if floor is not None and 0 < floor < math.inf:
+            parts.append(f"{METRIC_NAMES[metric]} ±{floor:.0f}{unit}")
+    if not parts:
+        return None
+    return "noise floor (the smallest change decidable here with 80% power at these levels): " + ", ".join(
+        parts
+    )
+
+
+def header_lines(row: ArmVerdict) -> list[str]:
+    """What a block says before its table: the procedure and the family (and a twin's role)."""
+    lines = [procedure_line(row), family_line(row)]
+    if row["twin"]:
+        lines.insert(0, TWIN_NOTE)
+    return lines
+
+
+def footer_lines(row: ArmVerdict) -> list[str]:
+    """What a block says after its sentences: the missing cells' bound, reliability, floor."""
+    lines = [bound_line(row, b) for b in row["bounds"]]
+    if row["twin"] and any(is_decided(e) for e in row["effects"]):
+        lines.append(
+            f"warning: the A/A twin {row['arm']} decided something although nothing differs: a chance "
+            f"of at most 5% per run, or the run is not stable (the model or the service changed "
+            f"between cells)"
+        )
+    lines += reliability_lines(row)
+    floor = floor_line(row)
+    if floor is not None:
+        lines.append(floor)
+    return lines
 
 
 # --- text ---------------------------------------------------------------------------------------
 
 INTRO = (
     "Verdicts: paired by task (the mean of its runs), 95% intervals; rates in percentage "
-    "points, loc/cost/tokens/time as % change; p adjusted with Holm over every arm and "
-    "tested metric (pass, loc, cost, tokens, time) of a model; correct and safe are pass's breakdown."
+    "points, loc/cost/tokens/time as % change; the primary metric is tested first at most of "
+    "the level, the rest share the remainder (weighted Holm, p adjusted over the family each "
+    "block names); correct and safe are pass's breakdown."
 )
 
 
@@ -239,6 +363,7 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
             lines += ["  " + note for note in row.get("notes", [])]
             continue
         lines.append(f"{_title(row)}: {n} paired tasks")
+        lines += ["  " + line for line in header_lines(row)]
         lines.append("  " + _pass_line(row, counts))
         body = [
             [
@@ -260,6 +385,7 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
         undecided = undecided_clauses(row["effects"])
         lines.append("  Undecided:" + ("" if undecided else " nothing."))
         lines += ["    " + c for c in undecided]
+        lines += ["  " + line for line in footer_lines(row)]
         notes = row.get("notes", [])
         if notes:
             lines.append("  Left out and warnings:")
@@ -267,10 +393,16 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
     return "\n".join(lines)
 
 
-def render_verdicts(records: Sequence[Record], baseline: str = "baseline") -> str:
+def render_verdicts(
+    records: Sequence[Record],
+    baseline: str = "baseline",
+    *,
+    primary: str = stats.PRIMARY,
+    family: str = "model",
+) -> str:
     """Text verdict blocks, one per (model, arm other than `baseline`); "" when there is no
     baseline or no other arm in the records."""
-    return render_rows(arm_verdicts(records, baseline), records)
+    return render_rows(arm_verdicts(records, baseline, primary=primary, family=family), records)
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -300,6 +432,7 @@ def render_rows_markdown(
             lines += [""] + [f"- {_md_escape(note)}" for note in row.get("notes", [])]
             continue
         lines += [f"{n} paired tasks; {_md_escape(_pass_line(row, counts))}.", ""]
+        lines += [f"_{_md_escape(line)}_  " for line in header_lines(row)] + [""]
         lines.append("| " + " | ".join(HEADER) + " |")
         lines.append("|---|---:|---:|---|---:|---:|")
         for e in row["effects"]:
@@ -318,16 +451,25 @@ def render_rows_markdown(
         ]
         if undecided:
             lines += [""] + [f"- {_md_escape(c)}" for c in undecided]
+        footer = footer_lines(row)
+        if footer:
+            lines += [""] + [f"- {_md_escape(line)}" for line in footer]
         notes = row.get("notes", [])
         if notes:
             lines += ["", "**Left out and warnings:**", ""] + [f"- {_md_escape(note)}" for note in notes]
     return "\n".join(lines)
 
 
-def render_verdicts_markdown(records: Sequence[Record], baseline: str = "baseline") -> str:
+def render_verdicts_markdown(
+    records: Sequence[Record],
+    baseline: str = "baseline",
+    *,
+    primary: str = stats.PRIMARY,
+    family: str = "model",
+) -> str:
     """The verdict as Markdown (a heading, then a table per model and arm) to paste into a pull
     request; "" when there is nothing to compare."""
-    return render_rows_markdown(arm_verdicts(records, baseline), records)
+    return render_rows_markdown(arm_verdicts(records, baseline, primary=primary, family=family), records)
 
 
 # --- two runs -----------------------------------------------------------------------------------
@@ -426,17 +568,25 @@ def compare_verdicts(
     *,
     base_label: str = "base",
     cand_label: str = "candidate",
+    primary: str = stats.PRIMARY,
+    family: str = "model",
 ) -> tuple[list[ArmVerdict], list[dict[str, Any]]]:
     """The candidate run against the base run, per shared (model, arm): the verdict rows and
-    the relabeled records they came from. Holm runs over every arm and metric of one original
-    model, the same family as within one run."""
+    the relabeled records they came from. The family is every arm of one original model (or,
+    with family="run", every comparison), as within one run; no comparison is an A/A twin here
+    (an arm unchanged between the runs is what the comparison asks about)."""
     records = compare_runs(base_records, cand_records, base_label=base_label, cand_label=cand_label)
-    rows = stats.verdicts(records, baseline=base_label)
+    rows = stats.verdicts(records, baseline=base_label, primary=primary, family=family, twins=False)
     source = {str(r["model"]): str(r[SOURCE_MODEL]) for r in records}
-    families: dict[str, list[ArmVerdict]] = {}
+    families: dict[tuple[str, str], list[ArmVerdict]] = {}
     for row in rows:
-        families.setdefault(source.get(row["model"], row["model"]), []).append(row)
-    stats.adjust(families.values())
+        if family == "run":
+            key = ("run", "every arm and model of both runs")
+        else:
+            model = source.get(row["model"], row["model"])
+            key = ("model", f"every arm of {model}")
+        families.setdefault(key, []).append(row)
+    stats.adjust(families.values(), labels=list(families))
     return rows, records
 
 

@@ -195,10 +195,15 @@ TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_wri
 
 
 def number(value: Any) -> float | None:
-    """A finite number, or None: bools, strings, NaN and infinities are not measurements."""
+    """A finite number, or None: bools, strings, NaN and infinities are not measurements, and
+    neither is an integer too large for a float (JSON allows 400 digits; `float()` overflows)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        as_float = float(value)
+    except OverflowError:
+        return None
+    return as_float if math.isfinite(as_float) else None
 
 
 def flag(value: Any) -> bool | None:
@@ -224,7 +229,9 @@ def tokens(rec: Mapping[str, Any]) -> int | None:
     """Input, output and cache tokens together; None when the CLI reported none of them."""
     parts = [number(rec.get(k)) for k in TOKEN_FIELDS]
     present = [p for p in parts if p is not None]
-    return int(sum(present)) if present else None
+    total = sum(present)
+    # Parts that are each finite can still add up past the float range (four 1e308s).
+    return int(total) if present and math.isfinite(total) else None
 
 
 def cell_key(rec: Mapping[str, Any]) -> tuple[str, str, str, Any]:

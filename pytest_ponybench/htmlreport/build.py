@@ -191,6 +191,9 @@ def _verdict_blocks(
                 "effects": [_effect(e) for e in effects],
                 "decided": verdict.decided_sentence(effects),
                 "undecided": verdict.undecided_clauses(effects),
+                # The procedure and family before the table; the bound, pass^k, floor after it.
+                "header": verdict.header_lines(row),
+                "footer": verdict.footer_lines(row),
                 "notes": list(row.get("notes", [])),
             }
         )

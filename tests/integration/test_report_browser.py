@@ -119,17 +119,35 @@ def _terminal_rows(summary: str, title: str) -> list[list[str]]:
     return rows
 
 
-def _verdict_rows(summary: str, title_start: str) -> tuple[str, list[list[str]]]:
-    """The pass line and the metric rows of one verdict block of `ponybench summary`."""
+def _verdict_rows(summary: str, title_start: str) -> tuple[list[str], str, list[list[str]]]:
+    """The lines before the pass line (procedure, family), the pass line and the metric rows of
+    one verdict block of `ponybench summary`."""
     lines = summary.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(title_start))
-    pass_line = lines[start + 1].strip()
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith("  cells passed: "))
+    header = [line.strip() for line in lines[start + 1 : at]]
     rows = []
-    for line in lines[start + 3 :]:
+    for line in lines[at + 2 :]:
         if not line.startswith("  ") or line.startswith("  Decided"):
             break
         rows.append(re.split(r"\s{2,}", line.strip()))
-    return pass_line, rows
+    return header, lines[at].strip(), rows
+
+
+def _footer(summary: str, title_start: str) -> list[str]:
+    """The bound, reliability and floor lines of one verdict block: after the undecided
+    clauses, before the notes."""
+    lines = summary.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title_start))
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith("  Undecided:"))
+    out = []
+    for line in lines[at + 1 :]:
+        if line.startswith("    "):
+            continue
+        if not line.startswith("  ") or line.startswith("  Left out and warnings:"):
+            break
+        out.append(line.strip())
+    return out
 
 
 def _undecided(summary: str, title_start: str) -> list[str]:
@@ -164,9 +182,11 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
 
     for section in browser.find_elements(By.CSS_SELECTOR, "section.model"):
         model = section.get_attribute("data-model")
-        # The verdict: the terminal's pass line and metric rows, word for word.
-        pass_line, rows = _verdict_rows(terminal, f"told vs baseline ({model})")
+        # The verdict: the terminal's procedure and family, pass line and metric rows, word for word.
+        header, pass_line, rows = _verdict_rows(terminal, f"told vs baseline ({model})")
         verdict = section.find_element(By.CSS_SELECTOR, ".verdict")
+        assert _texts(browser, "p.procedure", verdict) == header
+        assert header[0].startswith("procedure: pass first at p < ") and header[1].startswith("family: ")
         assert verdict.find_element(By.CSS_SELECTOR, ".passline").text == pass_line
         shown = [
             [c for i, c in enumerate(_texts(browser, "td", tr)) if i != 3]  # 3: the drawn interval
@@ -183,6 +203,9 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
         assert _texts(browser, "ul.undecided li", verdict) == _undecided(
             terminal, f"told vs baseline ({model})"
         )
+        # The bound, pass^k and the noise floor: the terminal's lines.
+        footer = _footer(terminal, f"told vs baseline ({model})")
+        assert _texts(browser, "ul.footer li", verdict) == footer
         # The all-tasks table: the terminal's block for this model.
         table = [
             _texts(browser, "td", tr)
@@ -362,8 +385,9 @@ def test_compare_html_shows_the_verdict_of_two_runs_and_one_task_of_both_side_by
     assert len(sections) == 4  # two models x two arms, each the candidate run against the base run
     for section in sections:
         model = section.get_attribute("data-model")
-        pass_line, rows = _verdict_rows(done.stdout, f"{cand} vs {offline_run} ({model})")
+        header, pass_line, rows = _verdict_rows(done.stdout, f"{cand} vs {offline_run} ({model})")
         verdict = section.find_element(By.CSS_SELECTOR, ".verdict")
+        assert _texts(browser, "p.procedure", verdict) == header
         assert verdict.find_element(By.CSS_SELECTOR, ".passline").text == pass_line
         shown = [
             [c for i, c in enumerate(_texts(browser, "td", tr)) if i != 3]

@@ -96,7 +96,7 @@ def test_summary_prints_the_table_and_the_verdict(tmp_path: Path) -> None:
     md = ponybench(tmp_path, "summary", "run", "--markdown")
     assert md.returncode == 0, md.stderr
     assert md.stdout.startswith("<details><summary>ponybench summary: run</summary>")
-    assert "| metric | change | 95% interval | verdict | tasks | p (Holm) |" in md.stdout
+    assert "| metric | change | 95% interval | verdict | tasks | p (adj.) |" in md.stdout
 
 
 def test_summary_of_one_arm_has_no_verdict(tmp_path: Path) -> None:

@@ -5,11 +5,14 @@ evidence, hid an arm or dropped tasks without a word; each is now counted and sa
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pytest_ponybench import cli
-from pytest_ponybench.analysis import stats, verdict
+from pytest_ponybench.analysis import report, stats, verdict
 
 
 def cell(task: str, arm: str, run: int = 0, **extra: Any) -> dict[str, Any]:
@@ -218,3 +221,121 @@ def test_an_open_task_is_left_out_of_the_verdicts() -> None:
     (row,) = stats.verdicts(recs)
     pass_effect = next(e for e in row["effects"] if e.metric == "pass")
     assert pass_effect.n_tasks == 4 and pass_effect.estimate == -100.0
+
+
+# --- every bad number: a defined result and a note, never a crash ----------------------------
+
+BAD = {
+    "NaN": (float("nan"), "not finite"),
+    "+inf": (float("inf"), "not finite"),
+    "-inf": (float("-inf"), "not finite"),
+    "1e308": (1e308, "above"),
+    "5e-324": (5e-324, "below"),
+    "400 digits": (10**400, "too large"),
+    "-400 digits": (-(10**400), "too large"),
+    "negative": (-5, "negative"),
+    "a string": ("12", "not a number"),
+}
+# field -> (the metric's short name in the notes, extra fields the cell needs for it to count)
+FIELDS: dict[str, tuple[str, dict[str, Any]]] = {
+    "cost_usd": ("cost", {}),
+    "input_tokens": ("tokens", {}),
+    "output_tokens": ("tokens", {}),
+    "cache_read_tokens": ("tokens", {}),
+    "cache_write_tokens": ("tokens", {}),
+    "duration_ms": ("time", {}),
+    "wall_s": ("time", {"duration_ms": None, "timed_out": True}),
+    "total_loc": ("loc", {}),
+    "score": ("score", {}),
+}
+
+
+def bad_run(field: str, value: Any, extra: dict[str, Any]) -> list[dict[str, Any]]:
+    records = [
+        cell(f"t{i}", arm, r, score=0.5) for i in range(6) for arm in ("baseline", "mine") for r in range(2)
+    ]
+    for rec in records[:4]:  # t0: both runs of both arms
+        rec.update(extra)
+        rec[field] = value
+    return records
+
+
+def finite_or_edge(x: float) -> bool:
+    return not math.isnan(x)
+
+
+@pytest.mark.parametrize("field", list(FIELDS))
+@pytest.mark.parametrize("bad", list(BAD))
+def test_every_bad_number_gives_a_defined_verdict_and_a_note(
+    field: str, bad: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    value, why = BAD[bad]
+    if field == "score" and bad == "5e-324":
+        pytest.skip("5e-324 is a score in [0, 1]")
+    name, extra = FIELDS[field]
+    records = bad_run(field, value, extra)
+    (row,) = stats.verdicts(records)
+    for e in row["effects"]:
+        assert all(finite_or_edge(x) for x in (e.estimate, e.low, e.high, e.p)), e
+        assert e.p_adj is None or 0.0 <= e.p_adj <= 1.0
+    note = next((n for n in row["notes"] if n.startswith("numbers that are not measurements")), "")
+    assert f"{name}: mine 2 {why}" in note and f"baseline 2 {why}" in note, row["notes"]
+    # The same through the command, from a file as json.dumps writes it (NaN, Infinity, 400 digits).
+    run = write_run(tmp_path, records)
+    assert cli.main(["compare", run, "--fail-on", "pass:-50pp"]) == cli.OK
+    out = capsys.readouterr().out
+    assert "numbers that are not measurements, left out as missing" in out
+    assert cli.main(["summary", run]) == cli.OK
+    assert cli.main(["noise", run]) == cli.OK
+    assert report.render_table(records)
+    capsys.readouterr()
+
+
+def test_extreme_numbers_straight_into_the_statistics() -> None:
+    # The inputs that crashed before: 1e308 over a small baseline overflowed log(a / b), and a
+    # baseline of 5e-324 divided to infinity.
+    base = {f"t{i}": [0.5 + 0.01 * i] for i in range(8)}
+    huge = {f"t{i}": [1e308] for i in range(8)}
+    tiny = {f"t{i}": [5e-324] for i in range(8)}
+    for a, b in ((huge, base), (base, tiny), (huge, tiny), (tiny, huge)):
+        e = stats.paired_log_ratio(b, a, "cost_usd")
+        assert e.n_tasks == 8 and not any(math.isnan(x) for x in (e.estimate, e.low, e.high, e.p))
+    assert stats.paired_log_ratio(base, huge, "cost_usd").estimate == math.inf
+    assert stats.paired_log_ratio(huge, base, "cost_usd").estimate == pytest.approx(-100.0)
+    # Task means of values near the float range do not overflow on the way.
+    assert stats.task_means({"a": [1e308, 1e308]}) == {"a": 1e308}
+    assert stats.task_means({"a": [1e308, float("inf")]}) == {}
+    assert stats.needed_tasks(math.inf, 0.1) is None and stats.needed_tasks(math.nan, 0.1) is None
+    assert stats.t_interval([1e300, -1e300, 1e300])[1].high == math.inf
+    assert stats.t_two_sided_p(math.nan, 5) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (10**400, None),
+        (-(10**400), None),
+        (1e308, 1e308),
+        (5e-324, 5e-324),
+    ],
+)
+def test_records_number_takes_any_json_number(value: Any, expected: float | None) -> None:
+    from pytest_ponybench.core import records
+
+    assert records.number(value) == expected
+    assert records.tokens({"input_tokens": value, "output_tokens": 1e308}) in (None, int(1e308))
+    assert records.tokens({"input_tokens": 1e308, "output_tokens": 1e308}) is None  # the sum overflows
+
+
+def test_an_internal_error_is_not_a_failed_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = write_run(tmp_path, [cell(f"t{i}", arm) for i in range(6) for arm in ("baseline", "mine")])
+
+    def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(stats, "verdicts", broken)
+    assert cli.main(["compare", run, "--fail-on", "pass:-5pp"]) == cli.INTERNAL == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ponybench: internal error (a bug; please report it" in err

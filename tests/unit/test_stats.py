@@ -387,14 +387,24 @@ def test_verdicts_excludes_invalid_and_pairs_only_shared_tasks() -> None:
         records.append(record(f"t{t}", "arm", 1, False, 9.0, valid=False))
     records.append(record("solo", "arm", 0, True, 1.0))  # no baseline: unpaired
     records.append(record("t0", "baseline", 0, True, 1.0))  # later attempt of the same cell wins
-    eff = effects_by_metric(verdicts(records), "arm")
+    rows = verdicts(records)
+    eff = effects_by_metric(rows, "arm")
     assert eff["pass"].n_tasks == 8
     assert eff["pass"].estimate == pytest.approx(100 * 7 / 8)
     assert eff["cost_usd"].estimate == 0.0
-    assert eff["pass"].p == pytest.approx(0.000211555, abs=1e-8)  # scipy ttest_1samp([0] + [1] * 7, 0)
+    # Half the arm's cells are invalid, none of the baseline's: pass is bounded. On the valid
+    # cells alone: scipy ttest_1samp([0] + [1] * 7, 0).pvalue; with the arm's invalid cells
+    # failed, every task but t0 is +0.5 and t0 -0.5: ttest_1samp([-0.5] + [0.5] * 7, 0).pvalue
+    # (scipy 1.17.1, throwaway venv, 2026-12-01).
+    (bound,) = rows[0]["bounds"]
+    assert bound.valid.p == pytest.approx(0.000211555, abs=1e-8)
+    assert bound.worst.estimate == pytest.approx(37.5)
+    assert bound.worst.p == pytest.approx(0.019942126131992536, abs=1e-8)
+    assert eff["pass"].p == bound.worst.p  # the larger of the two decides
+    assert eff["pass"].verdict == "better"
 
 
-def test_verdicts_holm_spans_arms_and_metrics_of_one_model() -> None:
+def test_verdicts_weigh_pass_first_over_the_arms_of_one_model() -> None:
     records = []
     for t in range(7):
         records.append(record(f"t{t}", "baseline", 0, False, 1.0))
@@ -405,17 +415,61 @@ def test_verdicts_holm_spans_arms_and_metrics_of_one_model() -> None:
     rows = verdicts(records)
     assert [(r["model"], r["arm"]) for r in rows] == [("haiku", "a"), ("sonnet", "a"), ("sonnet", "b")]
     raw = 2 / 2**7  # zero spread: every task +100 pp, so the sign test decides
-    # The family: every arm x pass, loc, cost, tokens, time; correct and safe are pass's breakdown.
-    # haiku: one arm x 5 metrics; sonnet: two arms x 5 metrics; every effect has 7 tasks.
+    # The family: every arm of a model; in each block pass weighs 0.9, loc, cost, tokens and
+    # time 0.025 each (they do not move: p 1). haiku: one block; sonnet: two, each half.
     haiku_pass = effects_by_metric(rows[:1], "a")["pass"]
-    sonnet_pass = effects_by_metric(rows[1:], "b")["pass"]
-    assert haiku_pass.p_adj == pytest.approx(5 * raw)
-    assert sonnet_pass.p_adj == pytest.approx(10 * raw)
-    assert haiku_pass.verdict == "undecided"  # 0.078 after Holm over 5 hypotheses
-    assert (haiku_pass.level, sonnet_pass.level) == (0.05 / 5, 0.05 / 10)
+    sonnet_a = effects_by_metric(rows[1:], "a")["pass"]
+    sonnet_b = effects_by_metric(rows[1:], "b")["pass"]
+    assert haiku_pass.p_adj == pytest.approx(raw / 0.9)
+    # Weighted Holm: the first of the two passes at p / 0.45 over all the weight, the second
+    # over what is left once the first handed its 0.45 on; the adjusted p stays monotone.
+    assert sonnet_a.p_adj == pytest.approx(raw / 0.45)
+    assert sonnet_b.p_adj == pytest.approx(raw / 0.45)
+    assert haiku_pass.verdict == sonnet_b.verdict == "better"  # 0.017 and 0.035: pass alone decides
+    assert (haiku_pass.level, sonnet_b.level) == pytest.approx((0.045, 0.0225))
+    assert (
+        rows[0]["family"].describe()
+        == "family: every arm of haiku (1 comparison, 5 tests), familywise error <= 5%"
+    )
+    assert rows[1]["family"].describe() == (
+        "family: every arm of sonnet (2 comparisons, 10 tests), familywise error <= 5%"
+    )
     correct = effects_by_metric(rows[:1], "a")["correct"]
     assert (correct.tested, correct.p_adj, correct.verdict) == (False, None, "undecided")
-    assert effects_by_metric(rows[:1], "a")["cost_usd"].p_adj == 1.0
+    cost = effects_by_metric(rows[:1], "a")["cost_usd"]
+    assert cost.p_adj == 1.0 and cost.level == pytest.approx(0.05 * 0.025)
+
+
+def test_the_family_of_the_run_spans_models() -> None:
+    records = []
+    for t in range(7):
+        for model in ("sonnet", "haiku"):
+            records.append(record(f"t{t}", "baseline", 0, False, 1.0, model=model))
+            records.append(record(f"t{t}", "a", 0, True, 1.0, model=model))
+    rows = verdicts(records, family="run")
+    assert {r["family"].label for r in rows} == {"every arm and model of the run"}
+    assert all(r["family"].tests == 10 and r["family"].blocks == 2 for r in rows)
+    passes = [effects_by_metric([r], "a")["pass"] for r in rows]
+    assert [e.level for e in passes] == pytest.approx([0.0225, 0.0225])
+    with pytest.raises(ValueError, match="unknown family 'arm'"):
+        verdicts(records, family="arm")
+
+
+def test_a_declared_primary_takes_the_first_level() -> None:
+    records = []
+    for t in range(12):
+        records.append(record(f"t{t}", "baseline", 0, t % 2 == 0, 1.0 + 0.01 * t))
+        records.append(record(f"t{t}", "cheap", 0, t % 2 == 0, 0.5 + 0.01 * t))
+    rows = verdicts(records, primary="cost")
+    eff = effects_by_metric(rows, "cheap")
+    assert eff["cost_usd"].primary and eff["cost_usd"].level == pytest.approx(0.045)
+    assert not eff["pass"].primary and eff["pass"].level == pytest.approx(0.05 * 0.025)
+    assert eff["cost_usd"].verdict == "better"
+    # correct as the primary is tested; safe stays pass's breakdown.
+    eff = effects_by_metric(verdicts(records, primary="correct"), "cheap")
+    assert eff["correct"].tested and eff["correct"].primary and not eff["safe"].tested
+    with pytest.raises(ValueError, match="unknown metric 'speed'"):
+        verdicts(records, primary="speed")
 
 
 def test_verdicts_without_baseline_or_records() -> None:

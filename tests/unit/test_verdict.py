@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.analysis import stats
+from pytest_ponybench.analysis import procedure, stats
 from pytest_ponybench.analysis.verdict import (
     check_gate,
     compare_runs,
@@ -105,12 +105,17 @@ def test_pure_noise_is_undecided_and_says_what_would_decide_it() -> None:
     pass_eff = effects(row)["pass"]
     assert pass_eff.needed_tasks is not None and pass_eff.needed_tasks > 20
     more = pass_eff.needed_tasks - 20
-    # The hint is the verdict's own test at the family's Holm level: 5 tests, p < 0.01.
+    # The hint is the verdict's own test at pass's level in the procedure: 0.9 of 5 %.
     assert re.search(
         rf"\bpass: needs about {more} more tasks \({pass_eff.needed_tasks} "
-        r"in all at 3 runs\) for 80% power on a 10-point difference at the Holm level p < 0.01",
+        r"in all at 3 runs\) for 80% power on a 10-point difference at its level p < 0.045",
         text,
     ), text
+    assert (
+        "  procedure: pass first at p < 0.045; loc, cost, tokens, time share p < 0.005 "
+        "(weighted Holm: a decided metric hands its level on)\n"
+        "  family: every arm of sonnet (1 comparison, 5 tests), familywise error <= 5%\n"
+    ) in text
     assert "correct, safe: the breakdown of pass (which axis moved), not tested on its own" in text
     assert "the interval rules out a 10% change" in text  # loc/cost/tokens/time barely move
     assert not re.search(r"\b(better|worse)\b", text)
@@ -135,7 +140,7 @@ def test_markdown_has_a_table_and_the_sentences() -> None:
     lines = md.splitlines()
     assert lines[0] == "### ponybench verdict"
     assert "#### mine vs baseline (sonnet)" in lines
-    header = lines.index("| metric | change | 95% interval | verdict | tasks | p (Holm) |")
+    header = lines.index("| metric | change | 95% interval | verdict | tasks | p (adj.) |")
     assert lines[header + 1] == "|---|---:|---:|---|---:|---:|"
     assert lines[header + 2].startswith("| pass | +") and "| **better** |" in lines[header + 2]
     assert any(line.startswith("**Decided:** pass better") for line in lines)
@@ -212,28 +217,28 @@ def effect(
         (
             effect("rate_diff", 2.0, -20.0, 24.0, 1.0, 150),
             "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
-            "at the Holm level p < 0.01",
+            "at its level p < 0.01",
         ),
         (
             effect("ratio", 2.0, -20.0, 24.0, 1.0, 50),
-            "needs about 30 more tasks (50 in all at 3 runs) for 80% power on a 10% change at the Holm "
+            "needs about 30 more tasks (50 in all at 3 runs) for 80% power on a 10% change at its "
             "level p < 0.01",
         ),
         (
             effect("rate_diff", 25.0, 6.8, 43.2, 0.176, 121),
             "needs about 101 more tasks (121 in all at 3 runs) for 80% power on a 10-point difference "
-            "at the Holm level p < 0.01; the 95% interval excludes 0, but a verdict needs the Holm "
-            "level (p 0.176 after Holm)",
+            "at its level p < 0.01; the 95% interval excludes 0, but a verdict needs the family's "
+            "level (p 0.176 adjusted)",
         ),
         (
             effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, needed_runs=9),
             "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
-            "at the Holm level p < 0.01, or 9 runs on each of these 20 tasks",
+            "at its level p < 0.01, or 9 runs on each of these 20 tasks",
         ),
         (
             effect("rate_diff", -50.0, -100.0, 100.0, 1.0, 8, n=2, zero_spread=True),
             "every task moved by the same amount, so the sign test decides: it needs at least 8 tasks "
-            "all one way at the Holm level p < 0.01",
+            "all one way at its level p < 0.01",
         ),
         (
             effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, tested=False),
@@ -245,7 +250,7 @@ def effect(
         (effect("ratio", -0.6, -1.2, -0.1, 0.59, 12), "the interval rules out a 10% change"),
         (
             effect("ratio", 15.0, 2.0, 30.0, 0.2, 12),
-            "the 95% interval excludes 0, but a verdict needs the Holm level (p 0.200 after Holm)",
+            "the 95% interval excludes 0, but a verdict needs the family's level (p 0.200 adjusted)",
         ),
         (effect("rate_diff", 0.0, 0.0, 0.0, 1.0, None, n=0), "no paired task measured it"),
     ],
@@ -263,10 +268,13 @@ def test_two_runs_find_the_change_of_one_arm() -> None:
     mine = effects(by_model["sonnet, arm mine"])
     assert mine["pass"].verdict == "better" and holds(mine["pass"], 60.0)
     assert effects(by_model["sonnet, arm baseline"])["pass"].verdict == "undecided"
-    # Holm runs over both arms of the model, as within one run: 2 arms x 5 tested metrics.
-    raw = [e.p for r in rows for e in r["effects"] if e.tested]
-    assert len(raw) == 10
-    assert [e.p_adj for r in rows for e in r["effects"] if e.tested] == pytest.approx(stats.holm(raw))
+    # The family is both arms of the model, as within one run: 2 arms x 5 tested metrics, pass
+    # weighing 0.9 of its arm's half, the rest 0.025 each.
+    tested = [e for r in rows for e in r["effects"] if e.tested]
+    assert len(tested) == 10
+    weights = [(0.9 if e.metric == "pass" else 0.025) / 2 for e in tested]
+    assert [e.p_adj for e in tested] == pytest.approx(procedure.weighted_holm([e.p for e in tested], weights))
+    assert {r["family"].label for r in rows} == {"every arm of sonnet"}
     assert {r["arm"] for r in records} == {"runs/A", "runs/B"}
     assert {r["compare_arm"] for r in records} == {"baseline", "mine"}
     text = render_rows(rows, records)
