@@ -16,19 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ponybench.core.graders.cell import grade_cell
-from pytest_ponybench.core.graders.config import RefMeta
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.judge import Judge, judge_in_process
 from pytest_ponybench.offline import server as offline
+from pytest_ponybench.offline.endpoint import session_of
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Reference, Task
-
-
-def session_of(meta: RefMeta) -> offline.Session:
-    """What the offline agents say and do for a reference."""
-    return offline.Session(calls=tuple((c.tool, dict(c.input)) for c in meta.tool_calls), reply=meta.reply)
 
 
 def lay_reference(task: Task, ref: Reference, ws: Path) -> dict[str, bytes | None]:

@@ -1,0 +1,36 @@
+"""Where a session's model is served when it is not the real API.
+
+The session wing runs claude against a base URL and never imports the server behind it: the
+roles hand it an `Endpoint` (the offline server's adapter, `offline.endpoint.OfflineEndpoint`),
+or none for a run of paid models only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pytest_ponybench.core.tasks import Task
+
+__all__ = ["Endpoint", "served_by"]
+
+
+class Endpoint(Protocol):
+    def serves(self, model: str) -> bool:
+        """Whether this endpoint owns the model's name (it then answers for it, or errs)."""
+        ...
+
+    def open(self, session_id: str, workspace: Path, log: Path, task: Task | None = None) -> str:
+        """Start serving one session that works in `workspace` (absolute), logging its requests
+        to `log`; a task's references are what the scripted agents write. Returns the base URL."""
+        ...
+
+    def close(self, session_id: str) -> None:
+        """Stop serving the session (idempotent)."""
+        ...
+
+
+def served_by(endpoint: Endpoint | None, model: str) -> bool:
+    """Whether a model runs on the given endpoint rather than on the real API."""
+    return endpoint is not None and endpoint.serves(model)

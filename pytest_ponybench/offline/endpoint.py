@@ -1,0 +1,47 @@
+"""The offline server as the session's `core.endpoint.Endpoint`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_ponybench.offline.server import CellScript, OfflineServer, Session, is_offline
+
+if TYPE_CHECKING:
+    from pytest_ponybench.core.graders.config import RefMeta
+    from pytest_ponybench.core.tasks import Task
+
+__all__ = ["OfflineEndpoint", "session_of"]
+
+
+def session_of(meta: RefMeta) -> Session:
+    """What the scripted agents say and do for a reference besides writing its files."""
+    return Session(calls=tuple((c.tool, dict(c.input)) for c in meta.tool_calls), reply=meta.reply)
+
+
+class OfflineEndpoint:
+    """Registers each session with the (started) server under its own URL prefix."""
+
+    def __init__(self, server: OfflineServer) -> None:
+        self.server = server
+
+    def serves(self, model: str) -> bool:
+        return is_offline(model)
+
+    def open(self, session_id: str, workspace: Path, log: Path, task: Task | None = None) -> str:
+        if task is None:
+            script = CellScript(workspace=workspace, good={}, bad={}, log_path=log)
+        else:
+            script = CellScript(
+                workspace=workspace,
+                good=task.good,
+                bad=task.bad,
+                log_path=log,
+                good_session=session_of(task.good_meta),
+                bad_session=session_of(task.bad_meta),
+            )
+        self.server.register(session_id, script)
+        return self.server.cell_url(session_id)
+
+    def close(self, session_id: str) -> None:
+        self.server.unregister(session_id)
