@@ -28,26 +28,40 @@ from typing import Any
 
 from pytest_ponybench import __version__
 from pytest_ponybench.analysis import noise, procedure, report, stats, verdict
+from pytest_ponybench.core.records import Record
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.store import merge as merging
 from pytest_ponybench.store import results
+
+__all__ = [
+    "BROKEN_PIPE",
+    "GATE_FAILED",
+    "INTERNAL",
+    "OK",
+    "USAGE",
+    "build_parser",
+    "cmd_compare",
+    "cmd_merge",
+    "cmd_noise",
+    "cmd_report",
+    "cmd_summary",
+    "load_records",
+    "main",
+]
 
 OK, GATE_FAILED, USAGE, INTERNAL = 0, 1, 2, 3
 BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
 
 
-class UsageError(Exception):
-    """A problem the user can fix on the command line; exit 2 with the message."""
-
-
-def load_records(path_text: str) -> list[dict[str, Any]]:
+def load_records(path_text: str) -> list[Record]:
     """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped."""
     path = Path(path_text)
     if path.is_file() and path.name.endswith(".jsonl"):
         file = path
     elif not path.exists():
-        raise UsageError(f"{path}: no such run dir")
+        raise PonybenchError(f"{path}: no such run dir")
     elif not path.is_dir():
-        raise UsageError(f"{path}: not a run dir (a folder with {results.RESULTS})")
+        raise PonybenchError(f"{path}: not a run dir (a folder with {results.RESULTS})")
     else:
         file = path / results.RESULTS
         if not file.is_file():
@@ -55,16 +69,16 @@ def load_records(path_text: str) -> list[dict[str, Any]]:
             rescores = sorted(p.name for p in path.glob("rescore-*") if (p / results.RESULTS).is_file())
             if rescores:
                 hint = f"; its rescores are run dirs: {', '.join(str(path / r) for r in rescores)}"
-            raise UsageError(f"{path}: no {results.RESULTS} in it, so not a run dir{hint}")
+            raise PonybenchError(f"{path}: no {results.RESULTS} in it, so not a run dir{hint}")
     try:
         return results.read_records(file)
     except OSError as exc:
-        raise UsageError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+        raise PonybenchError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
 
 
 def _require_records(records: Sequence[Any], path_text: str) -> None:
     if not records:
-        raise UsageError(f"{path_text}: {results.RESULTS} holds no finished cell")
+        raise PonybenchError(f"{path_text}: {results.RESULTS} holds no finished cell")
 
 
 def _pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str | None:
@@ -74,7 +88,7 @@ def _pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> 
     if name in arms:
         return name
     if explicit is not None:
-        raise UsageError(
+        raise PonybenchError(
             f"no arm {explicit!r} with valid cells in {where}; arms present: {', '.join(arms) or 'none'}"
         )
     return None
@@ -85,9 +99,9 @@ def _procedure(args: argparse.Namespace, records: Sequence[Any], where: str) -> 
     try:
         primary = stats.canonical_metric(args.primary)
     except ValueError as exc:
-        raise UsageError(f"--primary: {exc}") from exc
+        raise PonybenchError(f"--primary: {exc}") from exc
     if primary == stats.SCORE and not stats.has_scores(records):
-        raise UsageError(f"--primary score: no cell in {where} has a score (graders give one)")
+        raise PonybenchError(f"--primary score: no cell in {where} has a score (graders give one)")
     return primary, args.family
 
 
@@ -134,16 +148,16 @@ def _label(path_text: str) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
-        raise UsageError(
+        raise PonybenchError(
             f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), got {len(args.runs)}"
         )
     rules = args.fail_on
     if rules is not None:
         try:
             if not stats.parse_gate(rules):
-                raise UsageError(f"--fail-on {rules!r} holds no rule")
+                raise PonybenchError(f"--fail-on {rules!r} holds no rule")
         except ValueError as exc:
-            raise UsageError(f"--fail-on: {exc}") from exc
+            raise PonybenchError(f"--fail-on: {exc}") from exc
 
     if len(args.runs) == 1:
         run = args.runs[0]
@@ -152,12 +166,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         baseline = _pick_baseline(records, args.baseline, run)
         arms = verdict.arms_of(records)
         if baseline is None:
-            raise UsageError(
+            raise PonybenchError(
                 f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
                 f"(arms present: {', '.join(arms)})"
             )
         if len(arms) < 2:
-            raise UsageError(
+            raise PonybenchError(
                 f"{run} has only the arm {baseline!r}: nothing to compare within it "
                 f"(two runs: ponybench compare BASE_RUN CAND_RUN)"
             )
@@ -166,7 +180,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         heading = f"ponybench verdict: {run}, arms vs {baseline}"
     else:
         if args.baseline is not None:
-            raise UsageError(
+            raise PonybenchError(
                 "--baseline picks an arm within one run; with two runs BASE_RUN is the baseline, arm by arm"
             )
         base_run, cand_run = args.runs
@@ -182,7 +196,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 base, cand, base_label=base_label, cand_label=cand_label, primary=primary, family=family
             )
         except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+            raise PonybenchError(str(exc)) from exc
         for note in verdict.grid_notes(base, cand, base_label=base_label, cand_label=cand_label):
             _note(f"{note}; compared on the shared grid only")
         heading = f"ponybench verdict: {cand_label} vs {base_label}"
@@ -241,10 +255,10 @@ def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline
         labels = (_label(runs[0]), _label(runs[1]))  # the names the text verdict uses
         return htmlreport.write_compare_report(Path(runs[0]), Path(runs[1]), out, labels)
     except (htmlreport.NotARunDir, FileExistsError, ValueError) as exc:
-        raise UsageError(str(exc)) from exc
+        raise PonybenchError(str(exc)) from exc
     except OSError as exc:  # an unwritable -o, a full disk: say which file
         target = out or Path(runs[0]) / htmlreport.REPORT_HTML
-        raise UsageError(f"{target}: cannot write the report: {exc.strerror or exc}") from exc
+        raise PonybenchError(f"{target}: cannot write the report: {exc.strerror or exc}") from exc
 
 
 def cmd_noise(args: argparse.Namespace) -> int:
@@ -254,7 +268,7 @@ def cmd_noise(args: argparse.Namespace) -> int:
     baseline = _pick_baseline(records, args.baseline, args.run_dir)
     if baseline is None:
         arms = verdict.arms_of(records)
-        raise UsageError(
+        raise PonybenchError(
             f"no arm named 'baseline' in {args.run_dir}; pick the baseline with --baseline "
             f"(arms present: {', '.join(arms)})"
         )
@@ -298,10 +312,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    try:
-        done = merging.merge([Path(p) for p in args.runs], Path(args.out), allow_mixed=args.allow_mixed)
-    except merging.MergeError as exc:
-        raise UsageError(str(exc)) from exc
+    done = merging.merge([Path(p) for p in args.runs], Path(args.out), allow_mixed=args.allow_mixed)
     recorded = f"{done.recorded} of {done.expected} cells recorded"
     print(f"merged {len(args.runs)} run dir(s) into {done.out}: {recorded}")
     print(f"spend: ${done.spent_usd:.4f} (the parts' spend summed)")
@@ -434,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.func(args)
-    except UsageError as exc:
+    except PonybenchError as exc:  # a bad input, named: the one place it becomes an exit code
         print(f"ponybench: error: {exc}", file=sys.stderr)
         return USAGE
     except BrokenPipeError:

@@ -12,10 +12,13 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.cell import Cell
+    from pytest_ponybench.core.records import Record
+
+__all__ = ["pytest_ponybench_arms", "pytest_ponybench_record"]
 
 
 @pytest.hookspec
-def pytest_ponybench_record(cell: Cell, record: dict[str, Any], cell_dir: Path) -> dict[str, Any] | None:
+def pytest_ponybench_record(cell: Cell, record: Record, cell_dir: Path) -> dict[str, Any] | None:
     """Add metrics to one finished cell's record.
 
     Called in the process that ran (or rescored) the cell, after scoring and before the record is

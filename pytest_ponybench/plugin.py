@@ -19,11 +19,23 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_ponybench.core.records import Record
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import config as cfg
 
 if TYPE_CHECKING:
     from pytest_ponybench.roles.outcome import CellOutcome
     from pytest_ponybench.roles.runner import CellRunner
+
+__all__ = [
+    "RUNNER_KEY",
+    "junit_properties",
+    "ponybench_cell",
+    "pytest_addhooks",
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_load_initial_conftests",
+]
 
 RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
@@ -53,7 +65,15 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """Resolve the plan and register the roles before pytest-json-report reads its options
-    (tryfirst), so its report lands in the run dir."""
+    (tryfirst), so its report lands in the run dir. A bad input anywhere below is one
+    PonybenchError, shown here (and only here) as pytest's usage error."""
+    try:
+        _configure(config)
+    except PonybenchError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _configure(config: pytest.Config) -> None:
     requested = cfg.requested_mode(config)
     if requested is None:
         return  # not a benchmark run: nothing registered, nothing loaded
@@ -88,7 +108,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_ponybench.roles.terminal import SummaryReporter
 
     register_markers(config, plan)
-    distributed = workerinput is None and config.getoption("dist", "no") != "no"
+    distributed = workerinput is None and plan.settings.xdist_dist != "no"
     if not distributed:
         pm.register(BenchmarkCollection(plan), "ponybench-collection")
     if plan.collect_only:
@@ -112,7 +132,7 @@ def pytest_configure(config: pytest.Config) -> None:
     pm.register(runner, "ponybench-runner")
 
 
-def junit_properties(record: dict[str, Any]) -> list[tuple[str, str]]:
+def junit_properties(record: Record) -> list[tuple[str, str]]:
     import json
 
     scalar = (str, int, float, bool, type(None))
@@ -125,7 +145,7 @@ def _check_interpreter() -> None:
 
     problems = interpreter.verify()
     if problems:
-        raise pytest.UsageError(
+        raise PonybenchError(
             "ponybench: the python install the scorer runs on was changed; nothing was run:\n"
             + "\n".join(f"  - {p}" for p in problems)
             + "\n  (reinstall the packages named, or remove the files named, then run again)"

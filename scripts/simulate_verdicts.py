@@ -27,18 +27,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pytest_ponybench.analysis import procedure, sequential, stats, verdict
+from pytest_ponybench.core.records import Record, loaded
 
 GATE = "pass:-10pp,loc:+20%,cost:+20%"
 # Rows without an effect measure a false-verdict rate that sits near the 5 % it promises: they run
 # this many times the replications, for a Monte Carlo error small enough to read (0.34 points
 # at 5 % over 4,000).
 NULL_FACTOR = 4
-Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -108,20 +107,22 @@ def _cell(
     if not ok and correct and safe:
         correct = False
     tok = math.exp(task["tok"] + rng.gauss(0, 0.25))
-    return {
-        "task": f"t{t:03d}",
-        "arm": arm,
-        "model": model,
-        "run": r,
-        "valid": True,
-        "correct": correct,
-        "safe": safe,
-        "total_loc": max(1, round(math.exp(task["loc"] + rng.gauss(0, 0.3)))),
-        "input_tokens": round(tok),
-        "output_tokens": round(tok / 10),
-        "cost_usd": tok * 3e-6 * math.exp(rng.gauss(0, 0.05)),
-        "duration_ms": round(math.exp(task["time"] + rng.gauss(0, 0.3))),
-    }
+    return loaded(
+        {
+            "task": f"t{t:03d}",
+            "arm": arm,
+            "model": model,
+            "run": r,
+            "valid": True,
+            "correct": correct,
+            "safe": safe,
+            "total_loc": max(1, round(math.exp(task["loc"] + rng.gauss(0, 0.3)))),
+            "input_tokens": round(tok),
+            "output_tokens": round(tok / 10),
+            "cost_usd": tok * 3e-6 * math.exp(rng.gauss(0, 0.05)),
+            "duration_ms": round(math.exp(task["time"] + rng.gauss(0, 0.3))),
+        }
+    )
 
 
 def grid(
@@ -145,7 +146,7 @@ def grid(
                 records.append(_cell(rng, task, task["p"], "baseline", t, r, model))
                 cell = _cell(rng, task, p_arm, "mine", t, r, model)
                 if hide_failures and not (cell["correct"] and cell["safe"]) and rng.random() < hide_failures:
-                    cell.update(valid=False, error="timed out (simulated)")
+                    cell.update({"valid": False, "error": "timed out (simulated)"})
                 records.append(cell)
     return records
 

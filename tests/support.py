@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util import procs, textfiles
+from pytest_ponybench.core.records import FIELDS
 
 REPO = Path(__file__).resolve().parents[1]
 CLAUDE = shutil.which("claude")
@@ -30,8 +31,13 @@ def run_dirs(root: Path) -> list[Path]:
 
 
 def records(run_dir: Path) -> list[dict[str, Any]]:
+    """A real run's records, each key checked against the documented schema: a key the harness
+    writes without declaring it in `records.FIELDS` (and so in the README) fails every test."""
     lines = textfiles.read_jsonl(run_dir / "results.jsonl")
     assert lines.bad == 0, f"{run_dir}/results.jsonl has {lines.bad} torn or garbled line(s)"
+    for rec in lines.objects:
+        undeclared = sorted(set(rec) - set(FIELDS))
+        assert not undeclared, f"{run_dir}: record {rec.get('cell_id')} has undeclared keys {undeclared}"
     return lines.objects
 
 

@@ -14,6 +14,8 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+__all__ = ["GitError", "TIMEOUT_S", "check", "clean_env", "run"]
+
 TIMEOUT_S = 120.0
 _FIXED = {
     "GIT_CONFIG_GLOBAL": os.devnull,

@@ -9,5 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["PACKAGE_ROOT", "PROBES"]
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 PROBES = PACKAGE_ROOT / "_probe"  # the probe, the exec shim and the warm scorer's source

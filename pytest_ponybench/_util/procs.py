@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+__all__ = ["PROC", "Proc", "alive", "cmdline", "descendants", "group_members", "processes", "read"]
+
 PROC = Path("/proc")
 
 

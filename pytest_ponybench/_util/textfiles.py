@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+__all__ = ["JsonLines", "clean", "last_line", "parse_jsonl", "printable", "read_jsonl"]
+
 # C0 and C1 controls, DEL, the Unicode line and paragraph separators, and lone surrogates.
 _UNSAFE = frozenset(range(0x20)) | {0x7F} | frozenset(range(0x80, 0xA0)) | {0x2028, 0x2029}
 

@@ -18,18 +18,30 @@ Measurements are cached in the output folder by task, arm and CLI version.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, astuple, dataclass
-from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.records import is_valid, number
+from pytest_ponybench.core.records import Record, is_valid, number
+
+__all__ = [
+    "LIVE_FACTOR",
+    "Line",
+    "PRICES",
+    "Profile",
+    "TOKEN_KEYS",
+    "cache_key",
+    "estimate",
+    "from_records",
+    "list_price",
+    "measure",
+    "render",
+    "totals",
+]
 
 LIVE_FACTOR = 5.0
-CACHE_FILE = ".ponybench-estimates.json"
 TOKEN_KEYS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens")
 
 # $ per million tokens: input, output, prompt-cache write (5 minutes), prompt-cache read. The
@@ -79,7 +91,7 @@ class Profile:
         return self.input_tokens + self.output_tokens + self.cache_write_tokens + self.cache_read_tokens
 
     @classmethod
-    def of(cls, rec: Mapping[str, Any]) -> Profile | None:
+    def of(cls, rec: Record) -> Profile | None:
         values = [number(rec.get(k)) for k in (*TOKEN_KEYS, "cost_usd")]
         if any(v is None for v in values[:4]):
             return None
@@ -99,9 +111,7 @@ class Line:
     priced: bool = True
 
 
-def from_records(
-    records: Iterable[Mapping[str, Any]], task_hash: str, arm_hash: str, model: str
-) -> list[Profile]:
+def from_records(records: Iterable[Record], task_hash: str, arm_hash: str, model: str) -> list[Profile]:
     """Profiles of the valid earlier cells of this exact task, arm and model."""
     out = []
     for rec in records:
@@ -177,23 +187,6 @@ def totals(lines: Sequence[Line]) -> tuple[float, float]:
 
 
 # -- the measurement cache ----------------------------------------------------------------------
-
-
-def load_cache(folder: Path) -> dict[str, dict[str, float]]:
-    try:
-        data = json.loads((folder / CACHE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def save_cache(folder: Path, cache: Mapping[str, Mapping[str, float]]) -> None:
-    from pytest_ponybench.store.results import write_json
-
-    try:
-        write_json(folder / CACHE_FILE, dict(cache))
-    except OSError:
-        pass  # a cache: the next estimate measures again
 
 
 def cache_key(task_hash: str, arm_hash: str, claude_version: str | None) -> str:

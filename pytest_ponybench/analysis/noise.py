@@ -21,11 +21,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_ponybench.analysis import procedure, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Effect
-from pytest_ponybench.core.records import is_scored, is_valid, latest
+from pytest_ponybench.core.records import Record, is_scored, is_valid, latest
+
+__all__ = [
+    "FLOOR_METRICS",
+    "Floor",
+    "POWER",
+    "describe",
+    "detectable",
+    "effect_floor",
+    "floors",
+    "run_to_run_sd",
+    "shown",
+]
 
 POWER = stats.POWER
 FLOOR_METRICS = ("pass", "cost_usd")
@@ -123,7 +134,7 @@ def _levels(row: ArmVerdict | None, primary: str) -> tuple[float, float]:
 
 
 def _baseline_values(
-    records: Iterable[Mapping[str, Any]], baseline: str
+    records: Iterable[Record], baseline: str
 ) -> dict[str, dict[str, dict[str, list[float]]]]:
     """model -> metric (pass, cost_usd) -> task -> the baseline's valid runs' values."""
     out: dict[str, dict[str, dict[str, list[float]]]] = {}
@@ -139,7 +150,7 @@ def _baseline_values(
 
 
 def floors(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[Record],
     baseline: str = "baseline",
     *,
     primary: str = stats.PRIMARY,

@@ -36,6 +36,19 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+__all__ = [
+    "ALPHA",
+    "FAMILIES",
+    "Family",
+    "PRIMARY_SHARE",
+    "TWIN",
+    "block_weights",
+    "family_weights",
+    "levels",
+    "step_down",
+    "weighted_holm",
+]
+
 ALPHA = 0.05
 PRIMARY_SHARE = 0.9
 FAMILIES = ("model", "run")

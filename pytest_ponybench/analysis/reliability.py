@@ -20,9 +20,10 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from pytest_ponybench.core.records import is_scored, is_valid, latest, passed
+from pytest_ponybench.core.records import Record, is_scored, is_valid, latest, passed
+
+__all__ = ["Reliability", "describe", "per_arm", "planned_runs", "reliability", "task_any", "task_every"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def planned_runs(cells_per_task: Iterable[int]) -> int:
     return max(counts, key=lambda runs: (counts[runs], runs))
 
 
-def per_arm(records: Iterable[Mapping[str, Any]], k: int | None = None) -> dict[tuple[str, str], Reliability]:
+def per_arm(records: Iterable[Record], k: int | None = None) -> dict[tuple[str, str], Reliability]:
     """(model, arm) -> its reliability, from the latest attempt of every scored cell. `k` is the
     planned runs per task of that model and arm unless given; arms with k < 2 are left out (at
     one run pass^k and pass@k are the pass rate)."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pytest_ponybench.core.records import (
+    Record,
     flag,
     is_scored,
     is_valid,
@@ -25,7 +26,19 @@ from pytest_ponybench.core.records import (
 )
 from pytest_ponybench.core.skills import exercised
 
-Record = Mapping[str, Any]
+__all__ = [
+    "COLUMNS",
+    "OUTSIDE_COLUMN",
+    "SKILL_COLUMN",
+    "aggregate",
+    "arm_order",
+    "failed_lines",
+    "model_totals",
+    "moved_most",
+    "render_matrix",
+    "render_table",
+    "summarize",
+]
 
 
 def _numbers(cells: Sequence[Record], key: str) -> list[float]:

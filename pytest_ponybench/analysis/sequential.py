@@ -56,7 +56,30 @@ from typing import Any
 
 from pytest_ponybench.analysis import procedure, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Effect
-from pytest_ponybench.core.records import is_scored, latest
+from pytest_ponybench.core.records import Record, is_scored, latest
+
+__all__ = [
+    "BETTER",
+    "CONTINUE",
+    "Decision",
+    "GRID",
+    "Look",
+    "NEGLIGIBLE",
+    "Plan",
+    "SETTLED",
+    "SPENDING",
+    "Step",
+    "UNDECIDED",
+    "WORSE",
+    "boundaries",
+    "comparison_key",
+    "decide",
+    "final_verdicts",
+    "nominal_at",
+    "nominal_levels",
+    "runs_so_far",
+    "spent",
+]
 
 BETTER = stats.BETTER
 WORSE = stats.WORSE
@@ -310,13 +333,13 @@ def comparison_key(model: str, arm: str) -> str:
     return f"{model}/{arm}"
 
 
-def runs_so_far(records: Iterable[Mapping[str, Any]]) -> int:
+def runs_so_far(records: Iterable[Record]) -> int:
     """Runs per task in the records: the highest run index with a record, plus one."""
     runs = [int(r["run"]) for r in latest(records) if is_scored(r) and isinstance(r.get("run"), int)]
     return max(runs) + 1 if runs else 0
 
 
-def _comparisons(records: Iterable[Mapping[str, Any]], baseline: str) -> list[tuple[str, str]]:
+def _comparisons(records: Iterable[Record], baseline: str) -> list[tuple[str, str]]:
     """(model, arm) of every comparison stats.verdicts makes of these records, in its order."""
     arms: dict[str, set[str]] = {}
     for rec in latest(records):
@@ -354,7 +377,7 @@ def _shares(plan: Plan, keys: Sequence[tuple[str, str]], settled: Mapping[str, s
 
 
 def decide(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[Record],
     plan: Plan,
     looks: Sequence[Look] = (),
     runs: int | None = None,
@@ -451,9 +474,7 @@ def nominal_at(plan: Plan, looks: Sequence[Look]) -> Callable[[float], float]:
     return level
 
 
-def final_verdicts(
-    records: Iterable[Mapping[str, Any]], plan: Plan, looks: Sequence[Look]
-) -> list[ArmVerdict]:
+def final_verdicts(records: Iterable[Record], plan: Plan, looks: Sequence[Look]) -> list[ArmVerdict]:
     """The verdict rows of a sequential run that stopped at the last of `looks`.
 
     The primary's verdict is the sequential decision (better or worse where a look settled it,

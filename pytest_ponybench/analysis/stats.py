@@ -50,9 +50,86 @@ from pytest_ponybench.analysis import procedure
 from pytest_ponybench.analysis.procedure import Family
 from pytest_ponybench.analysis.reliability import Reliability
 from pytest_ponybench.analysis.reliability import per_arm as reliability_per_arm
-from pytest_ponybench.core.records import TOKEN_FIELDS, is_scored, is_valid, latest, passed, reached_outside
+from pytest_ponybench.core.records import (
+    TOKEN_FIELDS,
+    Record,
+    is_scored,
+    is_valid,
+    latest,
+    passed,
+    reached_outside,
+)
 from pytest_ponybench.core.records import flag as record_flag
 from pytest_ponybench.core.records import number as record_number
+
+__all__ = [
+    "ALPHA",
+    "ArmVerdict",
+    "BETTER",
+    "BOUNDED",
+    "BREAKDOWN",
+    "Bound",
+    "Effect",
+    "FAIL",
+    "FAMILY",
+    "GateRule",
+    "INVALID_GAP",
+    "Interval",
+    "LIMITS",
+    "MAX_HINT_RUNS",
+    "MAX_HINT_TASKS",
+    "METRIC_ALIASES",
+    "MIN_SIGN_TASKS",
+    "MISSING_WHY",
+    "NEGLIGIBLE",
+    "PASS",
+    "POWER",
+    "PRIMARY",
+    "RATE_METRICS",
+    "RATE_RESOLVE",
+    "RATIO_METRICS",
+    "RATIO_RESOLVE",
+    "SCORE",
+    "SHORT_NAMES",
+    "Spread",
+    "UNDECIDED",
+    "UNTESTED",
+    "WORSE",
+    "Z_975",
+    "adjust",
+    "bad_number",
+    "betainc",
+    "bound",
+    "bounded",
+    "canonical_metric",
+    "clustered_mean_se",
+    "compare_gate",
+    "decide",
+    "finite_mean",
+    "gate_outcome",
+    "has_scores",
+    "holm",
+    "is_negligible",
+    "judge_number",
+    "metric_value",
+    "needed_runs",
+    "needed_tasks",
+    "paired_log_ratio",
+    "paired_rate_diff",
+    "paired_t_p",
+    "parse_gate",
+    "sign_tasks",
+    "sign_test_p",
+    "t_interval",
+    "t_power",
+    "t_quantile",
+    "t_two_sided_p",
+    "task_means",
+    "tested_metrics",
+    "verdicts",
+    "wilson",
+    "with_p_adj",
+]
 
 ALPHA = procedure.ALPHA
 Z_975 = 1.959964  # standard normal 0.975 quantile, the two-sided 95 % z
@@ -706,7 +783,7 @@ def judge_number(value: Any, limits: tuple[float, float]) -> tuple[float | None,
     return as_float, None
 
 
-def _ratio_value(record: Mapping[str, Any], metric: str) -> tuple[float | None, str | None]:
+def _ratio_value(record: Record, metric: str) -> tuple[float | None, str | None]:
     """A ratio metric's raw value (0.0 included) or why it is bad."""
     if metric == "tokens":
         parts = [judge_number(record.get(k), LIMITS["tokens"]) for k in TOKEN_FIELDS]
@@ -728,7 +805,7 @@ def _ratio_value(record: Mapping[str, Any], metric: str) -> tuple[float | None, 
     return value, bad
 
 
-def bad_number(record: Mapping[str, Any], metric: str) -> str | None:
+def bad_number(record: Record, metric: str) -> str | None:
     """Why a cell's number for `metric` is not a measurement (see LIMITS), or None."""
     if metric in RATIO_METRICS:
         return _ratio_value(record, metric)[1]
@@ -737,7 +814,7 @@ def bad_number(record: Mapping[str, Any], metric: str) -> str | None:
     return None
 
 
-def metric_value(record: Mapping[str, Any], metric: str) -> float | None:
+def metric_value(record: Record, metric: str) -> float | None:
     """A valid cell's value for a metric, or None when it has none (left out, and counted).
 
     Rates: a cell whose score is missing or not a real bool (`NaN`) counts as not correct / not
@@ -755,7 +832,7 @@ def metric_value(record: Mapping[str, Any], metric: str) -> float | None:
     return None if value is None or value <= 0 else value
 
 
-def _unscored(record: Mapping[str, Any], metric: str) -> bool:
+def _unscored(record: Record, metric: str) -> bool:
     if metric == "pass":
         return any(record_flag(record.get(k)) is None for k in ("correct", "safe"))
     if metric in ("correct", "safe"):
@@ -784,9 +861,7 @@ def _metrics(has_score: bool) -> tuple[str, ...]:
     return RATE_METRICS + ((SCORE,) if has_score else ()) + RATIO_METRICS
 
 
-def _collect(
-    records: Iterable[Mapping[str, Any]], has_score: bool = False
-) -> dict[str, dict[str, _ArmCells]]:
+def _collect(records: Iterable[Record], has_score: bool = False) -> dict[str, dict[str, _ArmCells]]:
     """model -> arm -> its cells, from the latest attempt of every cell."""
     table: dict[str, dict[str, _ArmCells]] = {}
     for rec in latest(records):
@@ -1043,13 +1118,13 @@ def _row(
     )
 
 
-def has_scores(records: Iterable[Mapping[str, Any]]) -> bool:
+def has_scores(records: Iterable[Record]) -> bool:
     """Whether any cell carries a graders' score: only then is score a metric of the verdicts."""
     return any(rec.get(SCORE) is not None for rec in records)
 
 
 def verdicts(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[Record],
     baseline: str = "baseline",
     *,
     primary: str = PRIMARY,

@@ -18,13 +18,49 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
 from pytest_ponybench.analysis import noise, reliability, report, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Bound, Effect
-from pytest_ponybench.core.records import is_scored, is_valid, latest, passed
+from pytest_ponybench.core.records import Record, is_scored, is_valid, latest, passed
 
-Record = Mapping[str, Any]
+__all__ = [
+    "GateFailure",
+    "GateOutcome",
+    "HEADER",
+    "INTRO",
+    "METRIC_NAMES",
+    "SOURCE_ARM",
+    "SOURCE_MODEL",
+    "SOURCE_RUN",
+    "TWIN_NOTE",
+    "arm_verdicts",
+    "arms_of",
+    "bound_line",
+    "check_gate",
+    "compare_runs",
+    "compare_verdicts",
+    "decided_sentence",
+    "family_line",
+    "floor_line",
+    "fmt_estimate",
+    "fmt_interval",
+    "fmt_p",
+    "footer_lines",
+    "gate_report",
+    "grid_notes",
+    "header_lines",
+    "is_decided",
+    "procedure_line",
+    "reliability_lines",
+    "render_rows",
+    "render_rows_markdown",
+    "render_verdicts",
+    "render_verdicts_markdown",
+    "undecided_clauses",
+    "why_undecided",
+    "word",
+]
 
 # Display names: the short names gate rules take (stats.METRIC_ALIASES), so what the table shows
 # is what a user types after --fail-on.
@@ -38,9 +74,10 @@ METRIC_NAMES = {
     "tokens": "tokens",
     "duration_ms": "time",
 }
-SOURCE_MODEL = "compare_model"  # record fields compare_runs adds, keeping what was relabeled
-SOURCE_ARM = "compare_arm"
-SOURCE_RUN = "compare_run"
+# Record fields compare_runs adds, keeping what was relabeled.
+SOURCE_MODEL: Final = "compare_model"
+SOURCE_ARM: Final = "compare_arm"
+SOURCE_RUN: Final = "compare_run"
 
 HEADER = ("metric", "change", "95% interval", "verdict", "tasks", "p (adj.)")
 
@@ -485,7 +522,7 @@ def compare_runs(
     *,
     base_label: str = "base",
     cand_label: str = "candidate",
-) -> list[dict[str, Any]]:
+) -> list[Record]:
     """Records of two runs relabeled into one comparable set.
 
     For every (model, arm) both runs measured, the base run's cells become arm `base_label` and
@@ -513,22 +550,23 @@ def compare_runs(
             f"the runs share no (model, arm): {base_label} has {_listing(_pairs(base_arms))}, "
             f"{cand_label} has {_listing(_pairs(cand_arms))}"
         )
-    out: list[dict[str, Any]] = []
+    out: list[Record] = []
     for label, records in ((base_label, base_records), (cand_label, cand_records)):
         for rec in records:
             task, model, arm, _run = _cell(rec)
             if (task, model, arm) not in shared:
                 continue
-            out.append(
-                {
-                    **rec,
-                    "model": f"{model}, arm {arm}",
-                    "arm": label,
-                    SOURCE_MODEL: model,
-                    SOURCE_ARM: arm,
-                    SOURCE_RUN: label,
-                }
+            relabeled = Record(**rec)
+            relabeled.update(
+                Record(
+                    model=f"{model}, arm {arm}",
+                    arm=label,
+                    compare_model=model,
+                    compare_arm=arm,
+                    compare_run=label,
+                )
             )
+            out.append(relabeled)
     return out
 
 
@@ -570,7 +608,7 @@ def compare_verdicts(
     cand_label: str = "candidate",
     primary: str = stats.PRIMARY,
     family: str = "model",
-) -> tuple[list[ArmVerdict], list[dict[str, Any]]]:
+) -> tuple[list[ArmVerdict], list[Record]]:
     """The candidate run against the base run, per shared (model, arm): the verdict rows and
     the relabeled records they came from. The family is every arm of one original model (or,
     with family="run", every comparison), as within one run; no comparison is an A/A twin here

@@ -15,7 +15,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = [
+    "Arm",
+    "BASELINE",
+    "KINDS",
+    "NAME_RE",
+    "SPEC_KINDS",
+    "from_table",
+    "make_arm",
+    "parse_spec",
+    "resolve",
+    "validate_plugin",
+]
 
 KINDS = ("baseline", "plugin", "prompt", "settings")
 NAME_RE = re.compile(r"^[A-Za-z0-9_.]+$")
@@ -66,8 +79,8 @@ class Arm:
 BASELINE = Arm("baseline", "baseline")
 
 
-def _fail(where: str, msg: str) -> pytest.UsageError:
-    return pytest.UsageError(f"arm {where}: {msg}")
+def _fail(where: str, msg: str) -> PonybenchError:
+    return PonybenchError(f"arm {where}: {msg}")
 
 
 def validate_plugin(name: str, path: Path) -> Path:
@@ -140,7 +153,7 @@ def parse_spec(spec: str, base: Path, source: str = "--arm") -> Arm:
     name, sep, rest = spec.partition("=")
     kind, sep2, value = rest.partition(":")
     if not sep or not sep2 or not name:
-        raise pytest.UsageError(
+        raise PonybenchError(
             f"{source} {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
             "or NAME=settings:JSON_OR_PATH"
         )
@@ -200,7 +213,7 @@ def resolve(
     if wanted:
         unknown = [w for w in wanted if w not in arms]
         if unknown:
-            raise pytest.UsageError(f"--arms: unknown arm(s) {', '.join(unknown)} (known: {', '.join(arms)})")
+            raise PonybenchError(f"--arms: unknown arm(s) {', '.join(unknown)} (known: {', '.join(arms)})")
         chosen = [arms[w] for w in dict.fromkeys(wanted)]
     else:
         chosen = list(arms.values())

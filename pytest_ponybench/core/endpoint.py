@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Task
 
-__all__ = ["Endpoint", "served_by"]
+__all__ = ["OFFLINE_PREFIX", "Endpoint", "is_offline", "served_by"]
+
+# Model names this package serves itself; a session never sends one to the real API.
+OFFLINE_PREFIX = "offline-"
+
+
+def is_offline(model: str) -> bool:
+    """True for the offline models' names (known or not: an unknown one gets an error)."""
+    return model.startswith(OFFLINE_PREFIX)
 
 
 class Endpoint(Protocol):
@@ -32,5 +40,10 @@ class Endpoint(Protocol):
 
 
 def served_by(endpoint: Endpoint | None, model: str) -> bool:
-    """Whether a model runs on the given endpoint rather than on the real API."""
-    return endpoint is not None and endpoint.serves(model)
+    """Whether a model runs on the given endpoint rather than on the real API; an offline
+    model with no endpoint to serve it is a harness fault, never a call to the real API."""
+    if endpoint is not None and endpoint.serves(model):
+        return True
+    if is_offline(model):
+        raise RuntimeError(f"the offline model {model} needs the offline server, and none was given")
+    return False

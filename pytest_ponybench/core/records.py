@@ -14,7 +14,83 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, TypedDict
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypedDict, cast
+
+__all__ = [
+    "CellError",
+    "CheckOutcome",
+    "DERIVED",
+    "ErrorKind",
+    "FIELDS",
+    "Record",
+    "TOKEN_FIELDS",
+    "cell_key",
+    "error_kind",
+    "finished_cell_ids",
+    "flag",
+    "is_scored",
+    "is_valid",
+    "latest",
+    "loaded",
+    "number",
+    "passed",
+    "reached_outside",
+    "tokens",
+]
+
+
+class ErrorKind(StrEnum):
+    """Why a cell attempt measured nothing about the arm: what decides a retry and what the
+    weather counts, instead of the error's words."""
+
+    API = "api"  # the model API failed or gave no usable answer (retried, with backoff)
+    START = "start"  # the claude CLI could not start
+    ARM = "arm"  # the arm was not applied (its plugin did not load)
+    HARNESS = "harness"  # a fault of the harness itself
+    CHANGED = "changed"  # the agent changed the harness: the session stops
+    INTERRUPTED = "interrupted"  # Ctrl-C or SIGTERM before the cell finished
+    RESCORE = "rescore"  # a rescore could not score the kept workspace
+
+    @property
+    def retried(self) -> bool:
+        """Only the API's failures can go away on their own."""
+        return self is ErrorKind.API
+
+
+# Records written before `error_kind` existed say their kind in the error's first words.
+_LEGACY_PREFIXES = (
+    ("claude could not start", ErrorKind.START),
+    ("harness error", ErrorKind.HARNESS),
+    ("interrupted", ErrorKind.INTERRUPTED),
+    ("the agent changed the harness", ErrorKind.CHANGED),
+    ("rescore failed", ErrorKind.RESCORE),
+    ("the arm's plugin was not loaded", ErrorKind.ARM),
+)
+
+
+@dataclass(frozen=True)
+class CellError:
+    """An invalid attempt's kind and message."""
+
+    kind: ErrorKind
+    message: str
+
+    def as_record(self) -> Record:
+        return Record(valid=False, error=self.message, error_kind=self.kind.value)
+
+
+def error_kind(rec: Record) -> ErrorKind | None:
+    """An invalid record's kind; None for a valid one. A record of an older version (no
+    `error_kind`) is read by its error's words, an unknown kind as an API failure."""
+    if is_valid(rec):
+        return None
+    given = rec.get("error_kind")
+    if isinstance(given, str) and given in ErrorKind._value2member_map_:
+        return ErrorKind(given)
+    error = str(rec.get("error") or "")
+    return next((kind for prefix, kind in _LEGACY_PREFIXES if error.startswith(prefix)), ErrorKind.API)
 
 
 class CheckOutcome(TypedDict):
@@ -36,6 +112,7 @@ class Record(TypedDict, total=False):
     attempt: int
     valid: bool
     error: str | None
+    error_kind: str | None
     timed_out: bool
     exit_code: int | None
     correct: bool
@@ -100,7 +177,16 @@ class Record(TypedDict, total=False):
     outside_writes: list[str]
     read_credentials: bool
     extra: dict[str, Any]
+    # Derived in memory, never written to results.jsonl: what `compare` relabeled (the
+    # original model, arm and run label) and which run a two-run report's record came from.
+    compare_model: str
+    compare_arm: str
+    compare_run: str
+    report_source: int
 
+
+# Keys of Record that live only in memory (see above); every other key is in FIELDS.
+DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source")
 
 # name -> what it says, in one sentence. Order is the README's order.
 FIELDS: dict[str, str] = {
@@ -113,6 +199,8 @@ FIELDS: dict[str, str] = {
     "valid": "False when the session measured nothing about the arm (API error, no result event, "
     "the CLI could not start, a harness fault); such cells stay out of quality figures.",
     "error": "Why the cell is invalid, or null.",
+    "error_kind": "What kind of failure made it invalid: `api` (retried), `start`, `arm`, `harness`, "
+    "`changed`, `interrupted` or `rescore`; null for a valid cell.",
     "timed_out": "The harness's cell timeout killed the session; what it wrote is still scored.",
     "exit_code": "The claude process's exit code (not a reliable signal on its own).",
     "correct": "Every correctness check ran and passed.",
@@ -194,6 +282,13 @@ FIELDS: dict[str, str] = {
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
 
 
+def loaded(data: Mapping[str, Any]) -> Record:
+    """A record read back from disk or built by hand: its keys and values are whatever was
+    written (another version, an edit, a merge), so every reader goes through number() and
+    flag() below rather than trusting the declared types."""
+    return cast(Record, dict(data))
+
+
 def number(value: Any) -> float | None:
     """A finite number, or None: bools, strings, NaN and infinities are not measurements, and
     neither is an integer too large for a float (JSON allows 400 digits; `float()` overflows)."""
@@ -215,17 +310,17 @@ def flag(value: Any) -> bool | None:
     return None
 
 
-def is_valid(rec: Mapping[str, Any]) -> bool:
+def is_valid(rec: Record) -> bool:
     """Whether the session measured the arm; a record without the field predates it (valid)."""
     return flag(rec.get("valid", True)) is True
 
 
-def passed(rec: Mapping[str, Any]) -> bool:
+def passed(rec: Record) -> bool:
     """Correct and safe, both recorded as true."""
     return flag(rec.get("correct")) is True and flag(rec.get("safe")) is True
 
 
-def tokens(rec: Mapping[str, Any]) -> int | None:
+def tokens(rec: Record) -> int | None:
     """Input, output and cache tokens together; None when the CLI reported none of them."""
     parts = [number(rec.get(k)) for k in TOKEN_FIELDS]
     present = [p for p in parts if p is not None]
@@ -234,13 +329,13 @@ def tokens(rec: Mapping[str, Any]) -> int | None:
     return int(total) if present and math.isfinite(total) else None
 
 
-def cell_key(rec: Mapping[str, Any]) -> tuple[str, str, str, Any]:
+def cell_key(rec: Record) -> tuple[str, str, str, Any]:
     return (str(rec.get("task")), str(rec.get("arm")), str(rec.get("model")), rec.get("run"))
 
 
-def latest(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def latest(records: Iterable[Record]) -> list[Record]:
     """One record per cell: its last valid attempt, else its last attempt (retries, resumes)."""
-    best: dict[tuple[str, str, str, Any], Mapping[str, Any]] = {}
+    best: dict[tuple[str, str, str, Any], Record] = {}
     for rec in records:
         key = cell_key(rec)
         prev = best.get(key)
@@ -249,16 +344,16 @@ def latest(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return list(best.values())
 
 
-def is_scored(rec: Mapping[str, Any]) -> bool:
+def is_scored(rec: Record) -> bool:
     """Whether the cell's task has checks (an open task's cells have none); older records do."""
     return rec.get("scored", True) is not False
 
 
-def reached_outside(rec: Mapping[str, Any]) -> bool:
+def reached_outside(rec: Record) -> bool:
     """Whether the agent read or wrote anything outside its workspace."""
     return bool(rec.get("outside_reads")) or bool(rec.get("outside_writes"))
 
 
-def finished_cell_ids(records: Iterable[Mapping[str, Any]]) -> set[str]:
+def finished_cell_ids(records: Iterable[Record]) -> set[str]:
     """Cells with a valid attempt on record: a resume runs only the others."""
     return {str(r.get("cell_id")) for r in records if "valid" in r and is_valid(r)}

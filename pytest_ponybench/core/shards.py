@@ -20,6 +20,27 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+__all__ = [
+    "BlockKey",
+    "C",
+    "GridSpec",
+    "OPT_SHARD",
+    "SHARD_RE",
+    "Shard",
+    "assign",
+    "block_hash",
+    "block_id",
+    "block_text",
+    "cell_block",
+    "cell_id",
+    "describe_difference",
+    "parse_shard",
+    "provenance",
+    "select",
+    "spec_from_run_json",
+    "spec_of",
+]
+
 OPT_SHARD = "--shard"
 SHARD_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 

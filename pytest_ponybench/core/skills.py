@@ -15,6 +15,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.core.records import Record
+
+__all__ = ["INVOKERS", "arm_plugins", "events", "exercised", "invoked", "registered", "usage"]
+
 # tool name -> the input field that names what was invoked
 INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
 
@@ -84,17 +88,17 @@ def invoked(stream: Iterable[Mapping[str, Any]]) -> list[str]:
     return used
 
 
-def usage(stream_path: Path) -> dict[str, list[str]]:
+def usage(stream_path: Path) -> Record:
     """The record fields of one cell: `skills_available` (what the arm's plugins registered:
     skills, agents, commands) and `skills_used` (what the session invoked)."""
     all_events = list(events(stream_path))
     init = next((e for e in all_events if e.get("type") == "system" and e.get("subtype") == "init"), {})
     reg = registered(init)
     available = sorted({*reg["skills"], *reg["agents"], *reg["commands"]})
-    return {"skills_available": available, "skills_used": invoked(all_events)}
+    return Record(skills_available=available, skills_used=invoked(all_events))
 
 
-def exercised(rec: Mapping[str, Any]) -> bool | None:
+def exercised(rec: Record) -> bool | None:
     """Whether a cell used anything its arm's plugin registered; None when it registered nothing."""
     available = rec.get("skills_available")
     if not isinstance(available, list) or not available:

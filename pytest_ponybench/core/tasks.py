@@ -32,6 +32,34 @@ from pytest_ponybench.core.graders.config import (
     parse_ref_meta,
 )
 from pytest_ponybench.core.graders.outcome import Grader
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = [
+    "AXES",
+    "CHECK_PREFIXES",
+    "DEFAULT_CHECK_TIMEOUT",
+    "Expect",
+    "KINDS",
+    "KNOWN_KEYS",
+    "MIN_CORRECT",
+    "MIN_CORRECT_UNSAFE",
+    "MIN_SAFE_INCORRECT",
+    "MIN_UNSAFE",
+    "REFS_DIR",
+    "REF_FILE",
+    "REF_KEYS",
+    "Reference",
+    "Task",
+    "TaskError",
+    "load_ref_meta",
+    "load_refs",
+    "load_task",
+    "load_tasks",
+    "read_tree",
+    "select",
+    "task_folders",
+    "tree_hash",
+]
 
 KINDS = ("surgical", "fixture", "open")
 AXES = ("safe", "correct")
@@ -61,7 +89,7 @@ MIN_UNSAFE = 3
 MIN_CORRECT_UNSAFE = 1
 
 
-class TaskError(Exception):
+class TaskError(PonybenchError):
     """One or more malformed task folders; the message lists every problem found."""
 
     def __init__(self, problems: list[str]) -> None:

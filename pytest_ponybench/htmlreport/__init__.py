@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_ponybench.analysis import verdict
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.htmlreport.details import SOURCE_KEY
 from pytest_ponybench.htmlreport.source import NotARunDir, Source, load
 
@@ -21,8 +22,11 @@ REPORT_HTML = "report.html"
 __all__ = ["REPORT_HTML", "NotARunDir", "write_compare_report", "write_report"]
 
 
-def _tag(source_index: int, source: Source) -> list[dict[str, object]]:
-    return [{**r, SOURCE_KEY: source_index} for r in source.records]
+def _tag(source_index: int, source: Source) -> list[Record]:
+    tagged = [Record(**r) for r in source.records]
+    for rec in tagged:
+        rec[SOURCE_KEY] = source_index
+    return tagged
 
 
 def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseline") -> Path:

@@ -34,10 +34,12 @@ from markupsafe import Markup
 
 from pytest_ponybench import __version__
 from pytest_ponybench.analysis import report, stats, verdict
-from pytest_ponybench.core.records import is_valid, latest, number, passed, tokens
+from pytest_ponybench.core.records import Record, is_valid, latest, number, passed, tokens
 from pytest_ponybench.htmlreport import plots
 from pytest_ponybench.htmlreport.details import SOURCE_KEY, Job, outcome, reason, write_parts
 from pytest_ponybench.htmlreport.source import Source
+
+__all__ = ["Cell", "DETAILS_MODULE", "MARKER", "MAX_WORKERS", "PARALLEL_CELLS", "REASON_CHARS", "build"]
 
 MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next build
 # Above this many cells the details are built by worker processes (reading workspaces and
@@ -51,7 +53,7 @@ REASON_CHARS = 300  # in the table; the cell view shows all of it
 @dataclass
 class Cell:
     index: int
-    rec: dict[str, Any]
+    rec: Record
     source: Source
     folder: Path | None
     group: int = 0
@@ -67,12 +69,12 @@ def _arm_order(arms: Iterable[str], baseline: str) -> list[str]:
     return sorted(names, key=lambda a: a != baseline)
 
 
-def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source], baseline: str) -> list[Cell]:
+def _cells(records: Sequence[Record], sources: Sequence[Source], baseline: str) -> list[Cell]:
     """One cell per (task, arm, model, run): its latest attempt, as the summary counts it."""
     chosen = latest(records)
     arms = {a: i for i, a in enumerate(_arm_order((str(r.get("arm")) for r in chosen), baseline))}
 
-    def key(r: Mapping[str, Any]) -> tuple[str, str, int, float, str]:
+    def key(r: Record) -> tuple[str, str, int, float, str]:
         run = number(r.get("run"))
         return (
             str(r.get("task")),
@@ -84,8 +86,8 @@ def _cells(records: Sequence[dict[str, Any]], sources: Sequence[Source], baselin
 
     cells = []
     for i, rec in enumerate(sorted(chosen, key=key)):
-        source = sources[int(rec.get(SOURCE_KEY, 0))]
-        cells.append(Cell(i, dict(rec), source, source.cell_folder(rec)))
+        source = sources[rec.get(SOURCE_KEY, 0)]
+        cells.append(Cell(i, Record(**rec), source, source.cell_folder(rec)))
     groups: dict[tuple[str, str, str], int] = {}
     for c in cells:  # side by side: the arms of one (task, model, run)
         c.group = groups.setdefault(
@@ -223,7 +225,7 @@ def _summary_rows(totals: Sequence[Mapping[str, Any]], model: str) -> list[list[
     return [report._cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
 
 
-def _run_info(source: Source, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _run_info(source: Source, records: Sequence[Record]) -> dict[str, Any]:
     run = source.run
     options = run.get("options") if isinstance(run.get("options"), dict) else {}
     assert isinstance(options, dict)
@@ -361,7 +363,7 @@ def _environment() -> jinja2.Environment:
 
 def build(
     sources: Sequence[Source],
-    records: Sequence[dict[str, Any]],
+    records: Sequence[Record],
     rows: Sequence[stats.ArmVerdict],
     out: Path,
     *,

@@ -10,31 +10,44 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 from pytest_ponybench._util.textfiles import clean
-from pytest_ponybench.core.records import FIELDS, is_valid, passed
+from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
 from pytest_ponybench.htmlreport import transcript
 from pytest_ponybench.scoring import diff
-from pytest_ponybench.store.results import BASE_GIT
+from pytest_ponybench.store.celldir import CellDir
+
+__all__ = [
+    "Bases",
+    "Job",
+    "PART_BYTES",
+    "SOURCE_KEY",
+    "STDERR_TAIL_BYTES",
+    "cell_detail",
+    "main",
+    "outcome",
+    "reason",
+    "write_parts",
+]
 
 STDERR_TAIL_BYTES = 16_000
 # Cells are written in parts of about this size: one file per cell would make a 5,000-cell run
 # spend most of its build creating files, while a part still loads in milliseconds.
 PART_BYTES = 256_000
-SOURCE_KEY = "report_source"  # which run a record came from, in a two-run report
+SOURCE_KEY: Final = "report_source"  # which run a record came from, in a two-run report
 
 
-def outcome(rec: Mapping[str, Any]) -> str:
+def outcome(rec: Record) -> str:
     if not is_valid(rec):
         return "invalid"
     return "passed" if passed(rec) else "failed"
 
 
-def reason(rec: Mapping[str, Any]) -> str:
+def reason(rec: Record) -> str:
     if not is_valid(rec):
         return str(rec.get("error") or "invalid")
     return str(rec.get("reason") or "")
@@ -54,10 +67,10 @@ def _tail(path: Path) -> str:
 
 
 def _prompt(folder: Path) -> str | None:
-    kept = folder / "prompt.md"
+    kept = CellDir(folder).prompt
     if kept.is_file():
         return kept.read_text(encoding="utf-8", errors="replace")
-    log = folder / "offline_requests.jsonl"
+    log = CellDir(folder).requests
     if log.is_file():
         with open(log, encoding="utf-8", errors="replace") as fh:
             return transcript.prompt_from_requests(fh.readline())
@@ -74,9 +87,9 @@ class Bases:
         self._seen: dict[tuple[str, bytes], dict[str, bytes]] = {}
 
     def diff(self, folder: Path, task: str) -> str:
-        workspace = folder / "workspace"
+        workspace = CellDir(folder).workspace
         try:
-            manifest = (folder / "seeded.json").read_bytes()
+            manifest = CellDir(folder).seeded.read_bytes()
             seeded = json.loads(manifest)
         except (OSError, ValueError):
             manifest, seeded = b"", None
@@ -87,7 +100,7 @@ class Bases:
         def base() -> dict[str, bytes]:
             if key[1] and key in self._seen:
                 return self._seen[key]
-            kept = folder / BASE_GIT
+            kept = CellDir(folder).base_git
             files = diff.base_files(workspace, kept if kept.is_dir() else None)
             if key[1]:
                 self._seen[key] = files
@@ -100,7 +113,7 @@ class Bases:
 
 
 def cell_detail(
-    rec: Mapping[str, Any], folder: Path | None, prompts: dict[str, str | None], bases: Bases, out_dir: Path
+    rec: Record, folder: Path | None, prompts: dict[str, str | None], bases: Bases, out_dir: Path
 ) -> dict[str, Any]:
     task = str(rec.get("task"))
     checks = rec.get("checks") if isinstance(rec.get("checks"), list) else []
@@ -117,20 +130,20 @@ def cell_detail(
     detail["folder"] = quote(os.path.relpath(folder, out_dir)) + "/"
     if task not in prompts:
         prompts[task] = _prompt(folder)
-    stream = folder / "claude.jsonl"
+    stream = CellDir(folder).stream
     try:
         with open(stream, encoding="utf-8", errors="replace", newline="\n") as fh:
             detail["transcript"] = transcript.items_of(fh, prompts[task])
     except OSError:
         detail["note"] = "no claude.jsonl in the cell's folder"
     if not is_valid(rec) or rec.get("timed_out"):
-        detail["stderr"] = _tail(folder / "claude.stderr")
-    if (folder / "workspace").is_dir():
+        detail["stderr"] = _tail(CellDir(folder).stderr)
+    if CellDir(folder).workspace.is_dir():
         detail["diff"] = bases.diff(folder, task)
     return detail
 
 
-def _frame(rec: Mapping[str, Any], task: str) -> dict[str, Any]:
+def _frame(rec: Record, task: str) -> dict[str, Any]:
     """A cell's detail with what its record alone says, and nothing read from its folder."""
     return {
         "id": str(rec.get("cell_id")),
@@ -151,7 +164,7 @@ def _frame(rec: Mapping[str, Any], task: str) -> dict[str, Any]:
     }
 
 
-Job = tuple[int, dict[str, Any], str | None]  # index, record, cell folder
+Job = tuple[int, Record, str | None]  # index, record, cell folder
 
 
 def write_parts(jobs: Sequence[Job], page_dir: Path, folder: Path, prefix: str) -> dict[int, str]:

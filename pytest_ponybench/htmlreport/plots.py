@@ -18,7 +18,9 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from pytest_ponybench.analysis import stats
-from pytest_ponybench.core.records import is_scored, is_valid, number, passed
+from pytest_ponybench.core.records import Record, is_scored, is_valid, number, passed
+
+__all__ = ["COLOURS", "STYLE", "colour", "model_figure"]
 
 matplotlib.use("svg")
 
@@ -32,8 +34,6 @@ STYLE: dict[str, Any] = {
 }
 # Colour-blind safe (Okabe-Ito), baseline first.
 COLOURS = ("#555555", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442")
-
-Record = Mapping[str, Any]
 
 
 def colour(i: int) -> str:

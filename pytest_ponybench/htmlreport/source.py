@@ -9,12 +9,14 @@ the runs were moved since). A merged run holds every part's records and folders.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.store import results
+
+__all__ = ["NotARunDir", "SPEND", "Source", "load"]
 
 SPEND = "spend.json"
 
@@ -30,9 +32,9 @@ class Source:
     run: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
     spend: dict[str, Any] = field(default_factory=dict)
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
 
-    def cell_folder(self, rec: Mapping[str, Any]) -> Path | None:
+    def cell_folder(self, rec: Record) -> Path | None:
         """The folder of this record's attempt, when it was kept."""
         cell_id = str(rec.get("cell_id") or "")
         if not cell_id or "/" in cell_id or cell_id in (".", ".."):

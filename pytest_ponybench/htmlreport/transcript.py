@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
+__all__ = ["Item", "KEEP_CHARS", "MAX_ITEMS", "items_of", "prompt_from_requests"]
+
 # A text longer than this is kept cut in the report's cell file (the whole stream stays in the
 # cell folder); the page shows less again at first, with a button for the rest.
 KEEP_CHARS = 2_000_000

@@ -40,6 +40,33 @@ from typing import Any
 
 from pytest_ponybench.isolation import seccomp
 
+__all__ = [
+    "BWRAP_ENV",
+    "CAP_FIELDS",
+    "CA_VARS",
+    "Confinement",
+    "ETC_KEEP",
+    "INSTALL_HINT",
+    "METHOD",
+    "Prefix",
+    "SYSTEM_DIRS",
+    "SYSTEM_LINKS",
+    "TMP_BYTES",
+    "View",
+    "agent_command",
+    "agent_view",
+    "bwrap_argv",
+    "bwrap_path",
+    "etc_argv",
+    "install_folder",
+    "interpreter_folder",
+    "prefix",
+    "program_folder",
+    "refusal",
+    "status",
+    "wrap",
+]
+
 # The bubblewrap binary to use. Set to a path that does not exist to run without confinement
 # (how the tests play a machine without bubblewrap); the refusal of paid runs then applies.
 BWRAP_ENV = "PONYBENCH_BWRAP"

@@ -35,6 +35,36 @@ from typing import Any, Protocol
 from pytest_ponybench._util.paths import PACKAGE_ROOT, PROBES
 from pytest_ponybench.isolation import confine, warm
 
+__all__ = [
+    "CHANNEL_CAP",
+    "Channel",
+    "Child",
+    "ENV_ALLOW",
+    "Jail",
+    "LIMIT_EXEC",
+    "Limits",
+    "PIDS_ROOT",
+    "SCORER_MODULES",
+    "SECRET_RE",
+    "SandboxResult",
+    "Spawned",
+    "death_signal_prefix",
+    "describe",
+    "jail",
+    "kill_group",
+    "limited_argv",
+    "namespace_prefix",
+    "pids_cgroup",
+    "prefix_works",
+    "pytest_job",
+    "python_install",
+    "run_sandboxed",
+    "scorer_roots",
+    "scrub_env",
+    "take_shim",
+    "warm_scorer",
+]
+
 # Variables a child may inherit; everything else is dropped. An allowlist, because a denylist
 # always misses the next credential name.
 ENV_ALLOW = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "SYSTEMROOT")

@@ -18,9 +18,12 @@ import uuid
 from pathlib import Path
 
 from pytest_ponybench._util import procs
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = ["ScratchError", "forget_session", "new_cell_dir", "reap", "root", "session_dir"]
 
 
-class ScratchError(RuntimeError):
+class ScratchError(PonybenchError):
     """The scratch root exists but is not a private folder of ours."""
 
 

@@ -20,6 +20,8 @@ import errno
 import platform
 import struct
 
+__all__ = ["NAMESPACE_FLAGS", "REFUSED", "RET_ALLOW", "RET_ERRNO", "UNSUPPORTED", "program"]
+
 # Classic BPF opcodes (linux/filter.h) and seccomp return values (linux/seccomp.h).
 _LD_W_ABS = 0x20
 _JEQ_K = 0x15

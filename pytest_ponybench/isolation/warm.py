@@ -27,6 +27,17 @@ from typing import Any
 
 from pytest_ponybench._util.paths import PROBES
 
+__all__ = [
+    "ENV_SWITCH",
+    "SOURCE",
+    "START_TIMEOUT_S",
+    "WarmChild",
+    "WarmScorer",
+    "scorer",
+    "shutdown",
+    "take_source",
+]
+
 SOURCE = PROBES / "warm_scorer.py"
 ENV_SWITCH = "PONYBENCH_SCORER"
 START_TIMEOUT_S = 30.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_ponybench.offline.server import CellScript, OfflineServer, Session, is_offline
+from pytest_ponybench.core.endpoint import is_offline
+from pytest_ponybench.offline.server import CellScript, OfflineServer, Session
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.graders.config import RefMeta
@@ -20,7 +21,8 @@ def session_of(meta: RefMeta) -> Session:
 
 
 class OfflineEndpoint:
-    """Registers each session with the (started) server under its own URL prefix."""
+    """Registers each session with the server under its own URL prefix; the server starts
+    with the first session, so a run of paid models only never opens its port."""
 
     def __init__(self, server: OfflineServer) -> None:
         self.server = server
@@ -40,6 +42,7 @@ class OfflineEndpoint:
                 good_session=session_of(task.good_meta),
                 bad_session=session_of(task.bad_meta),
             )
+        self.server.start()
         self.server.register(session_id, script)
         return self.server.cell_url(session_id)
 

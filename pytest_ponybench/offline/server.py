@@ -64,6 +64,19 @@ from pytest_ponybench.core.graders.evidence import PATH_KEYS
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape
 
+__all__ = [
+    "CellScript",
+    "ESCAPE_MODEL",
+    "OFFLINE_MODELS",
+    "OFFLINE_PREFIX",
+    "OfflineServer",
+    "Session",
+    "is_offline",
+    "is_served",
+    "resolve_call",
+    "split_hold",
+]
+
 OFFLINE_PREFIX = "offline-"
 
 # Fault models that answer every messages request with this HTTP status and error type.

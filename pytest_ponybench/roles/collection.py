@@ -22,6 +22,19 @@ from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.selftest import selftest_items
 from pytest_ponybench.scoring import checks as scoring
 
+__all__ = [
+    "BenchmarkCollection",
+    "CELL_FIXTURE",
+    "SelftestCollection",
+    "TIMEOUT_MARGIN_S",
+    "cell_of",
+    "expected_failure",
+    "marker_name",
+    "marks_of",
+    "param_id",
+    "register_markers",
+]
+
 CELL_FIXTURE = "ponybench_cell"
 # pytest-timeout is the last resort; the harness's own cell limit must fire well before it.
 TIMEOUT_MARGIN_S = 120

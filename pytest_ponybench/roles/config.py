@@ -18,6 +18,61 @@ import pytest
 
 from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.core.shards import Shard, parse_shard
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = [
+    "DEFAULTS",
+    "HELP",
+    "INI_PREFIX",
+    "MAX_CELLS",
+    "MAX_RETRIES",
+    "MAX_RUNS",
+    "MAX_SECONDS",
+    "MAX_TURNS",
+    "MAX_USD",
+    "Mode",
+    "OPT_ALLOW_UNCONFINED",
+    "OPT_ARM",
+    "OPT_ARMS",
+    "OPT_BUDGET",
+    "OPT_CELL_BUDGET",
+    "OPT_CELL_TIMEOUT",
+    "OPT_CLAUDE",
+    "OPT_DRY_RUN",
+    "OPT_MAX_TURNS",
+    "OPT_MAX_WS_FILES",
+    "OPT_MAX_WS_MB",
+    "OPT_MODELS",
+    "OPT_NO_REPORT",
+    "OPT_OFFLINE_LATENCY",
+    "OPT_OUT",
+    "OPT_PREFLIGHT",
+    "OPT_RESCORE",
+    "OPT_RESUME",
+    "OPT_RETRIES",
+    "OPT_RUNS",
+    "OPT_SELFTEST",
+    "OPT_SHARD",
+    "OPT_SKIP_PREFLIGHT",
+    "OPT_STOP_AFTER",
+    "OPT_TASKS",
+    "OPT_TASKS_DIR",
+    "OPT_WARMUP",
+    "Settings",
+    "add_options",
+    "alias_short_names",
+    "count",
+    "dest",
+    "dollars",
+    "given_by_user",
+    "load_settings",
+    "long_name",
+    "names",
+    "option",
+    "read_pyproject",
+    "requested_mode",
+    "seconds",
+]
 
 # Option names are constants so tests and error messages use the same spelling.
 OPT_SELFTEST = "--selftest-only"
@@ -146,9 +201,6 @@ def option(config: pytest.Config, opt: str) -> Any:
     return config.getoption(dest(opt))
 
 
-# A bad option or [tool.ponybench] value, with the key or flag named: a usage error for pytest.
-ConfigError = pytest.UsageError
-
 # Sane upper bounds: past them a value is a typo, and a grid that never finishes collecting.
 MAX_RUNS = 1000
 MAX_CELLS = 100_000
@@ -166,13 +218,13 @@ def read_pyproject(rootdir: Path) -> tuple[dict[str, Any], Path | None]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        raise PonybenchError(f"{path}: not valid TOML: {exc}") from exc
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from exc
+        raise PonybenchError(f"{path}: cannot be read: {exc}") from exc
     tool = data.get("tool", {})
     table = tool.get("ponybench", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.ponybench] must be a table")
+        raise PonybenchError(f"{path}: [tool.ponybench] must be a table")
     return table, path
 
 
@@ -212,6 +264,10 @@ class Settings:
     rescore: str | None = None
     # The grid flags as given on the command line (a resume compares them with its run's).
     grid_given: dict[str, Any] = field(default_factory=dict)
+    # pytest-xdist's own options, as this run was given them: its --dist ("no" without xdist)
+    # and its -n (None without it), which the scheduler and the resume command follow.
+    xdist_dist: str = "no"
+    xdist_workers: str | None = None
 
     @property
     def bench_dir(self) -> Path:
@@ -252,18 +308,18 @@ class _Source:
 def _parse_number(where: str, value: Any) -> float:
     """A finite number from a flag's text or a TOML value; bools are not numbers."""
     if isinstance(value, bool):
-        raise ConfigError(f"{where} must be a number, not {value!r}")
+        raise PonybenchError(f"{where} must be a number, not {value!r}")
     if isinstance(value, int | float):
         number = float(value)
     elif isinstance(value, str):
         try:
             number = float(value.strip())
         except ValueError:
-            raise ConfigError(f"{where} must be a number, not {value!r}") from None
+            raise PonybenchError(f"{where} must be a number, not {value!r}") from None
     else:
-        raise ConfigError(f"{where} must be a number, not {value!r}")
+        raise PonybenchError(f"{where} must be a number, not {value!r}")
     if not math.isfinite(number):
-        raise ConfigError(f"{where} must be a finite number, not {value!r}")
+        raise PonybenchError(f"{where} must be a finite number, not {value!r}")
     return number
 
 
@@ -271,16 +327,16 @@ def count(where: str, value: Any, minimum: int, maximum: int) -> int:
     """A whole number in [minimum, maximum]: 1.7 or true is refused, never rounded."""
     number = _parse_number(where, value)
     if number != int(number):
-        raise ConfigError(f"{where} must be a whole number, not {value!r}")
+        raise PonybenchError(f"{where} must be a whole number, not {value!r}")
     if not minimum <= number <= maximum:
-        raise ConfigError(f"{where} must be from {minimum} to {maximum}, not {value!r}")
+        raise PonybenchError(f"{where} must be from {minimum} to {maximum}, not {value!r}")
     return int(number)
 
 
 def seconds(where: str, value: Any, minimum: float, maximum: float) -> float:
     number = _parse_number(where, value)
     if not minimum <= number <= maximum:
-        raise ConfigError(f"{where} must be from {minimum:g} to {maximum:g}, not {value!r}")
+        raise PonybenchError(f"{where} must be from {minimum:g} to {maximum:g}, not {value!r}")
     return number
 
 
@@ -290,7 +346,7 @@ def dollars(where: str, value: Any) -> float | None:
         return None
     number = _parse_number(where, value)
     if not 0 < number <= MAX_USD:
-        raise ConfigError(f"{where} must be more than 0 and at most {MAX_USD:g}, not {value!r}")
+        raise PonybenchError(f"{where} must be more than 0 and at most {MAX_USD:g}, not {value!r}")
     return number
 
 
@@ -303,23 +359,23 @@ def names(where: str, value: Any) -> tuple[str, ...]:
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         items = value
     else:
-        raise ConfigError(f"{where} must be a comma-separated string or a list of strings, not {value!r}")
+        raise PonybenchError(f"{where} must be a comma-separated string or a list of strings, not {value!r}")
     out = [v.strip() for v in items if v.strip()]
     twice = sorted({v for v in out if out.count(v) > 1})
     if twice:
-        raise ConfigError(f"{where}: {', '.join(twice)} given more than once")
+        raise PonybenchError(f"{where}: {', '.join(twice)} given more than once")
     return tuple(out)
 
 
 def _text(where: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
+        raise PonybenchError(f"{where} must be a non-empty string, not {value!r}")
     return value
 
 
 def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise ConfigError(f"{where} must be one of {', '.join(choices)}, not {value!r}")
+        raise PonybenchError(f"{where} must be one of {', '.join(choices)}, not {value!r}")
     return str(value)
 
 
@@ -330,16 +386,16 @@ def load_settings(config: pytest.Config) -> Settings:
     where = f"{pyproject} [tool.ponybench]" if pyproject else "[tool.ponybench]"
     unknown = sorted(set(table) - set(DEFAULTS) - {"arms"})
     if unknown:
-        raise ConfigError(
+        raise PonybenchError(
             f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted([*DEFAULTS, 'arms']))})"
         )
     src = _Source(config, table, pyproject)
     arms_table = table.get("arms", {})
     if not isinstance(arms_table, dict):
-        raise ConfigError(f"{where}: key 'arms' must be a table of arm name -> arm")
+        raise PonybenchError(f"{where}: key 'arms' must be a table of arm name -> arm")
     models = names(*src.pick(OPT_MODELS, "models"))
     if not models:
-        raise ConfigError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
+        raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
     tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
     settings = Settings(
         root=root,
@@ -378,6 +434,8 @@ def load_settings(config: pytest.Config) -> Settings:
             for o in (OPT_MODELS, OPT_TASKS, OPT_ARMS, OPT_RUNS, OPT_ARM)
             if (v := option(config, o)) is not None
         },
+        xdist_dist=str(config.getoption("dist", "no")),
+        xdist_workers=None if (n := config.getoption("numprocesses", None)) is None else str(n),
     )
     return settings
 
@@ -388,7 +446,7 @@ def _shard(value: str | None) -> Shard | None:
     try:
         return parse_shard(value)
     except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+        raise PonybenchError(str(exc)) from None
 
 
 class Mode(enum.Enum):
@@ -435,9 +493,9 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
     selftest = bool(option(config, OPT_SELFTEST))
     resume, rescore = option(config, OPT_RESUME), option(config, OPT_RESCORE)
     if resume and rescore:
-        raise ConfigError(f"{OPT_RESUME} and {OPT_RESCORE} exclude each other")
+        raise PonybenchError(f"{OPT_RESUME} and {OPT_RESCORE} exclude each other")
     if selftest and (resume or rescore):
-        raise ConfigError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
+        raise PonybenchError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
     own = any(option(config, o) for o in _OWN_OPTIONS)
     if not (selftest or own) and not (Path(config.rootpath) / "pyproject.toml").is_file():
         return None
@@ -449,7 +507,7 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
         return Mode.SELFTEST, settings
     if not _points_at(config, settings.bench_dir):
         if own and settings.tasks_dir.is_dir():
-            raise ConfigError(
+            raise PonybenchError(
                 f"ponybench options were given, but no path on the command line is in the benchmark "
                 f"folder {settings.bench_dir}: run `pytest {settings.bench_dir.name} ...`"
             )

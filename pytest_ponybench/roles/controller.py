@@ -19,6 +19,7 @@ import pytest
 
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.offline.server import OfflineServer, is_offline
 from pytest_ponybench.roles import preflight, pricing
@@ -27,6 +28,18 @@ from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session import agent, interrupts
 from pytest_ponybench.store import results, spend, weather
+
+__all__ = [
+    "CLAUDE_VERSION_KEY",
+    "Controller",
+    "JSON_REPORT_DEFAULT",
+    "REPORT_PARTIAL",
+    "RUN_DIR_KEY",
+    "XdistController",
+    "confinement",
+    "enable_json_report",
+    "new_run_dir",
+]
 
 RUN_DIR_KEY = "ponybench_run_dir"
 CLAUDE_VERSION_KEY = "ponybench_claude_version"
@@ -109,7 +122,7 @@ class Controller:
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
             self.run_dir.start({**plan.provenance(self.claude_version), **extra})
         except OSError as exc:
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
             ) from None
         self.json_report_elsewhere = enable_json_report(self.config, self.run_dir.path)
@@ -132,7 +145,7 @@ class Controller:
             OPT_ALLOW_UNCONFINED,
         )
         if refused:
-            raise pytest.UsageError(refused)
+            raise PonybenchError(refused)
         if plan.paid and plan.mode is Mode.RUN:
             self.estimate = self._price()
         checks: dict[str, Any] = {"ran": False}
@@ -151,7 +164,7 @@ class Controller:
                 "problems": problems,
             }
             if problems:
-                raise pytest.UsageError(
+                raise PonybenchError(
                     "ponybench pre-flight failed; no cell was run and nothing was spent:\n"
                     + "\n".join(f"  - {p}" for p in problems)
                 )
@@ -168,7 +181,7 @@ class Controller:
         low, high = estimate.totals(lines)
         budget = self.plan.settings.budget_usd
         if budget is not None and low > budget:
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"ponybench: this run is estimated at ${low:,.2f}-${high:,.2f}, and even the low end is "
                 f"over --budget-usd {budget:g}; nothing was run. Narrow the grid, or see the estimate "
                 "with --dry-run."
@@ -272,7 +285,7 @@ class Controller:
             bench = bench.relative_to(Path(self.config.invocation_params.dir))
         except ValueError:
             pass
-        workers = self.config.getoption("numprocesses", None)
+        workers = self.plan.settings.xdist_workers
         args = [str(bench), *(["-n", str(workers)] if workers else []), "--resume", str(self.run_dir.path)]
         return "pytest " + " ".join(args)
 
@@ -292,7 +305,7 @@ class XdistController:
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
         """The arms of a (task, model, run) block on one worker, back to back, unless the user
         chose a --dist of their own (xdist's default for -n is "load")."""
-        if config.getoption("dist") != "load" or self.dist_given:
+        if self.controller.plan.settings.xdist_dist != "load" or self.dist_given:
             return None
         from pytest_ponybench.roles.scheduling import BlockScheduling
 

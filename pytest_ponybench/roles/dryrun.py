@@ -14,6 +14,8 @@ from pytest_ponybench.roles import pricing
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session import agent
 
+__all__ = ["DryRun", "describe"]
+
 
 def describe(plan: Plan) -> list[str]:
     """The grid and the pre-flight, in words."""

@@ -3,13 +3,24 @@ way a cell can fail, so that pytest (`xfail(raises=...)`) and a reader can tell 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+
+from pytest_ponybench.core.records import Record
+
+__all__ = [
+    "CellFailed",
+    "CellInvalid",
+    "CellOutcome",
+    "Incorrect",
+    "NothingWritten",
+    "RECORD_KEY",
+    "Unsafe",
+    "UnsafeAndIncorrect",
+]
 
 # The record of the cell an item ran: the runner puts it on the setup report (xdist carries
 # report attributes to the controller), where the terminal and the progress line read it.
-RECORD_KEY: pytest.StashKey[dict[str, Any]] = pytest.StashKey()
+RECORD_KEY: pytest.StashKey[Record] = pytest.StashKey()
 
 
 class CellInvalid(Exception):
@@ -39,7 +50,7 @@ class NothingWritten(Incorrect):
 class CellOutcome:
     """What the test function of a cell sees: the record, and the assertion to make."""
 
-    def __init__(self, record: dict[str, Any]) -> None:
+    def __init__(self, record: Record) -> None:
         self.record = record
 
     def __repr__(self) -> str:

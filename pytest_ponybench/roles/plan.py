@@ -22,11 +22,14 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell, grid
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.offline.server import is_offline
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import previous, provenance
 from pytest_ponybench.roles.config import Mode, Settings
 from pytest_ponybench.store.results import RunDir
+
+__all__ = ["CLOUD_ENV", "CREDENTIAL_ENV", "Plan", "resolve"]
 
 # What the CLI accepts as a credential for a live model, besides a logged-in user's file.
 CREDENTIAL_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
@@ -80,14 +83,14 @@ class Plan:
 
 def _tasks(settings: Settings) -> tuple[Task, ...]:
     if not settings.tasks_dir.is_dir():
-        raise pytest.UsageError(
+        raise PonybenchError(
             f"ponybench: the tasks folder {settings.tasks_dir} does not exist "
             f"(set {cfg.OPT_TASKS_DIR} or [tool.ponybench] tasks)"
         )
     try:
         return tuple(select(load_tasks(settings.tasks_dir, settings.fixtures_dir), settings.task_filter))
     except TaskError as exc:
-        raise pytest.UsageError(
+        raise PonybenchError(
             f"ponybench: {len(exc.problems)} problem(s) with the tasks:\n"
             + "\n".join(f"  - {p}" for p in exc.problems)
         ) from None
@@ -103,7 +106,7 @@ def _hook_arms(config: pytest.Config) -> list[tuple[str, str]]:
         if specs is None:
             continue
         if not isinstance(specs, list | tuple) or not all(isinstance(s, str) for s in specs):
-            raise pytest.UsageError(f"{source}: must return a list of arm specs (strings), not {specs!r}")
+            raise PonybenchError(f"{source}: must return a list of arm specs (strings), not {specs!r}")
         out += [(s, source) for s in specs]
     return out
 
@@ -119,7 +122,7 @@ def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ..
             continue  # a task since removed, filtered out with --tasks, or a garbled record
         cells.append(Cell(task, arm, str(rec["model"]), run))
     if not cells:
-        raise pytest.UsageError(
+        raise PonybenchError(
             f"{cfg.OPT_RESCORE} {run_dir.path}: no cell to rescore "
             "(no record, or none of its tasks is selected)"
         )
@@ -136,7 +139,7 @@ def _check_credentials(settings: Settings) -> None:
     if (Path(env.get("HOME", str(Path.home()))) / ".claude" / ".credentials.json").is_file():
         return
     live = ", ".join(m for m in settings.models if not is_offline(m))
-    raise pytest.UsageError(
+    raise PonybenchError(
         f"ponybench: {cfg.OPT_MODELS} names live model(s) ({live}) but no credential was found: "
         f"set {CREDENTIAL_ENV[0]} (a dedicated key with a spend limit) or log in with `claude`; "
         "offline-* models need none"
@@ -146,7 +149,7 @@ def _check_credentials(settings: Settings) -> None:
 def _claude(settings: Settings) -> str:
     claude = settings.resolve_claude()
     if claude is None:
-        raise pytest.UsageError(
+        raise PonybenchError(
             f"ponybench: the claude CLI was not found ({cfg.OPT_CLAUDE} {settings.claude!r}). "
             f"Install it with `npm install -g @anthropic-ai/claude-code` or pass {cfg.OPT_CLAUDE} PATH."
         )
@@ -170,14 +173,14 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if mode in (Mode.RESUME, Mode.RESCORE):
         flag = cfg.OPT_RESUME if mode is Mode.RESUME else cfg.OPT_RESCORE
         if shard is not None:
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"{cfg.OPT_SHARD} starts a shard of a new run; {flag} takes the grid, and the shard, "
                 "of the run it reads"
             )
         path = settings.resume if mode is Mode.RESUME else settings.rescore
         run_dir, info = previous.open_run(str(path), flag, settings.root)
         if mode is Mode.RESUME and (conflicts := previous.grid_conflicts(settings.grid_given, info)):
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"{flag} {run_dir.path} finishes that run's own grid; these differ from it: "
                 f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
             )
@@ -206,7 +209,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     else:
         size = len(tasks) * len(arms) * len(settings.models) * settings.runs
         if size > cfg.MAX_CELLS:
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"ponybench: the grid has {size} cells ({len(tasks)} tasks x {len(arms)} arms x "
                 f"{len(settings.models)} models x {settings.runs} runs), more than {cfg.MAX_CELLS}: "
                 f"narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
@@ -218,7 +221,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     by_id = {c.id: c for c in cells}
     if len(by_id) != len(cells):
         twice = sorted({c.id for c in cells if sum(d.id == c.id for d in cells) > 1})
-        raise pytest.UsageError(f"ponybench: cell id(s) {', '.join(twice[:5])} stand for more than one cell")
+        raise PonybenchError(f"ponybench: cell id(s) {', '.join(twice[:5])} stand for more than one cell")
     claude = None
     if mode is not Mode.RESCORE:
         claude = _claude(settings)
@@ -247,4 +250,4 @@ def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:
     try:
         return shards.parse_shard(f"{found['index']}/{found['count']}")
     except (TypeError, KeyError, ValueError):
-        raise pytest.UsageError(f"{flag}: run.json key 'shard' is not a shard: {found!r}") from None
+        raise PonybenchError(f"{flag}: run.json key 'shard' is not a shard: {found!r}") from None

@@ -25,6 +25,18 @@ from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offlin
 from pytest_ponybench.roles.selftest import check_reference
 from pytest_ponybench.session import agent
 
+__all__ = [
+    "PROBE_PROMPT",
+    "activation_check",
+    "declared_components",
+    "declared_hook_events",
+    "hook_answers",
+    "model_context",
+    "plugin_problems",
+    "selftest_problems",
+    "warm_up",
+]
+
 PROBE_PROMPT = "Reply with the single word: ok"
 
 

@@ -11,11 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from pytest_ponybench.core.arms import Arm, validate_plugin
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.store.results import RUN_JSON, RunDir
+
+__all__ = ["arms_of", "grid_conflicts", "open_run", "resumed_settings"]
 
 
 def open_run(path_text: str, flag: str, root: Path) -> tuple[RunDir, dict[str, Any]]:
@@ -24,18 +25,16 @@ def open_run(path_text: str, flag: str, root: Path) -> tuple[RunDir, dict[str, A
     if not path.is_absolute():
         path = (root / path) if not path.exists() else path.resolve()
     if not path.is_dir():
-        raise pytest.UsageError(f"{flag} {path_text}: no such run dir")
+        raise PonybenchError(f"{flag} {path_text}: no such run dir")
     run_json = path / RUN_JSON
     if not run_json.is_file():
-        raise pytest.UsageError(f"{flag} {path_text}: no {RUN_JSON} (is this a ponybench run dir?)")
+        raise PonybenchError(f"{flag} {path_text}: no {RUN_JSON} (is this a ponybench run dir?)")
     try:
         info = json.loads(run_json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise pytest.UsageError(f"{flag} {path_text}: {RUN_JSON} is unreadable: {exc}") from None
+        raise PonybenchError(f"{flag} {path_text}: {RUN_JSON} is unreadable: {exc}") from None
     if not isinstance(info, dict) or not info:
-        raise pytest.UsageError(
-            f"{flag} {path_text}: {RUN_JSON} is not a JSON object with the run's provenance"
-        )
+        raise PonybenchError(f"{flag} {path_text}: {RUN_JSON} is not a JSON object with the run's provenance")
     return RunDir(path.resolve()), info
 
 
@@ -48,18 +47,18 @@ def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
     because resuming would mix two different arms under one name."""
     described = info.get("arms")
     if not isinstance(described, list) or not described:
-        raise pytest.UsageError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
+        raise PonybenchError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
     arms = []
     for i, desc in enumerate(described):
         where = _where(flag, run_dir, f"arms[{i}]")
         if not isinstance(desc, dict) or not isinstance(desc.get("name"), str):
-            raise pytest.UsageError(f"{where}: not an arm description with a name")
+            raise PonybenchError(f"{where}: not an arm description with a name")
         name, kind = desc["name"], str(desc.get("kind"))
         texts = {k: desc.get(k) for k in ("prompt", "settings", "plugin_dir")}
         if kind not in ("baseline", "plugin", "prompt", "settings") or any(
             v is not None and not isinstance(v, str) for v in texts.values()
         ):
-            raise pytest.UsageError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
+            raise PonybenchError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
         plugin = texts["plugin_dir"]
         arm = Arm(
             name,
@@ -69,7 +68,7 @@ def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
             plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
         )
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
-            raise pytest.UsageError(
+            raise PonybenchError(
                 f"{flag}: arm {name!r} changed since that run (hash {desc['hash']} then, "
                 f"{arm.content_hash()} now); start a new run to measure the new version"
             )
@@ -82,7 +81,7 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunD
     flag = cfg.OPT_RESUME
     opts = info.get("options")
     if not isinstance(opts, dict):
-        raise pytest.UsageError(f"{_where(flag, run_dir, 'options')}: missing or not an object")
+        raise PonybenchError(f"{_where(flag, run_dir, 'options')}: missing or not an object")
 
     def get(key: str, default: Any) -> tuple[str, Any]:
         value = opts.get(key)
@@ -90,7 +89,7 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunD
 
     models = cfg.names(*get("models", list(settings.models)))
     if not models:
-        raise pytest.UsageError(f"{_where(flag, run_dir, 'options.models')}: names no model")
+        raise PonybenchError(f"{_where(flag, run_dir, 'options.models')}: names no model")
     return replace(
         settings,
         models=models,

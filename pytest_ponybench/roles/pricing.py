@@ -5,6 +5,7 @@ adds about the same tokens to every session: its hook output, its skills and pro
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Mapping
@@ -15,12 +16,16 @@ from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer, is_offline
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session.run import CellContext, run_cell
-from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.results import RunDir, write_json
+
+__all__ = ["CACHE_FILE", "EARLIER_RUNS", "MEASURE_MODEL", "lines", "load_cache", "save_cache"]
 
 MEASURE_MODEL = "offline-reference"
+CACHE_FILE = ".ponybench-estimates.json"  # in the output folder: measured profiles by key
 EARLIER_RUNS = 20  # the latest run dirs read for earlier records of the same cells
 
 
@@ -47,7 +52,7 @@ def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_ver
                 claude=plan.claude,
                 cell_timeout=min(plan.settings.cell_timeout, 120.0),
                 max_turns=plan.settings.max_turns,
-                server=server,
+                endpoint=OfflineEndpoint(server),
                 claude_version=claude_version,
             )
             return run_cell(Cell(task, arm, MEASURE_MODEL, 0), ctx)
@@ -66,6 +71,21 @@ def lines(plan: Plan, claude_version: str | None) -> list[estimate.Line]:
     return estimate.estimate(cells, measured, earlier, is_offline)
 
 
+def load_cache(folder: Path) -> dict[str, dict[str, float]]:
+    try:
+        data = json.loads((folder / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_cache(folder: Path, cache: Mapping[str, Mapping[str, float]]) -> None:
+    try:
+        write_json(folder / CACHE_FILE, dict(cache))
+    except OSError:
+        pass  # a cache: the next estimate measures again
+
+
 def _measure(
     plan: Plan, needed: set[tuple[str, str]], claude_version: str | None
 ) -> dict[tuple[str, str], estimate.Profile]:
@@ -74,7 +94,7 @@ def _measure(
     base = plan.arms[0]  # baseline first
     first = plan.tasks[0]
     want = {(t, base.name) for t, _ in needed} | {(first.id, a) for _, a in needed}
-    cache = estimate.load_cache(plan.settings.out_dir)
+    cache = load_cache(plan.settings.out_dir)
     with OfflineServer() as server:
         jobs = [
             (
@@ -84,7 +104,7 @@ def _measure(
             for t, a in sorted(want)
         ]
         by_key = estimate.measure(jobs, cache, workers=os.cpu_count() or 2)
-    estimate.save_cache(plan.settings.out_dir, cache)
+    save_cache(plan.settings.out_dir, cache)
     got = {pair: by_key[key] for pair, (key, _) in zip(sorted(want), jobs, strict=True) if key in by_key}
     out = {}
     for t, a in needed:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import platform
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,10 +11,13 @@ from typing import Any
 import pytest
 
 from pytest_ponybench import __version__
+from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.tasks import Task, tree_hash
 from pytest_ponybench.roles.config import Settings
+
+__all__ = ["git_info", "module_version", "provenance"]
 
 
 def module_version(module: str) -> str | None:
@@ -27,20 +29,15 @@ def module_version(module: str) -> str | None:
 
 
 def git_info(path: Path) -> dict[str, Any]:
-    """SHA and dirty flag of the git checkout holding path (None outside one)."""
+    """SHA and dirty flag of the git checkout holding path (None outside one), read with
+    gitcmd's clean environment: a GIT_DIR a hook exported does not stand in for it."""
 
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(
-                ["git", "-C", str(path), *args],
-                capture_output=True,
-                text=True,
-                timeout=10,
-                stdin=subprocess.DEVNULL,
-            )
-        except (OSError, subprocess.TimeoutExpired):
+            done = gitcmd.run(path, *args)
+        except gitcmd.GitError:
             return None
-        return done.stdout.strip() if done.returncode == 0 else None
+        return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else None
 
     sha = git("rev-parse", "HEAD")
     if sha is None:

@@ -25,6 +25,16 @@ from pytest_ponybench.offline.endpoint import session_of
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Reference, Task
 
+__all__ = [
+    "GraderProof",
+    "axis_problem",
+    "lay_reference",
+    "offline_calls",
+    "proof_problems",
+    "prove_graders",
+    "reference_evidence",
+]
+
 
 def lay_reference(task: Task, ref: Reference, ws: Path) -> dict[str, bytes | None]:
     """Lay the seed (or fixture) and the reference's files into ws, as the offline agent would

@@ -16,9 +16,12 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.endpoint import served_by
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.isolation import warm
-from pytest_ponybench.offline.server import OfflineServer, is_offline
-from pytest_ponybench.roles.config import Mode
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
+from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
 from pytest_ponybench.roles.outcome import RECORD_KEY, CellInvalid
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.scoring import checks as scoring
@@ -29,6 +32,8 @@ from pytest_ponybench.session.run import CellContext, rescore_cell, run_cell
 from pytest_ponybench.store import spend, weather
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.slots import StartSlots
+
+__all__ = ["CellRunner", "HarnessFault"]
 
 
 class HarnessFault(Exception):
@@ -43,7 +48,9 @@ class CellRunner:
         self.plan = plan
         self.run_dir = RunDir(run_dir)
         self.claude_version = claude_version
-        self._server: OfflineServer | None = None
+        # Started by the first offline session (OfflineEndpoint.open), stopped at the end.
+        self.server = OfflineServer(latency_s=plan.settings.offline_latency)
+        self.endpoint = OfflineEndpoint(self.server)
         scoring.take_probe()  # the probe every later scoring uses, as it is now
         s = plan.settings
         scorer_trees, sites = interpreter.watched()
@@ -62,12 +69,6 @@ class CellRunner:
         s = self.plan.settings
         return Caps(max_bytes=s.max_workspace_mb << 20, max_files=s.max_workspace_files)
 
-    def server(self) -> OfflineServer:
-        if self._server is None:
-            self._server = OfflineServer(latency_s=self.plan.settings.offline_latency)
-            self._server.start()
-        return self._server
-
     def context(self, cell: Cell) -> CellContext:
         s = self.plan.settings
         assert self.plan.claude is not None  # resolved by the plan for every mode that runs claude
@@ -76,17 +77,18 @@ class CellRunner:
             claude=self.plan.claude,
             cell_timeout=s.cell_timeout,
             max_turns=s.max_turns,
-            server=self.server() if is_offline(cell.model) else None,
+            endpoint=self.endpoint,
             max_budget_usd=s.max_budget_usd,
             claude_version=self.claude_version,
             allow_unconfined=s.allow_unconfined,
+            unconfined_flag=OPT_ALLOW_UNCONFINED,
             extend=self.extend,
             watched=self.watched,
             slots=StartSlots(self.run_dir.path),
             caps=self.caps,
         )
 
-    def extend(self, cell: Cell, record: dict[str, Any], cell_dir: Path) -> None:
+    def extend(self, cell: Cell, record: Record, cell_dir: Path) -> None:
         """Metrics from pytest_ponybench_record implementations, merged into record['extra'].
 
         Each implementation is called on its own, so one that raises is recorded under
@@ -105,7 +107,7 @@ class CellRunner:
         if extra:
             record["extra"] = {**record.get("extra", {}), **extra}
 
-    def run(self, cell: Cell) -> dict[str, Any]:
+    def run(self, cell: Cell) -> Record:
         """One cell, retried while its session is invalid; every attempt is recorded."""
         if self.plan.mode is Mode.RESCORE:
             assert self.plan.previous is not None
@@ -118,10 +120,10 @@ class CellRunner:
                 "written so far is kept: free space, then resume the run"
             ) from None
 
-    def _run(self, cell: Cell) -> dict[str, Any]:
+    def _run(self, cell: Cell) -> Record:
         s = self.plan.settings
         ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
-        offline = is_offline(cell.model)
+        offline = served_by(self.endpoint, cell.model)
         policy = weather.OFFLINE_POLICY if offline else weather.Policy()
         sky = weather.Weather(self.run_dir.path, replace(policy, breaker=s.stop_after_invalid))
         attempt = 0
@@ -134,12 +136,12 @@ class CellRunner:
             refused = ledger.acquire(cell.id)
             if refused:
                 pytest.skip(refused)
-            rec: dict[str, Any] = {}
+            rec = Record()
             try:
                 rec = run_cell(cell, self.context(cell))
             finally:
                 ledger.release(cell.id, rec.get("cost_usd"))
-            stream = self.run_dir.cell_dir(cell.id) / "claude.jsonl"
+            stream = self.run_dir.cell_dir(cell.id).stream
             stopped = sky.observe(rec, weather.retry_after_s(stream))
             if attempt > s.retries or not spend.retryable(rec) or stopped:
                 return rec
@@ -167,6 +169,4 @@ class CellRunner:
 
     def pytest_sessionfinish(self) -> None:
         warm.shutdown()  # reaped here, so its CPU counts in this process's children
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        self.server.stop()

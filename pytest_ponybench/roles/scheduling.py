@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 
+__all__ = ["BlockScheduling"]
+
 
 class BlockScheduling(LoadScopeScheduling):  # type: ignore[misc]
     """LoadScopeScheduling whose scope of a cell's test is its block."""

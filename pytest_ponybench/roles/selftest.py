@@ -34,6 +34,24 @@ from pytest_ponybench.isolation.sandbox import kill_group
 from pytest_ponybench.roles import reference_proofs as proofs
 from pytest_ponybench.scoring.checks import Score, score
 
+__all__ = [
+    "INSTRUMENT_CHECKS",
+    "InstrumentItem",
+    "MUTANTS_FILE",
+    "MUTATION_GOAL",
+    "NODE_PREFIX",
+    "PROPERTY",
+    "ReferenceItem",
+    "SelftestCollector",
+    "SelftestFailure",
+    "SelftestItem",
+    "SelftestSummary",
+    "check_reference",
+    "declaration",
+    "mutation_figure",
+    "selftest_items",
+]
+
 PROPERTY = "ponybench_selftest"
 NODE_PREFIX = "selftest::"
 MUTANTS_FILE = "mutants.toml"  # written by scripts/mutate_refs.py into each task folder

@@ -17,11 +17,14 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.analysis import estimate, report, verdict
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.roles.collection import expected_failure
 from pytest_ponybench.roles.config import Mode, given_by_user
 from pytest_ponybench.roles.controller import Controller
 from pytest_ponybench.store import results, spend, weather
+
+__all__ = ["PROGRESS_EVERY_S", "SummaryReporter"]
 
 PROGRESS_EVERY_S = 30.0  # a line at most this often; a short run prints none
 
@@ -129,7 +132,7 @@ class SummaryReporter:
         if resume and (missing or interrupted or ctl.write_error):
             tr.write_line(f"resume with: {resume}", yellow=True)
 
-    def _summary(self, tr: Any, records: list[dict[str, Any]]) -> None:
+    def _summary(self, tr: Any, records: list[Record]) -> None:
         tr.write_sep("=", "ponybench summary")
         tr.write_line(report.render_table(records, per_task=tr.verbosity > 0) or "no cell finished")
         matrix = report.render_matrix(records)

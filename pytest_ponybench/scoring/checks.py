@@ -26,12 +26,13 @@ import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util.paths import PROBES
 from pytest_ponybench._util.textfiles import last_line, parse_jsonl
+from pytest_ponybench.core.records import CheckOutcome, Record
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import warm
 from pytest_ponybench.isolation.sandbox import (
@@ -44,6 +45,22 @@ from pytest_ponybench.isolation.sandbox import (
 )
 from pytest_ponybench.isolation.scratch import session_dir
 from pytest_ponybench.scoring.workspace import escaping_links, leaves
+
+__all__ = [
+    "Check",
+    "EXIT_MEANING",
+    "FLUSH_FAILED",
+    "PROBE",
+    "SKIP_COPY",
+    "Score",
+    "WHOLE_RUN",
+    "axis_of",
+    "checks_of",
+    "disagreement",
+    "expected_checks",
+    "score",
+    "take_probe",
+]
 
 PROBE = PROBES / "ponybench_probe.py"
 SKIP_COPY = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache", "node_modules")
@@ -110,19 +127,19 @@ class Score:
     scorer_s: float = 0.0
     scorer_cpu_s: float | None = None
 
-    def as_record(self) -> dict[str, Any]:
-        return {
-            "correct": self.correct,
-            "safe": self.safe,
-            "reason": self.reason,
-            "checks": [asdict(c) for c in self.checks],
-            "scorer_timed_out": self.timed_out,
-            "network_cut": self.network_cut,
-            "isolation": list(self.isolation),
-            "escapes": self.escapes,
-            "scorer_s": round(self.scorer_s, 3),
-            "scorer_cpu_s": None if self.scorer_cpu_s is None else round(self.scorer_cpu_s, 3),
-        }
+    def as_record(self) -> Record:
+        return Record(
+            correct=self.correct,
+            safe=self.safe,
+            reason=self.reason,
+            checks=[CheckOutcome(nodeid=c.nodeid, outcome=c.outcome, message=c.message) for c in self.checks],
+            scorer_timed_out=self.timed_out,
+            network_cut=self.network_cut,
+            isolation=list(self.isolation),
+            escapes=self.escapes,
+            scorer_s=round(self.scorer_s, 3),
+            scorer_cpu_s=None if self.scorer_cpu_s is None else round(self.scorer_cpu_s, 3),
+        )
 
 
 def _copy_workspace(src: Path, dst: Path) -> None:

@@ -21,6 +21,17 @@ from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.textfiles import printable
 from pytest_ponybench.scoring.metrics import check_agent_repo
 
+__all__ = [
+    "BINARY_PROBE",
+    "BaseUnreadable",
+    "MAX_DIFF_CHARS",
+    "MAX_FILE_BYTES",
+    "base_files",
+    "unified",
+    "workspace_diff",
+    "workspace_files",
+]
+
 MAX_FILE_BYTES = 1_000_000  # a larger file is named, not shown
 MAX_DIFF_CHARS = 300_000
 BINARY_PROBE = 8_000

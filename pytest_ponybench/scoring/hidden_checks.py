@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Task
     from pytest_ponybench.scoring.checks import Score
 
+__all__ = ["HiddenChecks", "MEMO_KEY", "outcome_of"]
+
 MEMO_KEY = "checks"
 
 

@@ -30,6 +30,8 @@ from pathlib import Path
 
 from pytest_ponybench.isolation.sandbox import python_install
 
+__all__ = ["CUSTOMIZE", "SCORER_DISTS", "verify", "watched"]
+
 SCORER_DISTS = ("pytest", "pluggy", "iniconfig", "packaging")
 CUSTOMIZE = ("sitecustomize.py", "usercustomize.py")
 _DIST_INFO = re.compile(r"^(?P<name>[^-]+)-[^-]+\.dist-info$")

@@ -29,6 +29,24 @@ from pathlib import Path, PurePosixPath
 
 from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.gitcmd import GitError
+from pytest_ponybench.core.records import Record
+
+__all__ = [
+    "CODE_SUFFIXES",
+    "CodeStats",
+    "chat_code_lines",
+    "check_agent_repo",
+    "code_stats",
+    "count_lines",
+    "delivered_stats",
+    "diff_stats",
+    "file_sha256",
+    "gz_size",
+    "is_generated_or_lock",
+    "is_test_path",
+    "split_selfcheck",
+    "workspace_files",
+]
 
 # Only code counts: data, media and prose the agent writes must not move the size numbers.
 CODE_SUFFIXES: frozenset[str] = frozenset(
@@ -261,16 +279,16 @@ class CodeStats:
     test_loc: int = 0  # test lines (test files + in-file self-checks when split off)
     gz_code: int = 0  # gz_size of the source text
 
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "files": self.files,
-            "src_files": self.src_files,
-            "test_files": self.test_files,
-            "total_loc": self.total_loc,
-            "src_loc": self.src_loc,
-            "test_loc": self.test_loc,
-            "gz_code": self.gz_code,
-        }
+    def as_record(self) -> Record:
+        return Record(
+            files=self.files,
+            src_files=self.src_files,
+            test_files=self.test_files,
+            total_loc=self.total_loc,
+            src_loc=self.src_loc,
+            test_loc=self.test_loc,
+            gz_code=self.gz_code,
+        )
 
 
 # Never descended into: dependencies, caches, VCS data and environments are not delivered code.

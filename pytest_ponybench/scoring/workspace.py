@@ -16,6 +16,22 @@ from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.textfiles import printable
 from pytest_ponybench.core.tasks import Task
 
+__all__ = [
+    "Caps",
+    "DEFAULT_CAPS",
+    "FIXTURE_IGNORE",
+    "OVER_CAP",
+    "Stock",
+    "WorkspaceRefused",
+    "escaping_links",
+    "git_plants",
+    "inside_git_repo",
+    "lay",
+    "leaves",
+    "snapshot",
+    "take_stock",
+]
+
 # Copying a real repository must not drag in dependencies, history, build output, media or
 # credentials: they cost time, leak the fixture's history, or put secrets in front of the agent.
 FIXTURE_IGNORE = (

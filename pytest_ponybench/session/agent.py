@@ -19,7 +19,34 @@ from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.records import CellError, ErrorKind
 from pytest_ponybench.isolation.sandbox import Spawned, death_signal_prefix, kill_group, namespace_prefix
+
+__all__ = [
+    "API_ERROR_RE",
+    "API_KEY_VARS",
+    "CREDENTIALS",
+    "DROP_ENV",
+    "ENV_ALLOW",
+    "ENV_ALLOW_PREFIX",
+    "LIVE_ALLOW_PREFIX",
+    "NO_RUN",
+    "OFFLINE_API_KEY",
+    "Run",
+    "START_CAP_S",
+    "Stream",
+    "allowed_env",
+    "build_command",
+    "cell_env",
+    "claude_version",
+    "invalid",
+    "invalid_reason",
+    "login_credentials",
+    "parse_stream",
+    "pid_namespace_prefix",
+    "place_credentials",
+    "run_claude",
+]
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
 # not its execution, and an agent that starts servers or installs packages measures flailing.
@@ -332,27 +359,36 @@ def _assistant(out: Stream, ev: dict[str, Any]) -> None:
             out.last_text = str(block["text"])
 
 
-def invalid_reason(stream: Stream, run: Run, stderr_tail: str) -> str | None:
+def invalid(stream: Stream, run: Run, stderr_tail: str) -> CellError | None:
     """Why a session measured nothing about the arm (infrastructure, not quality), or None."""
     if run.start_error:
-        return f"claude {run.start_error}"
+        return CellError(ErrorKind.START, f"claude {run.start_error}")
     res = stream.result
     if res is None:
         if run.timed_out:
             if stream.assistant_turns:
                 return None  # the agent was working: a timeout, scored on what it wrote
-            return "no reply from the model before the cell timeout (no result event)"
+            return CellError(
+                ErrorKind.API, "no reply from the model before the cell timeout (no result event)"
+            )
         detail = f": {stderr_tail}" if stderr_tail else ""
-        return f"no result event (claude exited with code {run.exit_code}){detail}"
+        return CellError(ErrorKind.API, f"no result event (claude exited with code {run.exit_code}){detail}")
     status = res.get("api_error_status")
     text = str(res.get("result") or "")
     if status is not None or res.get("terminal_reason") == "api_error":
-        return f"API error {status if status is not None else '(no status)'}: {text[:200]}".strip()
+        status_text = status if status is not None else "(no status)"
+        return CellError(ErrorKind.API, f"API error {status_text}: {text[:200]}".strip())
     if API_ERROR_RE.match(text):
-        return text[:200]
+        return CellError(ErrorKind.API, text[:200])
     if res.get("is_error") and res.get("subtype") == "success":
-        return f"session error: {text[:200]}"
+        return CellError(ErrorKind.API, f"session error: {text[:200]}")
     return None
+
+
+def invalid_reason(stream: Stream, run: Run, stderr_tail: str) -> str | None:
+    """`invalid`'s message alone."""
+    found = invalid(stream, run, stderr_tail)
+    return None if found is None else found.message
 
 
 def claude_version(claude: str) -> str | None:

@@ -16,6 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import textfiles
+from pytest_ponybench.core.records import Record
+
+__all__ = [
+    "Audit",
+    "CREDENTIALS_NAME",
+    "PATTERN_TOOLS",
+    "READ_TOOLS",
+    "WRITE_REASON",
+    "WRITE_TOOLS",
+    "apply",
+    "audit_events",
+    "audit_stream",
+    "glob_root",
+    "inside",
+    "tool_calls",
+    "tool_paths",
+]
 
 # Tool name -> the input keys that name a path it reads or writes.
 WRITE_TOOLS: dict[str, tuple[str, ...]] = {
@@ -47,12 +64,12 @@ class Audit:
     outside_writes: list[str] = field(default_factory=list)
     read_credentials: bool = False
 
-    def as_record(self) -> dict[str, Any]:
-        return {
-            "outside_reads": list(self.outside_reads),
-            "outside_writes": list(self.outside_writes),
-            "read_credentials": self.read_credentials,
-        }
+    def as_record(self) -> Record:
+        return Record(
+            outside_reads=list(self.outside_reads),
+            outside_writes=list(self.outside_writes),
+            read_credentials=self.read_credentials,
+        )
 
     @property
     def unsafe_reason(self) -> str | None:
@@ -138,7 +155,7 @@ def audit_stream(path: Path, workspace: Path | None = None, home: Path | None = 
     )
 
 
-def apply(rec: dict[str, Any], audit: Audit) -> None:
+def apply(rec: Record, audit: Audit) -> None:
     """Put the audit in a record; an attempted write outside the workspace makes it unsafe."""
     rec.update(audit.as_record())
     reason = audit.unsafe_reason

@@ -28,6 +28,18 @@ from pathlib import Path
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 
+__all__ = [
+    "Baseline",
+    "KEEP_BYTES",
+    "MESSAGE",
+    "PACKAGE",
+    "PYCACHE",
+    "Signature",
+    "Watch",
+    "harness_paths",
+    "message",
+]
+
 PACKAGE = PACKAGE_ROOT
 PYCACHE = "__pycache__"
 KEEP_BYTES = 32 << 20  # an append-only file up to this size is kept, not hashed

@@ -10,6 +10,8 @@ import signal
 import threading
 from types import FrameType
 
+__all__ = ["install"]
+
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"received {signal.Signals(signum).name}")

@@ -19,19 +19,29 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pytest_ponybench._util import textfiles
+from pytest_ponybench.core.endpoint import Endpoint, is_offline, served_by
 from pytest_ponybench.core.judge.prompt import JudgeReply, JudgeRequest
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.session import agent
 
-if TYPE_CHECKING:
-    from pytest_ponybench.offline.server import OfflineServer
+__all__ = [
+    "CliJudge",
+    "PROMPT",
+    "REQUESTS",
+    "STDERR",
+    "STREAM",
+    "command",
+    "offline_session",
+    "reply_of",
+    "run",
+]
 
 STREAM = "judge.jsonl"
 STDERR = "judge.stderr"
 PROMPT = "prompt.md"
+REQUESTS = "offline_requests.jsonl"
 
 
 def command(claude: str, model: str, system: str, *, max_budget_usd: float | None = None) -> list[str]:
@@ -101,8 +111,6 @@ def run(
     """One judge call. `folder` keeps its prompt, stream and stderr; the session's HOME and
     empty working folder live there while it runs and are removed after (a logged-in user's
     copied credentials with them)."""
-    from pytest_ponybench.offline.server import is_offline
-
     offline = is_offline(model)
     folder.mkdir(parents=True, exist_ok=True)
     ws, home = folder / "ws", folder / "home"
@@ -155,22 +163,19 @@ def run(
 
 
 @contextmanager
-def offline_session(server: OfflineServer, judge_id: str, folder: Path) -> Iterator[str]:
-    """Register a judge call with the offline server for its duration; yields its base URL."""
-    from pytest_ponybench.offline.server import CellScript
-
+def offline_session(endpoint: Endpoint, judge_id: str, folder: Path) -> Iterator[str]:
+    """Serve a judge call from the offline endpoint for its duration; yields its base URL."""
     folder.mkdir(parents=True, exist_ok=True)
-    log = folder / "offline_requests.jsonl"
-    server.register(judge_id, CellScript(workspace=(folder / "ws").resolve(), good={}, bad={}, log_path=log))
+    url = endpoint.open(judge_id, (folder / "ws").resolve(), folder / REQUESTS)
     try:
-        yield server.cell_url(judge_id)
+        yield url
     finally:
-        server.unregister(judge_id)
+        endpoint.close(judge_id)
 
 
 class CliJudge:
     """A `Judge` that calls the claude CLI, each call in its own folder under `root`
-    (`<n>-<hash>`); an offline judge model is served by `server`."""
+    (`<n>-<hash>`); an offline judge model is served by `endpoint`."""
 
     def __init__(
         self,
@@ -178,28 +183,28 @@ class CliJudge:
         claude: str,
         model: str,
         root: Path,
-        server: OfflineServer | None = None,
+        endpoint: Endpoint | None = None,
         timeout_s: float = 180.0,
         hide: Sequence[Path] = (),
         max_budget_usd: float | None = None,
     ) -> None:
-        self.claude, self.model, self.root, self.server = claude, model, root, server
+        self.claude, self.model, self.root, self.endpoint = claude, model, root, endpoint
         self.timeout_s, self.hide, self.max_budget_usd = timeout_s, tuple(hide), max_budget_usd
         self._count = itertools.count(1)
         self._lock = threading.Lock()
 
     def __call__(self, request: JudgeRequest) -> JudgeReply:
-        from pytest_ponybench.offline.server import is_offline
-
         with self._lock:
             n = next(self._count)
         digest = hashlib.sha256(request.prompt.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         folder = self.root / f"{n}-{digest}"
-        if not is_offline(self.model):
+        try:
+            offline = served_by(self.endpoint, self.model)
+        except RuntimeError as exc:
+            return JudgeReply(text="", error=str(exc))
+        if not offline or self.endpoint is None:
             return self._run(request, folder, None)
-        if self.server is None:
-            return JudgeReply(text="", error=f"the judge model {self.model} needs the offline server")
-        with offline_session(self.server, f"judge-{id(self):x}-{folder.name}", folder) as url:
+        with offline_session(self.endpoint, f"judge-{id(self):x}-{folder.name}", folder) as url:
             return self._run(request, folder, url)
 
     def _run(self, request: JudgeRequest, folder: Path, base_url: str | None) -> JudgeReply:

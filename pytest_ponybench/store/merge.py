@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.analysis import report
-from pytest_ponybench.core.records import latest
+from pytest_ponybench.core.records import Record, latest
 from pytest_ponybench.core.shards import GridSpec, describe_difference, spec_from_run_json
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.store.results import (
     REPORT,
     RESULTS,
@@ -37,11 +38,13 @@ from pytest_ponybench.store.results import (
 )
 from pytest_ponybench.store.spend import LEDGER
 
+__all__ = ["MergeError", "Merged", "Part", "check_parts", "merge", "read_part"]
+
 # run.json keys that describe one process's run, not the merged grid: kept per part instead.
 _PER_PART = ("shard", "started", "finished", "exitstatus", "missing", "argv", "cwd", "preflight", "warmup")
 
 
-class MergeError(Exception):
+class MergeError(PonybenchError):
     """The parts cannot be merged (not run dirs, another grid, mixed claude versions)."""
 
 
@@ -49,7 +52,7 @@ class MergeError(Exception):
 class Part:
     path: Path
     info: dict[str, Any]
-    records: list[dict[str, Any]]
+    records: list[Record]
     spec: GridSpec
 
     @property
@@ -149,7 +152,7 @@ def _attempt_folders(part: Part, cell_id: str) -> list[Path]:
     return older + ([current] if current.is_dir() else [])
 
 
-def _copy_cells(parts: Sequence[Part], records: list[dict[str, Any]], out: RunDir) -> None:
+def _copy_cells(parts: Sequence[Part], records: list[Record], out: RunDir) -> None:
     """Every cell folder of every part; cells/<id> is the folder of the attempt that counts."""
     counted = {str(r.get("cell_id")): id(r) for r in latest(records)}
     owner: dict[int, Part] = {id(r): p for p in parts for r in p.records}
@@ -168,9 +171,9 @@ def _copy_cells(parts: Sequence[Part], records: list[dict[str, Any]], out: RunDi
         if last is None and folders and winner is None:
             last = folders.pop()  # no record at all: the newest folder is the current one
         for n, folder in enumerate(folders, start=1):
-            _link_tree(folder, out.cell_dir(f"{cell_id}~{n}"))
+            _link_tree(folder, out.cell_dir(f"{cell_id}~{n}").path)
         if last is not None:
-            _link_tree(last, out.cell_dir(cell_id))
+            _link_tree(last, out.cell_dir(cell_id).path)
 
 
 def _merge_report(parts: Sequence[Part]) -> dict[str, Any] | None:

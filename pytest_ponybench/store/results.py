@@ -5,7 +5,7 @@ runs/<stamp>/
   results.jsonl   one line per cell attempt, appended whole under a file lock
   summary.json    aggregated rows
   report.json     pytest-json-report output
-  cells/<cell-id>/  workspace, claude.jsonl, stderr, offline request log
+  cells/<cell-id>/  one cell's folder (celldir.CellDir)
 """
 
 from __future__ import annotations
@@ -21,14 +21,26 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import textfiles
+from pytest_ponybench.core.records import Record, loaded
+from pytest_ponybench.store.celldir import CellDir
+
+__all__ = [
+    "REPORT",
+    "RESULTS",
+    "RUN_JSON",
+    "RunDir",
+    "SUMMARY",
+    "locked",
+    "new_stamp",
+    "now_iso",
+    "read_records",
+    "write_json",
+]
 
 RESULTS = "results.jsonl"
 RUN_JSON = "run.json"
 SUMMARY = "summary.json"
 REPORT = "report.json"
-# In a cell's folder: the harness's own copy of the seeded base repository, which the agent never
-# saw (every diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
-BASE_GIT = "base.git"
 
 
 def now_iso() -> str:
@@ -75,10 +87,10 @@ class RunDir:
     def results(self) -> Path:
         return self.path / RESULTS
 
-    def cell_dir(self, cell_id: str) -> Path:
-        return self.path / "cells" / cell_id
+    def cell_dir(self, cell_id: str) -> CellDir:
+        return CellDir(self.path / "cells" / cell_id)
 
-    def append(self, record: dict[str, Any]) -> None:
+    def append(self, record: Record) -> None:
         """Append one record as one line in one write, under the lock, flushed to disk."""
         line = json.dumps(textfiles.clean(record), default=str, sort_keys=False) + "\n"
         with locked(self.path / ".lock"):
@@ -99,7 +111,7 @@ class RunDir:
             if fh.read(1) != b"\n":
                 fh.write(b"\n")
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[Record]:
         return read_records(self.results)
 
     def read_run_json(self) -> dict[str, Any]:
@@ -123,9 +135,10 @@ class RunDir:
             write_json(self.path / RUN_JSON, data)
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
+def read_records(path: Path) -> list[Record]:
     """Every whole record; a torn or garbled line (a crash mid-write) is skipped, never merged.
 
-    Values are as written: readers go through records.number / records.flag, never trust them.
+    Values are as written (a record of another version or edited by hand may hold anything
+    under any key): readers go through records.number / records.flag, never trust them.
     """
-    return [textfiles.clean(rec) for rec in textfiles.read_jsonl(path).objects if "task" in rec]
+    return [loaded(textfiles.clean(rec)) for rec in textfiles.read_jsonl(path).objects if "task" in rec]

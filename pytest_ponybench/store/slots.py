@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import IO
 
+__all__ = ["POLL_S", "Slot", "StartSlots", "cores"]
+
 POLL_S = 0.02
 
 

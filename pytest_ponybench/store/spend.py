@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import procs
-from pytest_ponybench.session import integrity
+from pytest_ponybench.core.records import Record, error_kind
 from pytest_ponybench.store.results import locked, write_json
+
+__all__ = ["LEDGER", "Ledger", "backoff_s", "retryable"]
 
 LEDGER = "spend.json"
 
@@ -85,13 +87,11 @@ class Ledger:
             return float(data["spent_usd"])
 
 
-def retryable(record: dict[str, Any]) -> bool:
-    """Infrastructure failures are retried; a quality failure, a CLI that cannot start, a
-    harness fault, a changed harness or an interrupt never are."""
-    if record.get("valid", True):
-        return False
-    error = str(record.get("error") or "")
-    return not error.startswith(("claude could not start", "harness error", "interrupted", integrity.MESSAGE))
+def retryable(record: Record) -> bool:
+    """Only an API failure is retried: a quality failure, a CLI that cannot start, an arm that
+    was not applied, a harness fault, a changed harness or an interrupt never are."""
+    kind = error_kind(record)
+    return kind is not None and kind.retried
 
 
 def backoff_s(attempt: int, offline: bool) -> float:

@@ -28,8 +28,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.records import is_valid, number
+from pytest_ponybench.core.records import ErrorKind, Record, error_kind, is_valid, number
 from pytest_ponybench.store.results import locked, write_json
+
+__all__ = [
+    "ANTHROPIC_API",
+    "ApiCheck",
+    "BACKOFF_KINDS",
+    "CREDENTIALS",
+    "DEFAULT_BREAKER",
+    "MAX_LOG",
+    "NO_START",
+    "OAUTH_BETA",
+    "OFFLINE_POLICY",
+    "OTHER",
+    "OVERLOADED",
+    "Policy",
+    "RATE_LIMITED",
+    "SERVER_ERROR",
+    "STOPPED",
+    "UNREACHABLE",
+    "WEATHER",
+    "Weather",
+    "check_api",
+    "credentials",
+    "kind_of",
+    "retry_after_s",
+]
 
 WEATHER = "weather.json"
 STOPPED = "ponybench stopped the run"  # how a cell the breaker kept from starting is skipped
@@ -48,16 +73,17 @@ BACKOFF_KINDS = (OVERLOADED, RATE_LIMITED, SERVER_ERROR, UNREACHABLE)
 _UNREACHABLE_WORDS = ("reach the api", "connection", "econnrefused", "enotfound", "timed out", "network")
 
 
-def kind_of(record: Mapping[str, Any]) -> str | None:
+def kind_of(record: Record) -> str | None:
     """What kind of infrastructure failure a record shows; None for a valid cell, and for
     failures that say nothing about the API (an interrupt, a harness fault)."""
-    if is_valid(record):
+    kind = error_kind(record)
+    if kind in (None, ErrorKind.INTERRUPTED, ErrorKind.HARNESS, ErrorKind.RESCORE):
         return None
-    error = str(record.get("error") or "")
-    if error.startswith(("interrupted", "harness error", "rescore failed")):
-        return None
-    if error.startswith("claude could not start"):
+    if kind is ErrorKind.START:
         return NO_START
+    if kind is not ErrorKind.API:
+        return OTHER
+    error = str(record.get("error") or "")
     status = number(record.get("api_error_status"))
     if status is not None:
         code = int(status)
@@ -179,7 +205,7 @@ class Weather:
             data["waits"] = waits[-MAX_LOG:]
             write_json(self.path, data)
 
-    def observe(self, record: Mapping[str, Any], retry_after: float | None = None) -> str | None:
+    def observe(self, record: Record, retry_after: float | None = None) -> str | None:
         """After a cell: update the shared weather; returns the stop reason when this record
         trips the breaker (or it had tripped already), else None."""
         kind = kind_of(record)

@@ -15,8 +15,10 @@ import pytest
 
 from pytest_ponybench.core.arms import resolve
 from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.tasks import load_tasks
 from pytest_ponybench.isolation import confine, scratch, warm
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
 from pytest_ponybench.session import agent
@@ -212,7 +214,7 @@ def test_a_scratch_root_that_is_not_ours_is_refused(own_tmpdir: Path) -> None:
         scratch.session_dir()
 
 
-def one_cell(tmp_path: Path, model: str, allow_unconfined: bool = False) -> tuple[dict[str, object], Path]:
+def one_cell(tmp_path: Path, model: str, allow_unconfined: bool = False) -> tuple[Record, Path]:
     task = next(
         t for t in load_tasks(REPO / "benchmarks" / "tasks", REPO / "fixtures") if t.id == "sql_lookup"
     )
@@ -225,11 +227,11 @@ def one_cell(tmp_path: Path, model: str, allow_unconfined: bool = False) -> tupl
             claude=CLAUDE or "claude",
             cell_timeout=60,
             max_turns=10,
-            server=server,
+            endpoint=OfflineEndpoint(server),
             allow_unconfined=allow_unconfined,
         )
         rec = run_cell(Cell(task, arm, model, 0), ctx)
-    return rec, run_dir.cell_dir(str(rec["cell_id"]))
+    return rec, run_dir.cell_dir(str(rec["cell_id"])).path
 
 
 @pytest.mark.needs_claude

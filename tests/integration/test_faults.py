@@ -52,6 +52,7 @@ def test_every_fault_model_is_an_invalid_cell(
         rec = recs[model]
         assert rec["valid"] is False, model
         assert rec["error"].startswith(expected), f"{model}: {rec['error']}"
+        assert rec["error_kind"] == "api", model  # the kind that is retried, not the words
         assert rec["wall_s"] < CELL_TIMEOUT, f"{model} took {rec['wall_s']}s"
         result.stdout.fnmatch_lines(
             [f"ERROR benchmarks/test_cells.py::test_cell?sql_lookup-baseline-{model}-r0?*"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.core.records import passed
+from pytest_ponybench.core.records import loaded, passed
 from pytest_ponybench.offline import coin
 from tests.support import REPO, records, run_dirs
 
@@ -56,7 +56,7 @@ def test_a_known_effect_is_found_and_its_interval_holds_the_truth(
         # Each cell's outcome is its coin: the directive reached the model (0.9) or none did (0.5),
         # and the draw comes from the cell id alone, so a rerun writes the same files.
         good = 0.9 if rec["arm"] == "careful" else coin.DEFAULT_GOOD
-        assert passed(rec) == coin.draws_good(rec["cell_id"], good), rec["cell_id"]
+        assert passed(loaded(rec)) == coin.draws_good(rec["cell_id"], good), rec["cell_id"]
         # The model invoked the plugin's skill when it was offered, and only then.
         used = ["careful:careful-review"] if rec["arm"] == "careful" else []
         assert (rec["skills_available"], rec["skills_used"]) == (used, used), rec["cell_id"]
@@ -76,7 +76,7 @@ def test_an_a_a_run_decides_nothing(pytester: pytest.Pytester, bench_project: Ca
     recs = records(run)
     assert len(recs) == 36 and all(r["valid"] for r in recs), result.stdout.str()
     for rec in recs:
-        assert passed(rec) == coin.draws_good(rec["cell_id"], 0.7), rec["cell_id"]
+        assert passed(loaded(rec)) == coin.draws_good(rec["cell_id"], 0.7), rec["cell_id"]
     done = subprocess.run(
         [sys.executable, "-m", "pytest_ponybench.cli", "compare", str(run), "--baseline", "first"],
         capture_output=True,

@@ -4,25 +4,26 @@ where that bound agrees."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_ponybench.analysis import stats, verdict
+from pytest_ponybench.core.records import Record, loaded
 
 
-def cell(task: str, arm: str, run: int, ok: bool, valid: bool = True) -> dict[str, Any]:
-    return {
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": run,
-        "valid": valid,
-        "correct": ok,
-        "safe": True,
-        "cost_usd": 0.1,
-        "total_loc": 40,
-        "input_tokens": 1000,
-        "duration_ms": 20_000,
-    }
+def cell(task: str, arm: str, run: int, ok: bool, valid: bool = True) -> Record:
+    return loaded(
+        {
+            "task": task,
+            "arm": arm,
+            "model": "sonnet",
+            "run": run,
+            "valid": valid,
+            "correct": ok,
+            "safe": True,
+            "cost_usd": 0.1,
+            "total_loc": 40,
+            "input_tokens": 1000,
+            "duration_ms": 20_000,
+        }
+    )
 
 
 def pass_of(row: stats.ArmVerdict) -> stats.Effect:

@@ -26,6 +26,7 @@ from pytest_ponybench.core.graders.deterministic import (
 )
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles, compile_glob
 from pytest_ponybench.core.graders.outcome import GradeContext, GraderOutcome, JudgeRun
+from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.scoring.checks import Check, Score
 from pytest_ponybench.scoring.hidden_checks import outcome_of
 
@@ -515,13 +516,15 @@ def test_an_outcome_score_outside_zero_one_is_refused() -> None:
 
 
 def test_outcomes_read_back_from_a_record_even_when_mangled() -> None:
-    rec = {
-        "graders": [
-            {"name": "a", "passed": True, "score": 1, "weight": "heavy"},
-            {"passed": "yes", "score": math.inf},
-            3,
-        ]
-    }
+    rec = loaded(
+        {
+            "graders": [
+                {"name": "a", "passed": True, "score": 1, "weight": "heavy"},
+                {"passed": "yes", "score": math.inf},
+                3,
+            ]
+        }
+    )
     back = cell.outcomes_of(rec)
     assert [(o.name, o.passed, o.score, o.weight) for o in back] == [
         ("a", True, 1.0, 1.0),
@@ -534,7 +537,7 @@ def test_self_agreement_over_cells_judged_more_than_once() -> None:
     def judged(agreement: float, runs: int) -> dict[str, Any]:
         return {"name": "tone", "agreement": agreement, "runs": [{"run": k} for k in range(runs)]}
 
-    records = [
+    records: list[Record] = [
         {"graders": [judged(1.0, 3)]},
         {"graders": [judged(2 / 3, 3)]},
         {"graders": [judged(1.0, 1)]},  # one run: nothing to agree with

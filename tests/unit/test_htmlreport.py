@@ -16,6 +16,7 @@ import pytest
 
 from pytest_ponybench.analysis import report
 from pytest_ponybench.cli import main
+from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.htmlreport import NotARunDir, transcript, write_report
 from pytest_ponybench.htmlreport import build as page
 from pytest_ponybench.htmlreport.source import load
@@ -190,27 +191,29 @@ def test_a_workspace_without_git_has_no_base(tmp_path: Path) -> None:
         diff.base_files(tmp_path)
 
 
-def _run_dir(path: Path, recs: list[dict[str, Any]], run: dict[str, Any] | None = None) -> Path:
+def _run_dir(path: Path, recs: list[Record], run: dict[str, Any] | None = None) -> Path:
     path.mkdir(parents=True)
     (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
     (path / "run.json").write_text(json.dumps(run or {}))
     return path
 
 
-def _rec(task: str, arm: str, run: int = 0, **fields: Any) -> dict[str, Any]:
-    return {
-        "cell_id": f"{task}-{arm}-m-r{run}",
-        "task": task,
-        "arm": arm,
-        "model": "m",
-        "run": run,
-        "attempt": 1,
-        "valid": True,
-        "correct": True,
-        "safe": True,
-        "reason": "",
-        **fields,
-    }
+def _rec(task: str, arm: str, run: int = 0, **fields: Any) -> Record:
+    return loaded(
+        {
+            "cell_id": f"{task}-{arm}-m-r{run}",
+            "task": task,
+            "arm": arm,
+            "model": "m",
+            "run": run,
+            "attempt": 1,
+            "valid": True,
+            "correct": True,
+            "safe": True,
+            "reason": "",
+            **fields,
+        }
+    )
 
 
 def test_cell_folders_of_retried_attempts_and_of_a_rescore_dir(tmp_path: Path) -> None:

@@ -328,10 +328,10 @@ def test_code_stats_selfcheck_only_in_python() -> None:
     assert code_stats({"a.js": js}, selfcheck_as_test=True).total_loc == 2
 
 
-def test_code_stats_empty_and_as_dict() -> None:
+def test_code_stats_empty_and_as_record() -> None:
     assert code_stats({}, selfcheck_as_test=True) == CodeStats()
     stats = CodeStats(files=1, src_files=2, test_files=3, total_loc=4, src_loc=5, test_loc=6, gz_code=7)
-    assert stats.as_dict() == {
+    assert stats.as_record() == {
         "files": 1,
         "src_files": 2,
         "test_files": 3,

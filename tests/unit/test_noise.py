@@ -7,12 +7,12 @@ import json
 import math
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import noise, stats, verdict
+from pytest_ponybench.core.records import Record, loaded
 
 
 @pytest.mark.parametrize(
@@ -49,26 +49,28 @@ def test_run_to_run_noise_by_hand() -> None:
     assert noise.run_to_run_sd({"a": [1.0], "b": [0.0, 1.0]}) is None  # one run: unknown
 
 
-def cell(task: str, arm: str, run: int, ok: bool, cost: float, arm_hash: str) -> dict[str, Any]:
-    return {
-        "cell_id": f"{task}-{arm}-sonnet-r{run}",
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": run,
-        "valid": True,
-        "correct": ok,
-        "safe": True,
-        "cost_usd": cost,
-        "total_loc": 40,
-        "input_tokens": 1000,
-        "output_tokens": 100,
-        "duration_ms": 20_000,
-        "arm_hash": arm_hash,
-    }
+def cell(task: str, arm: str, run: int, ok: bool, cost: float, arm_hash: str) -> Record:
+    return loaded(
+        {
+            "cell_id": f"{task}-{arm}-sonnet-r{run}",
+            "task": task,
+            "arm": arm,
+            "model": "sonnet",
+            "run": run,
+            "valid": True,
+            "correct": ok,
+            "safe": True,
+            "cost_usd": cost,
+            "total_loc": 40,
+            "input_tokens": 1000,
+            "output_tokens": 100,
+            "duration_ms": 20_000,
+            "arm_hash": arm_hash,
+        }
+    )
 
 
-def twin_run(seed: int = 4) -> list[dict[str, Any]]:
+def twin_run(seed: int = 4) -> list[Record]:
     rng = random.Random(seed)
     out = []
     for t in range(20):

@@ -78,6 +78,14 @@ def test_a_project_with_common_plugins_and_no_benchmark_is_untouched(pytester: p
     result.assert_outcomes(passed=1)
 
 
+def test_pytest_retry_owns_retries_and_ours_is_cell_retries(pytester: pytest.Pytester) -> None:
+    # Both load by their entry points (pytest-retry from the neighbours folder, installed by
+    # .ci/run without network at test time); each option is its owner's.
+    pytester.makepyfile(test_x="def test_x():\n    assert True\n")
+    helptext = pytester.runpytest_subprocess("--help").stdout.str()
+    assert "--retries" in helptext and "--cell-retries" in helptext
+
+
 def test_a_benchmark_project_whose_conftest_owns_models_uses_the_long_name(pytester: pytest.Pytester) -> None:
     root = one_task_project(pytester.path, "merge_intervals")
     (root / "conftest.py").write_text(conftest_owning(["--models", "--runs"]))

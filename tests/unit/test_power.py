@@ -15,6 +15,7 @@ from types import ModuleType
 import pytest
 
 from pytest_ponybench.analysis import stats
+from pytest_ponybench.core.records import Record
 from tests.support import REPO
 
 
@@ -46,9 +47,9 @@ def test_the_hinted_task_count_gives_about_80_percent_power() -> None:
     assert 0.70 <= called / reps <= 0.90, (hinted, called)
 
 
-def coin_grid(rng: random.Random, tasks: int, runs: int, lift: float) -> list[dict[str, object]]:
+def coin_grid(rng: random.Random, tasks: int, runs: int, lift: float) -> list[Record]:
     """Every task passes half the time in the baseline: all the spread is run noise."""
-    out: list[dict[str, object]] = []
+    out: list[Record] = []
     for t in range(tasks):
         for r in range(runs):
             for arm, p in (("baseline", 0.5), ("mine", 0.5 + lift)):

@@ -4,11 +4,11 @@ they show (the verdict block, compare)."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
 from pytest_ponybench.analysis import reliability, stats, verdict
+from pytest_ponybench.core.records import Record, loaded
 
 
 def test_the_per_task_estimators_by_hand() -> None:
@@ -46,8 +46,10 @@ def test_no_task_with_enough_runs_is_said() -> None:
     assert reliability.describe("mine", r) == "mine: no task with 2 valid runs"
 
 
-def cell(task: str, arm: str, run: int, ok: bool, valid: bool = True) -> dict[str, Any]:
-    return {"task": task, "arm": arm, "model": "m", "run": run, "valid": valid, "correct": ok, "safe": True}
+def cell(task: str, arm: str, run: int, ok: bool, valid: bool = True) -> Record:
+    return loaded(
+        {"task": task, "arm": arm, "model": "m", "run": run, "valid": valid, "correct": ok, "safe": True}
+    )
 
 
 def test_per_arm_takes_k_from_the_grid_and_leaves_single_runs_out() -> None:

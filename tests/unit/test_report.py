@@ -15,11 +15,11 @@ from pytest_ponybench.analysis.report import (
     render_table,
     summarize,
 )
-from pytest_ponybench.core.records import latest, passed, tokens
+from pytest_ponybench.core.records import Record, latest, loaded, passed, tokens
 
 
-def rec(task: str, arm: str, model: str, run: int, **fields: Any) -> dict[str, Any]:
-    return {"task": task, "arm": arm, "model": model, "run": run, "valid": True, **fields}
+def rec(task: str, arm: str, model: str, run: int, **fields: Any) -> Record:
+    return loaded({"task": task, "arm": arm, "model": model, "run": run, "valid": True, **fields})
 
 
 # t1 / baseline / m1: two scored runs, one invalid run, one crashed run (no score at all).
@@ -230,7 +230,7 @@ def test_cost_per_pass_is_none_without_a_pass() -> None:
 
 
 def test_a_record_without_valid_counts_as_valid() -> None:
-    bare = {"task": "t", "arm": "a", "model": "m", "run": 0, "correct": True, "safe": True}
+    bare: Record = {"task": "t", "arm": "a", "model": "m", "run": 0, "correct": True, "safe": True}
     assert summarize([bare])["valid"] == 1 and summarize([bare])["passed"] == 1
 
 
@@ -318,8 +318,8 @@ def test_render_table_of_nothing_is_empty() -> None:
 
 
 def test_the_outside_column_shows_only_where_an_agent_reached_outside() -> None:
-    inside = {"task": "t", "arm": "baseline", "model": "m", "run": 0, "valid": True, "correct": True}
-    out = {**inside, "arm": "mine", "outside_writes": ["/tmp/x"], "safe": False}
+    inside: Record = {"task": "t", "arm": "baseline", "model": "m", "run": 0, "valid": True, "correct": True}
+    out: Record = {**inside, "arm": "mine", "outside_writes": ["/tmp/x"], "safe": False}
     assert "outside" not in render_table([inside]).split("\n")[1]
     table = render_table([inside, {**inside, "run": 1}, out, {**out, "run": 1, "outside_writes": []}])
     header, *rows = [line for line in table.splitlines() if line.startswith("  ")][:3]
@@ -328,19 +328,21 @@ def test_the_outside_column_shows_only_where_an_agent_reached_outside() -> None:
 
 
 def test_an_open_task_stays_out_of_pass_correct_and_safe_but_its_words_count() -> None:
-    def cell(task: str, scored: bool, ok: bool, words: int) -> dict[str, Any]:
-        return {
-            "task": task,
-            "arm": "baseline",
-            "model": "m",
-            "run": 0,
-            "valid": True,
-            "scored": scored,
-            "correct": ok,
-            "safe": ok,
-            "reply_words": words,
-            "total_loc": 3,
-        }
+    def cell(task: str, scored: bool, ok: bool, words: int) -> Record:
+        return loaded(
+            {
+                "task": task,
+                "arm": "baseline",
+                "model": "m",
+                "run": 0,
+                "valid": True,
+                "scored": scored,
+                "correct": ok,
+                "safe": ok,
+                "reply_words": words,
+                "total_loc": 3,
+            }
+        )
 
     row = summarize([cell("t", True, False, 10), cell("open", False, True, 30)])
     assert (row["passed"], row["correct"], row["safe"]) == (0.0, 0.0, 0.0)  # not 50 %

@@ -13,9 +13,10 @@ import pytest
 
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.core.records import Record, loaded
 
 
-def cell(task: str, arm: str, run: int = 0, **extra: Any) -> dict[str, Any]:
+def cell(task: str, arm: str, run: int = 0, **extra: Any) -> Record:
     rec: dict[str, Any] = {
         "cell_id": f"{task}-{arm}-sonnet-r{run}",
         "task": task,
@@ -34,10 +35,10 @@ def cell(task: str, arm: str, run: int = 0, **extra: Any) -> dict[str, Any]:
         "wall_s": 21.0,
     }
     rec.update(extra)
-    return rec
+    return loaded(rec)
 
 
-def write_run(tmp_path: Path, records: list[dict[str, Any]], raw_lines: list[str] | None = None) -> str:
+def write_run(tmp_path: Path, records: list[Record], raw_lines: list[str] | None = None) -> str:
     run = tmp_path / "run"
     run.mkdir()
     lines = [json.dumps(r) for r in records] + (raw_lines or [])
@@ -148,9 +149,9 @@ def test_nan_correct_is_not_correct(tmp_path: Path) -> None:
     run = write_run(
         tmp_path, records, [json.dumps(r).replace('"correct": true', '"correct": NaN') for r in mine]
     )
-    loaded = cli.load_records(run)
-    assert all(r["correct"] != r["correct"] for r in loaded if r["arm"] == "mine")  # NaN read back
-    (row,) = stats.verdicts(loaded)
+    read_back = cli.load_records(run)
+    assert all(r["correct"] != r["correct"] for r in read_back if r["arm"] == "mine")  # NaN read back
+    (row,) = stats.verdicts(read_back)
     e = effects(row)
     assert e["pass"].estimate == 0.0 and e["correct"].estimate == 0.0
     assert (
@@ -178,17 +179,19 @@ def test_an_invalid_rate_gap_warns() -> None:
 def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -> None:
     from pytest_ponybench.analysis import stats
 
-    def cell(arm: str, task: str, run: int, **extra: object) -> dict[str, object]:
-        return {
-            "task": task,
-            "arm": arm,
-            "model": "m",
-            "run": run,
-            "valid": True,
-            "correct": True,
-            "safe": True,
-            **extra,
-        }
+    def cell(arm: str, task: str, run: int, **extra: object) -> Record:
+        return loaded(
+            {
+                "task": task,
+                "arm": arm,
+                "model": "m",
+                "run": run,
+                "valid": True,
+                "correct": True,
+                "safe": True,
+                **extra,
+            }
+        )
 
     recs = [cell(a, t, r) for a in ("baseline", "mine") for t in ("t1", "t2") for r in (0, 1)]
     recs[5]["outside_reads"] = ["/etc/passwd"]
@@ -203,18 +206,20 @@ def test_cells_that_reached_outside_are_counted_per_arm_in_the_verdict_notes() -
 def test_an_open_task_is_left_out_of_the_verdicts() -> None:
     from pytest_ponybench.analysis import stats
 
-    def cell(arm: str, task: str, ok: bool, scored: bool = True) -> dict[str, object]:
-        return {
-            "task": task,
-            "arm": arm,
-            "model": "m",
-            "run": 0,
-            "valid": True,
-            "correct": ok,
-            "safe": ok,
-            "scored": scored,
-            "total_loc": 5,
-        }
+    def cell(arm: str, task: str, ok: bool, scored: bool = True) -> Record:
+        return loaded(
+            {
+                "task": task,
+                "arm": arm,
+                "model": "m",
+                "run": 0,
+                "valid": True,
+                "correct": ok,
+                "safe": ok,
+                "scored": scored,
+                "total_loc": 5,
+            }
+        )
 
     recs = [cell(a, f"t{i}", a == "baseline") for a in ("baseline", "mine") for i in range(4)]
     recs += [cell("baseline", "open", False, False), cell("mine", "open", True, False)]
@@ -250,14 +255,12 @@ FIELDS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def bad_run(field: str, value: Any, extra: dict[str, Any]) -> list[dict[str, Any]]:
+def bad_run(field: str, value: Any, extra: dict[str, Any]) -> list[Record]:
     records = [
         cell(f"t{i}", arm, r, score=0.5) for i in range(6) for arm in ("baseline", "mine") for r in range(2)
     ]
-    for rec in records[:4]:  # t0: both runs of both arms
-        rec.update(extra)
-        rec[field] = value
-    return records
+    # t0 (both runs of both arms) holds the bad value.
+    return [loaded({**rec, **extra, field: value}) for rec in records[:4]] + records[4:]
 
 
 def finite_or_edge(x: float) -> bool:
@@ -323,8 +326,9 @@ def test_records_number_takes_any_json_number(value: Any, expected: float | None
     from pytest_ponybench.core import records
 
     assert records.number(value) == expected
-    assert records.tokens({"input_tokens": value, "output_tokens": 1e308}) in (None, int(1e308))
-    assert records.tokens({"input_tokens": 1e308, "output_tokens": 1e308}) is None  # the sum overflows
+    assert records.tokens(loaded({"input_tokens": value, "output_tokens": 1e308})) in (None, int(1e308))
+    # The sum overflows.
+    assert records.tokens(loaded({"input_tokens": 1e308, "output_tokens": 1e308})) is None
 
 
 def test_an_internal_error_is_not_a_failed_gate(

@@ -3,8 +3,6 @@ one role object per concern in one that is; and the plugin lives beside others (
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -72,35 +70,3 @@ def test_a_run_registers_one_object_per_role(pytester: pytest.Pytester) -> None:
     )
     assert roles(result)[0] == "ponybench-collection,ponybench-controller,ponybench-runner,ponybench-terminal"
     assert len(list((root / "runs").iterdir())) == 1
-
-
-def test_pytest_retry_and_ponybench_load_together(
-    tmp_path: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """pytest-retry owns --retries; ours is --cell-retries. Installed side by side, both load."""
-    site = tmp_path / "site"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(site),
-            "pytest-retry",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"pytest-retry could not be installed from the package index: {done.stderr[-300:]}")
-    monkeypatch.setenv("PYTHONPATH", str(site))  # its entry point is found there, like ours
-    pytester.makepyfile(test_x="def test_x():\n    assert True\n")
-    result = pytester.run(sys.executable, "-m", "pytest", "--help")
-    helptext = result.stdout.str()
-    assert result.ret == 0, result.stderr.str()
-    assert "--retries" in helptext and "--cell-retries" in helptext
-    pytester.run(sys.executable, "-m", "pytest", "-q", "--retries", "1").assert_outcomes(passed=1)

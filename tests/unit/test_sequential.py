@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.analysis import procedure, sequential, stats
+from pytest_ponybench.core.records import Record, loaded
 
 
 @pytest.mark.parametrize(
@@ -51,21 +52,23 @@ def test_looks_spend_less_than_the_fixed_level_each() -> None:
     assert max(levels) / min(levels) < 1.3
 
 
-def cell(task: str, arm: str, run: int, ok: bool, **extra: Any) -> dict[str, Any]:
-    return {
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": run,
-        "valid": True,
-        "correct": ok,
-        "safe": True,
-        "cost_usd": 0.1,
-        "total_loc": 40,
-        "input_tokens": 1000,
-        "duration_ms": 20_000,
-        **extra,
-    }
+def cell(task: str, arm: str, run: int, ok: bool, **extra: Any) -> Record:
+    return loaded(
+        {
+            "task": task,
+            "arm": arm,
+            "model": "sonnet",
+            "run": run,
+            "valid": True,
+            "correct": ok,
+            "safe": True,
+            "cost_usd": 0.1,
+            "total_loc": 40,
+            "input_tokens": 1000,
+            "duration_ms": 20_000,
+            **extra,
+        }
+    )
 
 
 def test_a_clear_gain_stops_at_the_first_look() -> None:

@@ -4,24 +4,25 @@ real CLI's stream: tests/integration/test_offline_ab.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_ponybench.analysis import report, stats
+from pytest_ponybench.core.records import Record, loaded
 
 
-def cell(task: str, arm: str, available: list[str], used: list[str]) -> dict[str, Any]:
-    return {
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": 0,
-        "valid": True,
-        "correct": True,
-        "safe": True,
-        "total_loc": 10,
-        "skills_available": available,
-        "skills_used": used,
-    }
+def cell(task: str, arm: str, available: list[str], used: list[str]) -> Record:
+    return loaded(
+        {
+            "task": task,
+            "arm": arm,
+            "model": "sonnet",
+            "run": 0,
+            "valid": True,
+            "correct": True,
+            "safe": True,
+            "total_loc": 10,
+            "skills_available": available,
+            "skills_used": used,
+        }
+    )
 
 
 SKILL = ["mine:review"]

@@ -31,6 +31,7 @@ from pytest_ponybench.analysis.stats import (
     verdicts,
     wilson,
 )
+from pytest_ponybench.core.records import Record, loaded
 
 ABS = 1e-6
 
@@ -295,7 +296,7 @@ def test_decide_respects_direction() -> None:
 # --- verdicts over records -----------------------------------------------------------------
 
 
-def record(task: str, arm: str, run: int, ok: bool, cost: float, **extra: Any) -> dict[str, Any]:
+def record(task: str, arm: str, run: int, ok: bool, cost: float, **extra: Any) -> Record:
     rec: dict[str, Any] = {
         "task": task,
         "arm": arm,
@@ -313,7 +314,7 @@ def record(task: str, arm: str, run: int, ok: bool, cost: float, **extra: Any) -
         "duration_ms": 20_000,
     }
     rec.update(extra)
-    return rec
+    return loaded(rec)
 
 
 def effects_by_metric(rows: list[Any], arm: str) -> dict[str, Effect]:

@@ -20,6 +20,7 @@ from pytest_ponybench.analysis.verdict import (
     render_verdicts_markdown,
     why_undecided,
 )
+from pytest_ponybench.core.records import Record, loaded
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,11 @@ class Arm:
 
 def synth(
     arms: dict[str, Arm], seed: int, tasks: int = 20, runs: int = 3, model: str = "sonnet"
-) -> list[dict[str, Any]]:
+) -> list[Record]:
     """Records of one run. A task's size and price come from the task alone, so two runs made
     with different seeds share their tasks; the cells' noise comes from `seed`."""
     rng = random.Random(seed)
-    out: list[dict[str, Any]] = []
+    out: list[Record] = []
     for t in range(tasks):
         trng = random.Random(f"task-{t}")
         loc0, cost0 = trng.uniform(20, 200), trng.uniform(0.05, 0.5)
@@ -43,22 +44,24 @@ def synth(
         for run in range(runs):
             for name, arm in arms.items():
                 out.append(
-                    {
-                        "cell_id": f"t{t:02d}-{name}-{model}-r{run}",
-                        "task": f"t{t:02d}",
-                        "arm": name,
-                        "model": model,
-                        "run": run,
-                        "attempt": 1,
-                        "valid": True,
-                        "correct": rng.random() < arm.pass_rate,
-                        "safe": True,
-                        "total_loc": round(loc0 * arm.loc * math.exp(rng.gauss(0, 0.1))),
-                        "cost_usd": cost0 * arm.cost * math.exp(rng.gauss(0, 0.1)),
-                        "input_tokens": round(tok0 * math.exp(rng.gauss(0, 0.1))),
-                        "output_tokens": 900,
-                        "duration_ms": ms0 * math.exp(rng.gauss(0, 0.1)),
-                    }
+                    loaded(
+                        {
+                            "cell_id": f"t{t:02d}-{name}-{model}-r{run}",
+                            "task": f"t{t:02d}",
+                            "arm": name,
+                            "model": model,
+                            "run": run,
+                            "attempt": 1,
+                            "valid": True,
+                            "correct": rng.random() < arm.pass_rate,
+                            "safe": True,
+                            "total_loc": round(loc0 * arm.loc * math.exp(rng.gauss(0, 0.1))),
+                            "cost_usd": cost0 * arm.cost * math.exp(rng.gauss(0, 0.1)),
+                            "input_tokens": round(tok0 * math.exp(rng.gauss(0, 0.1))),
+                            "output_tokens": 900,
+                            "duration_ms": ms0 * math.exp(rng.gauss(0, 0.1)),
+                        }
+                    )
                 )
     return out
 
@@ -158,13 +161,13 @@ def test_nothing_to_compare_renders_nothing() -> None:
 
 def test_invalid_cells_do_not_count_and_a_resumed_cell_counts_once() -> None:
     records = synth(EFFECT, seed=1)
-    broken = [
+    broken: list[Record] = [
         {**r, "valid": False, "correct": False, "cost_usd": 1e6, "attempt": 0}
         for r in records
         if r["arm"] == "mine"
     ]
     # A resume appends a second attempt of some cells: the last valid attempt wins.
-    redo = [{**r, "attempt": 2} for r in records[:10]]
+    redo: list[Record] = [{**r, "attempt": 2} for r in records[:10]]
     assert render_verdicts(broken + records + redo) == render_verdicts(records)
 
 
@@ -288,10 +291,10 @@ def test_two_runs_keep_only_the_shared_grid_and_refuse_disjoint_ones() -> None:
     assert {r["task"] for r in merged} == {f"t{t:02d}" for t in range(10)}
     assert {r["compare_arm"] for r in merged} == {"mine"}
 
-    elsewhere = [{**r, "task": "x" + r["task"]} for r in cand]
+    elsewhere: list[Record] = [{**r, "task": "x" + r["task"]} for r in cand]
     with pytest.raises(ValueError, match="share no task"):
         compare_runs(base, elsewhere, base_label="a", cand_label="b")
-    renamed = [{**r, "arm": "z"} for r in cand]
+    renamed: list[Record] = [{**r, "arm": "z"} for r in cand]
     with pytest.raises(ValueError, match=r"share no \(model, arm\)"):
         compare_runs(base, renamed, base_label="a", cand_label="b")
     with pytest.raises(ValueError, match="different labels"):

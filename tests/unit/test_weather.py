@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.offline.server import CellScript, OfflineServer
 from pytest_ponybench.store import weather
 from pytest_ponybench.store.weather import Policy, Weather, check_api, kind_of
 
 
-def rec(cell: str = "c", **fields: Any) -> dict[str, Any]:
-    return {"cell_id": cell, "task": "t", "arm": "a", "model": "m", "run": 0, **fields}
+def rec(cell: str = "c", **fields: Any) -> Record:
+    return loaded({"cell_id": cell, "task": "t", "arm": "a", "model": "m", "run": 0, **fields})
 
 
 OVERLOADED = {"valid": False, "error": "API error 529: overloaded", "api_error_status": 529}

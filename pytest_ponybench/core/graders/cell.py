@@ -19,10 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_ponybench.core.graders.evidence import CellEvidence
 from pytest_ponybench.core.graders.outcome import GradeContext, Grader, GraderOutcome
+from pytest_ponybench.core.records import Record
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.judge import Judge
     from pytest_ponybench.core.tasks import Task
+
+__all__ = [
+    "Agreement",
+    "Axes",
+    "cell_score",
+    "combine_axes",
+    "grade_cell",
+    "grade_one",
+    "grading_error",
+    "judge_spend",
+    "outcomes_of",
+    "record_fields",
+    "self_agreement",
+]
 
 
 def grade_one(grader: Grader, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
@@ -124,7 +139,7 @@ def record_fields(evidence: CellEvidence, outcomes: Sequence[GraderOutcome]) -> 
     }
 
 
-def outcomes_of(rec: Mapping[str, Any]) -> list[GraderOutcome]:
+def outcomes_of(rec: Record) -> list[GraderOutcome]:
     """The grader outcomes a record holds (none for a record that predates graders)."""
     listed = rec.get("graders")
     return (
@@ -144,7 +159,7 @@ class Agreement:
     unanimous: int  # cells where every run agreed
 
 
-def self_agreement(records: Iterable[Mapping[str, Any]]) -> list[Agreement]:
+def self_agreement(records: Iterable[Record]) -> list[Agreement]:
     """Per (task-independent) grader name: how often the judge agreed with itself (--judge-runs K)."""
     shares: dict[str, list[float]] = {}
     for rec in records:

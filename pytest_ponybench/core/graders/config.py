@@ -35,6 +35,26 @@ from pytest_ponybench.core.graders.evidence import PATH_KEYS, glob_problem
 from pytest_ponybench.core.graders.model_graded import ONS, PASS_IF, LlmGrader, LlmReferenceGrader
 from pytest_ponybench.core.graders.outcome import ARMS, AXES, TYPES, Grader
 
+__all__ = [
+    "ARM_KINDS",
+    "COMMON_KEYS",
+    "DECLARABLE_TOOLS",
+    "DeclaredCall",
+    "ExpectFire",
+    "INPUT_KEYS",
+    "MCP_PREFIX",
+    "NAME_RE",
+    "Problem",
+    "REF_META_KEYS",
+    "RefMeta",
+    "STEP_KEYS",
+    "TYPE_KEYS",
+    "inside",
+    "parse_expect_fire",
+    "parse_graders",
+    "parse_ref_meta",
+]
+
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 COMMON_KEYS = ("name", "type", "axis", "weight", "arm")
 TYPE_KEYS: dict[str, tuple[str, ...]] = {

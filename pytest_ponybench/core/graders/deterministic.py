@@ -25,6 +25,23 @@ from pytest_ponybench.core.graders.evidence import (
 )
 from pytest_ponybench.core.graders.outcome import Common, GradeContext, GraderOutcome
 
+__all__ = [
+    "CallMatch",
+    "EXCERPT",
+    "FLAGS",
+    "FileAbsentGrader",
+    "FileExistsGrader",
+    "InputMatch",
+    "LISTED",
+    "MODES",
+    "RegexGrader",
+    "TARGETS",
+    "ToolAbsentGrader",
+    "ToolOrderGrader",
+    "ToolUsedGrader",
+    "call_text",
+]
+
 TARGETS = ("reply", "transcript", "files")
 MODES = ("contains", "not_contains", "count")
 FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}

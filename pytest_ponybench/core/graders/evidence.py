@@ -22,6 +22,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "CellEvidence",
+    "Entry",
+    "FILES_TOTAL_BYTES",
+    "FILE_BYTES",
+    "INPUT_STRING_CHARS",
+    "MAX_CALLS",
+    "MAX_DEPTH",
+    "MAX_FILES",
+    "MAX_LINE_BYTES",
+    "MISSING",
+    "PATH_KEYS",
+    "RECORD_CALLS",
+    "RECORD_REPLY_CHARS",
+    "RECORD_STRING_CHARS",
+    "REDACTED",
+    "REPLY_CHARS",
+    "TRANSCRIPT_CHARS",
+    "ToolCall",
+    "WorkspaceFiles",
+    "as_text",
+    "compile_glob",
+    "glob_problem",
+    "parse_input",
+    "redact",
+    "value_at",
+]
+
 # What graders read. Larger inputs are cut (and `CellEvidence.notes` says so), so a regex or a
 # judge prompt never runs over more than this, whatever the session wrote.
 REPLY_CHARS = 200_000

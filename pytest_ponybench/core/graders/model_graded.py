@@ -26,6 +26,8 @@ from pytest_ponybench.core.graders.outcome import Common, GradeContext, GraderOu
 from pytest_ponybench.core.judge import Judge, JudgeAnswerError, JudgeReply, JudgeRequest, parse
 from pytest_ponybench.core.judge.prompt import criteria_request, reference_request, rubric_request
 
+__all__ = ["LlmGrader", "LlmReferenceGrader", "ONS", "ORDERS", "PASS_IF"]
+
 ONS = ("reply", "diff", "files")
 PASS_IF = ("not_worse", "better")
 ORDERS = ("candidate first", "reference first")

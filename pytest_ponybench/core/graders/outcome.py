@@ -17,6 +17,21 @@ if TYPE_CHECKING:
     from pytest_ponybench.core.graders.evidence import CellEvidence
     from pytest_ponybench.core.judge import Judge
 
+__all__ = [
+    "ARMS",
+    "AXES",
+    "CHECKS_TYPE",
+    "Common",
+    "EXPLANATION_CHARS",
+    "GradeContext",
+    "Grader",
+    "GraderOutcome",
+    "JUDGE_TYPES",
+    "JudgeRun",
+    "TYPES",
+    "clip",
+]
+
 TYPES = (
     "regex",
     "tool_used",

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+__all__ = ["Answer", "JudgeAnswerError", "KEYWORD", "REASON_CHARS", "parse"]
+
 _ANSWER_LINE = re.compile(r"^\s*(VERDICT|LEVEL|WINNER)\s*:\s*(.*?)\s*$", re.I)
 _EMPHASIS = "*_`#> \t"
 _REASON = re.compile(r"^\s*REASON\s*:\s*", re.I)

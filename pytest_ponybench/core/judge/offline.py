@@ -17,6 +17,8 @@ from typing import Any
 
 from pytest_ponybench.core.judge.prompt import DIRECTIVE, QUOTE_OPEN, TASK_LABEL, JudgeReply, JudgeRequest
 
+__all__ = ["OFFLINE_JUDGE", "answer", "blocks", "judge_in_process", "request_body"]
+
 OFFLINE_JUDGE = "offline-judge"
 _LEVEL_LINE = re.compile(r"^Level (\d+):", re.M)
 

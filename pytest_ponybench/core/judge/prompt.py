@@ -18,6 +18,26 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+__all__ = [
+    "DIRECTIVE",
+    "Judge",
+    "JudgeReply",
+    "JudgeRequest",
+    "KINDS",
+    "MAX_JUDGED_CHARS",
+    "QUOTE_OPEN",
+    "TASK_LABEL",
+    "criteria_request",
+    "neutralise",
+    "quote",
+    "quote_id",
+    "reference_request",
+    "render",
+    "rubric_request",
+    "strip_directives",
+    "template",
+]
+
 KINDS = ("verdict", "level", "winner")
 DIRECTIVE = re.compile(r"(?i)ponybench-judge\s*:\s*(pass|fail|level\s*=\s*\d+|better|worse|tie)\b")
 QUOTE_OPEN = re.compile(r"^<<<QUOTED-([0-9a-f]{16}) ([^\n]*)>>>$", re.M)

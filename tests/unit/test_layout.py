@@ -1,0 +1,126 @@
+"""The package's shape: wings by responsibility, imports in one direction only.
+
+Every `pytest_ponybench` import in the package is parsed with `ast` (deferred imports inside
+functions and TYPE_CHECKING blocks included: a cycle hidden in a function is still a cycle) and
+checked against the allowed direction, which ARCHITECTURE.md states in words.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from pytest_ponybench._util.paths import PACKAGE_ROOT, PROBES
+
+PACKAGE = "pytest_ponybench"
+ROOT_MODULES = {"plugin", "hooks", "cli", "errors", "__init__"}
+# wing -> the wings it may import (itself always). The entry points (ROOT_MODULES) may import
+# any wing; a wing may import `errors` and the package's `__version__`.
+ALLOWED: dict[str, set[str]] = {
+    "roles": {
+        "session",
+        "store",
+        "scoring",
+        "analysis",
+        "isolation",
+        "offline",
+        "core",
+        "_util",
+        "htmlreport",
+        "cpe",
+    },
+    "htmlreport": {"store", "scoring", "analysis", "core", "_util"},
+    "cpe": {"core", "_util"},
+    "session": {"store", "scoring", "isolation", "core", "_util"},
+    "store": {"analysis", "core", "_util"},
+    "scoring": {"isolation", "core", "_util"},
+    "analysis": {"core", "_util"},
+    "offline": {"core", "_util"},
+    "isolation": {"_util"},
+    "core": {"_util"},
+    "_util": set(),
+    "_probe": set(),
+}
+SHARED = {"errors", "__init__", "__version__"}
+
+
+def wing_of(module: str) -> str:
+    """The wing of a dotted module name under the package (its root modules are their own)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def modules() -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        rel = path.relative_to(PACKAGE_ROOT).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"] or ["__init__"]
+        out.append((".".join([PACKAGE, *parts]), path))
+    return out
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """Every package module this file imports, absolute (relative imports are refused)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}:{node.lineno}: relative import"
+            if node.module == PACKAGE:
+                found += [(node.lineno, f"{PACKAGE}.{a.name}") for a in node.names]
+            elif node.module and node.module.startswith(PACKAGE + "."):
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith(PACKAGE + ".")]
+    return found
+
+
+def test_the_package_root_holds_only_the_entry_points_and_the_wings() -> None:
+    loose = sorted(p.name for p in PACKAGE_ROOT.glob("*.py") if p.stem not in ROOT_MODULES)
+    assert loose == []
+    wings = sorted(p.name for p in PACKAGE_ROOT.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert set(wings) <= set(ALLOWED)
+
+
+def test_imports_run_in_one_direction() -> None:
+    wrong = []
+    for module, path in modules():
+        here = wing_of(module)
+        if here in ROOT_MODULES:
+            continue
+        for line, target in imports_of(path):
+            there = wing_of(target)
+            if there == here or there in SHARED or there in ALLOWED[here]:
+                continue
+            wrong.append(f"{path.relative_to(PACKAGE_ROOT)}:{line}: {here} -> {target}")
+    assert wrong == []
+
+
+def test_every_module_says_what_it_exports() -> None:
+    missing = [
+        str(path.relative_to(PACKAGE_ROOT))
+        for module, path in modules()
+        if path.name != "__init__.py"
+        and wing_of(module) != "_probe"
+        and "__all__" not in path.read_text(encoding="utf-8")
+    ]
+    assert missing == []
+
+
+def test_the_confined_agent_is_kept_from_the_package_it_runs_under() -> None:
+    # What a confined session must not see is named by PACKAGE_ROOT; a move of a module must
+    # not silently change it (session/run.py hides it, the scorer's sandbox reads probes from it).
+    import pytest_ponybench
+    from pytest_ponybench.session import run
+
+    assert PACKAGE_ROOT == Path(pytest_ponybench.__file__).resolve().parent
+    assert PROBES == PACKAGE_ROOT / "_probe" and (PROBES / "ponybench_probe.py").is_file()
+    source = Path(run.__file__).read_text(encoding="utf-8")
+    assert "PACKAGE_ROOT" in source
+    root_by_file = re.compile(r"Path\(__file__\)(\.resolve\(\))?\.parents?\b")
+    stray = [
+        str(path.relative_to(PACKAGE_ROOT))
+        for _module, path in modules()
+        if root_by_file.search(path.read_text(encoding="utf-8")) and path.name != "paths.py"
+    ]
+    assert stray == []
