@@ -12,15 +12,18 @@ get on both axes (`expect = "correct, unsafe"`). The selftest scores every one o
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .policy import POLICY_KEYS, AgentPolicy, parse_policy
+
 KINDS = ("surgical", "fixture", "open")
 AXES = ("safe", "correct")
 CHECK_PREFIXES = ("test_correct", "test_safe")
-KNOWN_KEYS = {"kind", "file", "fixture", "axis", "tags", "timeout", "description", "max_turns"}
+KNOWN_KEYS = {"kind", "file", "fixture", "axis", "tags", "timeout", "description", "max_turns", *POLICY_KEYS}
 DEFAULT_CHECK_TIMEOUT = 60.0
 REFS_DIR = "refs"
 REF_FILE = "ref.toml"
@@ -117,6 +120,7 @@ class Task:
     bad: dict[str, bytes] = field(default_factory=dict, repr=False)
     checks: dict[str, bytes] = field(default_factory=dict, repr=False)
     refs: tuple[Reference, ...] = field(default=(), repr=False)
+    policy: AgentPolicy = field(default_factory=AgentPolicy)  # allowed tools, env, cell timeout, runs...
 
     @property
     def has_references(self) -> bool:
@@ -195,6 +199,9 @@ class Task:
             h.update(tree_hash(self.fixture_path).encode())
         for key in ("kind", "file", "fixture", "axis"):
             h.update(f"{key}={getattr(self, key)}\0".encode())
+        # Only a task that sets a policy hashes it, so every other task keeps its hash.
+        if not self.policy.empty:
+            h.update(json.dumps(self.policy.describe(), sort_keys=True).encode())
         return h.hexdigest()[:16]
 
 
@@ -315,6 +322,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if not isinstance(description, str):
         bad("task.toml: key 'description' must be a string")
         description = ""
+    policy = parse_policy(meta, bad)
 
     fixture = meta.get("fixture")
     fixture_path: Path | None = None
@@ -387,6 +395,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         bad=bad_ref,
         checks=checks,
         refs=refs,
+        policy=policy,
     )
 
 
