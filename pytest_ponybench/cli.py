@@ -6,6 +6,9 @@
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
 
+`compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
+folder holding one) stands where a run dir does.
+
 Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
 cells without a record, 2 a usage error (bad rule, unknown arm, a path that is not a run dir,
 run dirs of different grids). A run dir is any folder with a results.jsonl:
@@ -21,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, report, results, stats, verdict
+from . import __version__, cpe, report, results, stats, verdict
 from . import merge as merging
 
 OK, GATE_FAILED, USAGE = 0, 1, 2
@@ -33,8 +36,13 @@ class UsageError(Exception):
 
 
 def load_records(path_text: str) -> list[dict[str, Any]]:
-    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped."""
+    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped.
+    A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too."""
     path = Path(path_text)
+    if path.suffix == ".json" or (
+        path.is_dir() and (path / cpe.AGGREGATE_FILE).is_file() and not (path / results.RESULTS).exists()
+    ):
+        return _cpe_records(path)
     if path.is_file() and path.name.endswith(".jsonl"):
         file = path
     elif not path.exists():
@@ -53,6 +61,17 @@ def load_records(path_text: str) -> list[dict[str, Any]]:
         return results.read_records(file)
     except OSError as exc:
         raise UsageError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def _cpe_records(path: Path) -> list[dict[str, Any]]:
+    try:
+        agg = cpe.read_aggregate(path)
+    except cpe.AggregateError as exc:
+        raise UsageError(str(exc)) from exc
+    _note(cpe.describe(agg))
+    for text in agg.notes:
+        _note(text)
+    return agg.records
 
 
 def _require_records(records: Sequence[Any], path_text: str) -> None:
@@ -278,7 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="verdict: arms within one run, or one run against another",
         description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
-        "arm both runs have, the candidate run's cells against the base run's.",
+        "arm both runs have, the candidate run's cells against the base run's. A run may also be a "
+        "`claude plugin eval` aggregate-result.json (cases as tasks, the plugin's runs as its arm, "
+        "the runs without it as baseline).",
         epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
         "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side.",
