@@ -5,6 +5,7 @@
   ponybench compare BASE_RUN CAND_RUN [--fail-on RULES] [--markdown] [--html PATH]
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
+  ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
 
 `compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
 folder holding one) stands where a run dir does.
@@ -272,6 +273,21 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return OK if args.allow_missing else GATE_FAILED
 
 
+def cmd_import_cpe(args: argparse.Namespace) -> int:
+    # Imported here: YAML and the importer are for this command only.
+    from .cpe.cases import CaseError
+    from .cpe.importer import import_suite, render
+
+    try:
+        done = import_suite(
+            Path(args.evals_dir), Path(args.out), axis=args.axis, allow_scaffold=args.allow_scaffold
+        )
+    except CaseError as exc:
+        raise UsageError("the suite is not imported:\n  " + "\n  ".join(exc.problems)) from exc
+    print(render(done))
+    return OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
@@ -279,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge,report}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,merge,report,import-cpe}")
 
     p = sub.add_parser(
         "summary",
@@ -344,6 +360,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     m.add_argument("--allow-missing", action="store_true", help="exit 0 even when cells have no record")
     m.set_defaults(func=cmd_merge)
+
+    i = sub.add_parser(
+        "import-cpe",
+        help="write a `claude plugin eval` suite as task folders",
+        description="Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and "
+        "graders/<name>.md) and write one task folder per case under TASKS_DIR, with [[graders]] and the "
+        "case's agent settings in task.toml. Prints the arm for the plugin and a checklist of what has no "
+        "equivalent (also in each task's IMPORTED.md). Never overwrites a task folder; a malformed suite is "
+        "refused whole, every problem named.",
+    )
+    i.add_argument(
+        "evals_dir", metavar="EVALS_DIR", help="the eval dir (e.g. evals/), one case, or the plugin's root"
+    )
+    i.add_argument(
+        "-o", "--out", default="benchmarks/tasks", metavar="TASKS_DIR", help="default benchmarks/tasks"
+    )
+    i.add_argument(
+        "--axis",
+        choices=("score", "correct"),
+        default="score",
+        help="what the graders decide: the cell's score only (default), or also its correct axis "
+        "(CPE's pass: every grader passes), which needs references that prove them",
+    )
+    i.add_argument(
+        "--allow-scaffold",
+        action="store_true",
+        help="run each case's scaffold_script once (author-supplied bash, as you) and seed its files",
+    )
+    i.set_defaults(func=cmd_import_cpe)
     return parser
 
 
