@@ -40,9 +40,7 @@ def load_records(path_text: str) -> list[dict[str, Any]]:
     """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped.
     A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too."""
     path = Path(path_text)
-    if path.suffix == ".json" or (
-        path.is_dir() and (path / cpe.AGGREGATE_FILE).is_file() and not (path / results.RESULTS).exists()
-    ):
+    if _is_cpe(path):
         return _cpe_records(path)
     if path.is_file() and path.name.endswith(".jsonl"):
         file = path
@@ -62,6 +60,13 @@ def load_records(path_text: str) -> list[dict[str, Any]]:
         return results.read_records(file)
     except OSError as exc:
         raise UsageError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def _is_cpe(path: Path) -> bool:
+    """A `claude plugin eval` aggregate-result.json, or a folder holding one and no results.jsonl."""
+    return path.suffix == ".json" or (
+        path.is_dir() and (path / cpe.AGGREGATE_FILE).is_file() and not (path / results.RESULTS).exists()
+    )
 
 
 def _cpe_records(path: Path) -> list[dict[str, Any]]:
@@ -228,6 +233,12 @@ def _blind(o: verdict.GateOutcome) -> str:
 
 
 def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:
+    cpe_inputs = [r for r in runs if _is_cpe(Path(r))]
+    if cpe_inputs:
+        raise UsageError(
+            f"{cpe_inputs[0]}: the HTML report reads ponybench run dirs; claude plugin eval writes its "
+            "own report.html beside aggregate-result.json"
+        )
     # Imported here: the plotting library costs the text commands time they do not need.
     from . import htmlreport
 

@@ -409,3 +409,30 @@ def test_two_cases_named_alike_stay_two_tasks() -> None:
     assert [r["task"] for r in agg.records] == ["fix_bug", "fix_bug_2"]
     assert any("both task" in n for n in agg.notes)
     assert agg.arms == ("plugin",)
+
+
+def test_the_readme_example_is_real_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every line of the README's CPE compare example (but its `...`) is this command's output."""
+    folder = tmp_path / "evals" / "results" / "20261201-163919"
+    folder.mkdir(parents=True)
+    (folder / "aggregate-result.json").write_bytes(WITH_WITHOUT.read_bytes())
+    command = "ponybench compare evals/results/20261201-163919/aggregate-result.json"
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *command.split()[1:])
+    assert code == 0
+    shown = [line for line in block.splitlines() if line.strip() and line.strip() != "..."]
+    printed = (err + out).splitlines()
+    for line in shown:
+        assert line in printed, line
+
+
+def test_the_html_report_says_it_reads_run_dirs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "report", str(WITH_WITHOUT))
+    assert code == 2 and "the HTML report reads ponybench run dirs" in err
+    code, out, err = run_cli(capsys, "compare", str(WITH_WITHOUT), "--html", str(tmp_path / "x.html"))
+    assert code == 2 and "claude plugin eval writes its own report.html" in err
+    assert "careful vs baseline" in out and not (tmp_path / "x.html").exists()
