@@ -275,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"load before: {_load()}"
     )
     rounds: list[Round] = []
+    failed = True
     try:
         with OfflineServer() as server:
             cpe_args = ["--case", args.task, "-j", str(args.j), "--model", args.model]
@@ -318,8 +319,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"round {n} ({' then '.join(order)}): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s, "
                     f"ratio {r.pony_s / r.cpe_s:.2f}"
                 )
+        failed = False
     finally:
-        if not args.keep:
+        if failed:
+            print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
+        elif not args.keep:
             subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
             shutil.rmtree(scratch, ignore_errors=True)
     cpe = _median([r.cpe_s for r in rounds])

@@ -399,13 +399,8 @@ def import_suite(
             plugins=plugins,
             baseline_replies=baseline_replies(case, root, problems),
             seeded=sorted(seed),
+            scaffolded=allow_scaffold and case.scaffold_script is not None,
         )
-        if allow_scaffold and case.scaffold_script is not None:
-            d.items = [
-                i
-                for i in d.items
-                if not i.text.startswith("context.scaffold_script") or i.kind != NOT_IMPORTED
-            ]
         d.items = items + d.items
         drafts.append((d, seed, case.where))
     ids: dict[str, str] = {}

@@ -142,14 +142,14 @@ def _step(ref: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
 
 
 @dataclass
-class _Out:
+class GraderMapping:
     """What mapping one grader gives: its table (or None) and checklist lines."""
 
     table: dict[str, Any] | None = None
     items: list[Item] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
 
-    def refuse(self, g: Grader, why: str) -> _Out:
+    def refuse(self, g: Grader, why: str) -> GraderMapping:
         self.table = None
         self.items.append(Item(NOT_IMPORTED, f"grader {g.name!r} ({g.type}, {g.where}): {why}"))
         return self
@@ -166,9 +166,9 @@ def map_grader(
     baseline_reply: str | None = None,
     baseline_why: str = "",
     seeded: Sequence[str] = (),
-) -> _Out:
+) -> GraderMapping:
     """One CPE grader as a `[[graders]]` table (or the reason it has none)."""
-    out = _Out()
+    out = GraderMapping()
     name = grader_name(g.name)
     table: dict[str, Any] = {"name": name, "type": ""}
     if name != g.name:
@@ -355,9 +355,11 @@ def draft(
     plugins: Sequence[Plugin] = (),
     baseline_replies: Mapping[str, tuple[str | None, str]] | None = None,
     seeded: Sequence[str] = (),
+    scaffolded: bool = False,
 ) -> Draft:
     """The task folder for one case. `baseline_replies` maps a baseline grader's name to the final
-    reply read from its baseline_file (or None and why); `seeded` are the seed/ paths laid."""
+    reply read from its baseline_file (or None and why); `seeded` are the seed/ paths laid;
+    `scaffolded`: the case's scaffold_script was run and its files are among them."""
     if axis not in AXES:
         raise ValueError(f"axis {axis!r}; expected one of {', '.join(AXES)}")
     items: list[Item] = []
@@ -407,13 +409,13 @@ def draft(
             tables.append(out.table)
     if tables:
         toml["graders"] = tables
-    _case_items(case, items, imported=len(tables), axis=axis)
+    _case_items(case, items, imported=len(tables), axis=axis, scaffolded=scaffolded)
     return Draft(case=case, task=tid, toml=toml, files=files, items=items, plugins=tuple(plugins))
 
 
-def _case_items(case: Case, items: list[Item], *, imported: int, axis: str) -> None:
+def _case_items(case: Case, items: list[Item], *, imported: int, axis: str, scaffolded: bool) -> None:
     """The checklist lines of the case's own keys that have no equivalent."""
-    if case.scaffold_script is not None:
+    if case.scaffold_script is not None and not scaffolded:
         items.append(
             Item(
                 NOT_IMPORTED,
