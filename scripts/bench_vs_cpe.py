@@ -322,6 +322,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = False
     finally:
         if failed:
+            logs = sorted(scratch.glob("r*.log"), key=lambda p: p.stat().st_mtime)
+            if logs:
+                tail = logs[-1].read_text(errors="replace").splitlines()[-25:]
+                print(f"the last log, {logs[-1]}:", *tail, sep="\n  ", file=sys.stderr)
             print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
         elif not args.keep:
             subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
@@ -335,10 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nwhere the time goes (medians, seconds):")
     print("  ponybench")
     for key in rounds[0].pony_parts:
-        print(f"    {key:<38} {_median([r.pony_parts[key] for r in rounds]):6.2f}")
+        print(f"    {key:<46} {_median([r.pony_parts[key] for r in rounds]):6.2f}")
     print("  claude plugin eval")
     for key in rounds[0].cpe_parts:
-        print(f"    {key:<38} {_median([r.cpe_parts[key] for r in rounds]):6.2f}")
+        print(f"    {key:<46} {_median([r.cpe_parts[key] for r in rounds]):6.2f}")
     return 0
 
 
