@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench import cli, tasks
+from pytest_ponybench.cpe import tomlw
 from pytest_ponybench.cpe.cases import CaseError, load_case
 from pytest_ponybench.cpe.importer import import_suite, render
 
@@ -135,8 +136,6 @@ def test_imported_folders_load_with_the_task_loader(careful: Path, tmp_path: Pat
         for folder in list(out_dir.iterdir()):
             meta = task_toml(folder)
             meta.pop("graders", None)
-            from pytest_ponybench.cpe import tomlw
-
             (folder / "task.toml").write_text(tomlw.dumps(meta))
     loaded = {t.id: t for t in tasks.load_tasks(out_dir)}
     assert set(loaded) == {"greet", "review", "Judge_explain_the_skill"}
