@@ -8,6 +8,10 @@
   ponybench noise RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run]
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
+  ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+
+`compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
+folder holding one) stands where a run dir does.
 
 Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
 cells without a record, 2 a usage or data error (bad rule, unknown arm or metric, a path that is
@@ -26,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench import __version__
+from pytest_ponybench import __version__, cpe
 from pytest_ponybench.analysis import noise, procedure, report, stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
@@ -54,8 +58,11 @@ BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
 
 
 def load_records(path_text: str) -> list[Record]:
-    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped."""
+    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped.
+    A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too."""
     path = Path(path_text)
+    if _is_cpe(path):
+        return _cpe_records(path)
     if path.is_file() and path.name.endswith(".jsonl"):
         file = path
     elif not path.exists():
@@ -74,6 +81,24 @@ def load_records(path_text: str) -> list[Record]:
         return results.read_records(file)
     except OSError as exc:
         raise PonybenchError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def _is_cpe(path: Path) -> bool:
+    """A `claude plugin eval` aggregate-result.json, or a folder holding one and no results.jsonl."""
+    return path.suffix == ".json" or (
+        path.is_dir() and (path / cpe.AGGREGATE_FILE).is_file() and not (path / results.RESULTS).exists()
+    )
+
+
+def _cpe_records(path: Path) -> list[Record]:
+    try:
+        agg = cpe.read_aggregate(path)
+    except cpe.AggregateError as exc:
+        raise PonybenchError(str(exc)) from exc
+    _note(cpe.describe(agg))
+    for text in agg.notes:
+        _note(text)
+    return agg.records
 
 
 def _require_records(records: Sequence[Any], path_text: str) -> None:
@@ -245,6 +270,12 @@ def _blind(o: verdict.GateOutcome) -> str:
 
 
 def _write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:
+    cpe_inputs = [r for r in runs if _is_cpe(Path(r))]
+    if cpe_inputs:
+        raise PonybenchError(
+            f"{cpe_inputs[0]}: the HTML report reads ponybench run dirs; claude plugin eval writes its "
+            "own report.html beside aggregate-result.json"
+        )
     # Imported here: the plotting library costs the text commands time they do not need.
     from pytest_ponybench import htmlreport
 
@@ -348,6 +379,21 @@ def _procedure_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cmd_import_cpe(args: argparse.Namespace) -> int:
+    # Imported here: YAML and the importer are for this command only.
+    from pytest_ponybench.cpe.cases import CaseError
+    from pytest_ponybench.cpe.importer import import_suite, render
+
+    try:
+        done = import_suite(
+            Path(args.evals_dir), Path(args.out), axis=args.axis, allow_scaffold=args.allow_scaffold
+        )
+    except CaseError as exc:
+        raise PonybenchError("the suite is not imported:\n  " + "\n  ".join(exc.problems)) from exc
+    print(render(done))
+    return OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
@@ -355,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,noise,merge,report}")
+    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,noise,merge,report,import-cpe}")
 
     p = sub.add_parser(
         "summary",
@@ -374,7 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="verdict: arms within one run, or one run against another",
         description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
-        "arm both runs have, the candidate run's cells against the base run's.",
+        "arm both runs have, the candidate run's cells against the base run's. A run may also be a "
+        "`claude plugin eval` aggregate-result.json (cases as tasks, the plugin's runs as its arm, "
+        "the runs without it as baseline).",
         epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
         "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side.",
@@ -434,6 +482,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     m.add_argument("--allow-missing", action="store_true", help="exit 0 even when cells have no record")
     m.set_defaults(func=cmd_merge)
+
+    i = sub.add_parser(
+        "import-cpe",
+        help="write a `claude plugin eval` suite as task folders",
+        description="Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and "
+        "graders/<name>.md) and write one task folder per case under TASKS_DIR, with [[graders]] and the "
+        "case's agent settings in task.toml. Prints the arm for the plugin and a checklist of what has no "
+        "equivalent (also in each task's IMPORTED.md). Never overwrites a task folder; a malformed suite is "
+        "refused whole, every problem named.",
+    )
+    i.add_argument(
+        "evals_dir", metavar="EVALS_DIR", help="the eval dir (e.g. evals/), one case, or the plugin's root"
+    )
+    i.add_argument(
+        "-o", "--out", default="benchmarks/tasks", metavar="TASKS_DIR", help="default benchmarks/tasks"
+    )
+    i.add_argument(
+        "--axis",
+        choices=("score", "correct"),
+        default="score",
+        help="what the graders decide: the cell's score only (default), or also its correct axis "
+        "(CPE's pass: every grader passes), which needs references that prove them",
+    )
+    i.add_argument(
+        "--allow-scaffold",
+        action="store_true",
+        help="run each case's scaffold_script once (author-supplied bash, as you) and seed its files",
+    )
+    i.set_defaults(func=cmd_import_cpe)
     return parser
 
 

@@ -32,6 +32,7 @@ from pytest_ponybench.core.graders.config import (
     parse_ref_meta,
 )
 from pytest_ponybench.core.graders.outcome import Grader
+from pytest_ponybench.core.policy import POLICY_KEYS, AgentPolicy, parse_policy
 from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
@@ -75,6 +76,7 @@ KNOWN_KEYS = {
     "max_turns",
     "graders",
     "expect_fire",
+    *POLICY_KEYS,
 }
 DEFAULT_CHECK_TIMEOUT = 60.0
 REFS_DIR = "refs"
@@ -179,6 +181,7 @@ class Task:
     expect_fire: ExpectFire | None = None
     good_meta: RefMeta = field(default_factory=RefMeta, repr=False)
     bad_meta: RefMeta = field(default_factory=RefMeta, repr=False)
+    policy: AgentPolicy = field(default_factory=AgentPolicy)  # allowed tools, env, cell timeout, runs...
 
     @property
     def has_references(self) -> bool:
@@ -293,6 +296,9 @@ class Task:
                 "references": {r.name: r.meta.describe() for r in self.references if not r.meta.empty},
             }
             h.update(json.dumps(declared, sort_keys=True, default=str).encode())
+        # Only a task that sets a policy hashes it, so every other task keeps its hash.
+        if not self.policy.empty:
+            h.update(json.dumps(self.policy.describe(), sort_keys=True).encode())
         return h.hexdigest()[:16]
 
 
@@ -455,6 +461,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         description = ""
     graders = parse_graders(meta.get("graders"), folder, bad)
     expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
+    policy = parse_policy(meta, bad)
 
     fixture = meta.get("fixture")
     fixture_path: Path | None = None
@@ -546,6 +553,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         expect_fire=expect_fire,
         good_meta=good_meta,
         bad_meta=bad_meta,
+        policy=policy,
     )
 
 

@@ -264,7 +264,7 @@ def test_file_must_stay_inside_the_workspace(tmp_path: Path, file: str) -> None:
 def test_unknown_key(tmp_path: Path) -> None:
     folder = write_task(tmp_path / "t", GOOD_TOML + 'colour = "blue"\nmodel = "x"\n')
     msg = the_problem(folder, "task.toml:", "unknown key(s) colour, model")
-    assert "known: axis, description" in msg
+    assert "known: allowed_tools, append_system_prompt, axis, cell_timeout, description" in msg
 
 
 @pytest.mark.parametrize("tags", ['["no-dash"]', '["ok", "two words"]', '"quick"', "[1]"])

@@ -1,0 +1,583 @@
+"""`ponybench import-cpe`: a `claude plugin eval` suite written out as ponybench task folders.
+
+The steps, each complete before the next: read and check every case (cases.py; a malformed
+suite is refused whole, every problem named); find what each case needs from disk (its plugin,
+its add_dirs, a baseline grader's trajectory, and, only with `allow_scaffold`, the files its
+scaffold_script makes); map it (mapping.py, pure); then write each task folder that does not
+exist yet, built in a hidden folder beside it and renamed into place, so a folder is never
+half-written and an existing one is never touched.
+
+A task folder holds task.toml (`kind = "open"`: CPE cases have no hidden checks), prompt.md,
+IMPORTED.md (where it came from and its checklist), seed/ (add_dirs, scaffold output),
+references/ (a baseline grader's reference reply), and, when it has graders, good/ and bad/
+with a ref.toml each to be filled in: graders are proven on references before a run trusts them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench.cpe import tomlw
+from pytest_ponybench.cpe.cases import Case, CaseError, find_cases, load_case, mock_dirs
+from pytest_ponybench.cpe.mapping import (
+    DIFFERS,
+    KINDS,
+    LABELS,
+    NOT_IMPORTED,
+    TODO,
+    Draft,
+    Item,
+    Plugin,
+    draft,
+    imported_md,
+)
+from pytest_ponybench.cpe.names import BASELINE, arm_name
+
+__all__ = [
+    "DEFAULT_EVALS",
+    "GATED_TOOLS_NOTE",
+    "ImportResult",
+    "MANIFEST",
+    "MAX_SEED_BYTES",
+    "MAX_SEED_FILES",
+    "REF_NOTE",
+    "SCAFFOLD_TIMEOUT_S",
+    "Written",
+    "add_dir_files",
+    "arms_of",
+    "baseline_replies",
+    "case_plugins",
+    "final_reply",
+    "folder_files",
+    "import_suite",
+    "locate",
+    "nearest_plugin",
+    "read_files",
+    "render",
+    "run_scaffold",
+    "suite_items",
+    "write_folder",
+]
+
+MANIFEST = Path(".claude-plugin") / "plugin.json"
+DEFAULT_EVALS = "evals"
+SCAFFOLD_TIMEOUT_S = 120.0  # what the CLI allows a scaffold_script
+MAX_SEED_FILES = 5000
+MAX_SEED_BYTES = 50 * 1024 * 1024
+REF_NOTE = {
+    "good": "Imported from claude plugin eval, which has no references. Declare what a session that "
+    "passes every grader says and does: reply (or reply_file), tool_calls, and graders = { name = true }.",
+    "bad": "Imported from claude plugin eval, which has no references. Declare what a session that fails "
+    "a grader says and does: reply, tool_calls, and graders = { name = false }.",
+}
+GATED_TOOLS_NOTE = (
+    "CPE withholds Bash, Write, Edit, WebFetch and MCP tools unless the operator grants them "
+    "(--allow-tools), whatever a case lists; a ponybench session offers every tool but Bash, "
+    "narrowed by the task's allowed_tools and disallowed_tools"
+)
+
+
+@dataclass
+class Written:
+    draft: Draft
+    folder: Path
+    existed: bool  # left alone: the folder was already there
+
+
+@dataclass
+class ImportResult:
+    evals_dir: Path
+    tasks_dir: Path
+    tasks: list[Written]
+    suite_items: list[Item] = field(default_factory=list)
+    arms: dict[str, tuple[Plugin, ...]] = field(default_factory=dict)
+    results: list[Path] = field(default_factory=list)  # aggregate-result.json files found
+
+
+def locate(path: Path) -> tuple[Path, Path | None]:
+    """(the eval dir, the plugin it belongs to) for what the user named: an eval dir, one case,
+    or a plugin's root (whose manifest may name its eval dir in `experimental.evals`)."""
+    if not path.is_dir():
+        raise CaseError([f"{path}: no such folder (give the eval dir, e.g. evals/, or the plugin's root)"])
+    if (path / MANIFEST).is_file():
+        manifest = _manifest(path)
+        sub = (
+            manifest.get("experimental", {}).get("evals")
+            if isinstance(manifest.get("experimental"), dict)
+            else None
+        )
+        evals = path / (sub if isinstance(sub, str) and sub else DEFAULT_EVALS)
+        if not evals.is_dir():
+            raise CaseError([f"{path}: a plugin without an eval dir ({evals} does not exist)"])
+        return evals, path
+    return path, None
+
+
+def _manifest(plugin_dir: Path) -> dict[str, Any]:
+    where = plugin_dir / MANIFEST
+    try:
+        data = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CaseError([f"{where}: not a readable plugin manifest: {exc}"]) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
+        raise CaseError([f"{where}: key 'name' is missing (a plugin manifest names its plugin)"])
+    return data
+
+
+def nearest_plugin(folder: Path) -> Path | None:
+    """The plugin a case without `plugins` runs with: the nearest folder above it with a manifest."""
+    for parent in [folder, *folder.resolve().parents]:
+        if (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def _shown_path(path: Path, cwd: Path) -> str:
+    rel = os.path.relpath(path.resolve(), cwd.resolve())
+    return rel if not rel.startswith("../../..") else str(path.resolve())
+
+
+def case_plugins(case: Case, cwd: Path, problems: list[str]) -> tuple[Plugin, ...]:
+    dirs: list[Path] = []
+    if case.plugins is not None:
+        for entry in case.plugins:
+            target = (case.dir / entry).resolve()
+            if not (target / MANIFEST).is_file():
+                problems.append(
+                    f"{case.where}: key 'plugins': {entry!r} is not a plugin folder "
+                    f"({target / MANIFEST} is missing)"
+                )
+                continue
+            dirs.append(target)
+    else:
+        found = nearest_plugin(case.dir)
+        dirs = [found] if found is not None else []
+    out = []
+    for d in dirs:
+        try:
+            out.append(Plugin(name=str(_manifest(d)["name"]), path=_shown_path(d, cwd)))
+        except CaseError as exc:
+            problems += exc.problems
+    return tuple(out)
+
+
+def _inside(base: Path, rel: str) -> Path | None:
+    if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
+        return None
+    full = (base / rel).resolve()
+    return full if full == base.resolve() or base.resolve() in full.parents else None
+
+
+def read_files(root: Path, where: str, problems: list[str], skipped: list[str]) -> dict[str, bytes]:
+    """The regular files under root (POSIX paths), within the seed caps; links and special files
+    are listed in `skipped`, `.git` is left out."""
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if ".git" in path.relative_to(root).parts:
+            continue
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            skipped.append(f"{where}/{rel}")
+            continue
+        if path.is_file():
+            data = path.read_bytes()
+            total += len(data)
+            out[rel] = data
+            if len(out) > MAX_SEED_FILES or total > MAX_SEED_BYTES:
+                problems.append(
+                    f"{where}: over {MAX_SEED_FILES} files or {MAX_SEED_BYTES // 2**20} MB to seed"
+                )
+                return {}
+    return out
+
+
+def add_dir_files(case: Case, items: list[Item], problems: list[str]) -> dict[str, bytes]:
+    seed: dict[str, bytes] = {}
+    for entry in case.add_dirs:
+        full = _inside(case.dir, entry)
+        if full is None or full == case.dir.resolve():
+            problems.append(
+                f"{case.where}: key 'context.add_dirs': {entry!r} must name a folder inside the case"
+            )
+            continue
+        if not full.exists():
+            items.append(Item(NOT_IMPORTED, f"context.add_dirs {entry!r}: does not exist, nothing to seed"))
+            continue
+        if not full.is_dir():
+            problems.append(f"{case.where}: key 'context.add_dirs': {entry!r} is a file, not a folder")
+            continue
+        rel = full.relative_to(case.dir.resolve()).as_posix()
+        skipped: list[str] = []
+        for name, data in read_files(full, rel, problems, skipped).items():
+            seed[f"{rel}/{name}"] = data
+        items.append(
+            Item(
+                DIFFERS,
+                f"context.add_dirs {entry!r}: CPE let the agent read it in place; here it is copied into the "
+                f"workspace at {rel}/ (writable, and seen by file graders)",
+            )
+        )
+        items += [Item(NOT_IMPORTED, f"{s}: a link or special file, not seeded") for s in skipped]
+    return seed
+
+
+def run_scaffold(case: Case, problems: list[str], items: list[Item]) -> dict[str, bytes]:
+    """Run the case's scaffold_script once, as the CLI would (bash, in an empty folder, a minimal
+    environment), and keep what it made as seed files."""
+    assert case.scaffold_script is not None
+    script = _inside(case.dir, case.scaffold_script)
+    if script is None or not script.is_file():
+        problems.append(
+            f"{case.where}: key 'context.scaffold_script': {case.scaffold_script!r} is not a file in the case"
+        )
+        return {}
+    with tempfile.TemporaryDirectory(prefix="ponybench-scaffold-") as tmp:
+        cwd, home, scratch = Path(tmp, "cwd"), Path(tmp, "home"), Path(tmp, "tmp")
+        for d in (cwd, home, scratch):
+            d.mkdir()
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "TMPDIR": str(scratch),
+            "TERM": "dumb",
+            "GIT_CONFIG_NOSYSTEM": "1",
+        }
+        proc = subprocess.Popen(
+            ["bash", str(script)],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        try:
+            _, err = proc.communicate(timeout=SCAFFOLD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            problems.append(f"{case.where}: context.scaffold_script ran over {SCAFFOLD_TIMEOUT_S:g} s")
+            return {}
+        finally:
+            try:  # anything it left running in its group
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if proc.returncode != 0:
+            tail = err.decode("utf-8", "replace").strip()[-400:]
+            problems.append(f"{case.where}: context.scaffold_script exited {proc.returncode}: {tail}")
+            return {}
+        skipped: list[str] = []
+        seed = read_files(cwd, "scaffold", problems, skipped)
+        if (cwd / ".git").exists():
+            items.append(
+                Item(DIFFERS, "scaffold_script made a .git: not seeded (every cell gets the harness's own)")
+            )
+    items.append(
+        Item(
+            DIFFERS,
+            f"context.scaffold_script {case.scaffold_script!r}: run once at import; its {len(seed)} "
+            "file(s) are seed/, the same for every cell (CPE ran it before each run)",
+        )
+    )
+    items += [Item(NOT_IMPORTED, f"{s}: a link or special file, not seeded") for s in skipped]
+    return seed
+
+
+def final_reply(lines: Sequence[str]) -> str | None:
+    """The last reply of a stream-json trajectory: the result event's text, else the last
+    assistant message's text."""
+    reply: str | None = None
+    last_text: str | None = None
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        if event.get("type") == "result" and isinstance(event.get("result"), str):
+            reply = event["result"]
+        elif event.get("type") == "assistant" and isinstance(event.get("message"), dict):
+            content = event["message"].get("content")
+            texts = (
+                [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+                if isinstance(content, list)
+                else []
+            )
+            if any(t.strip() for t in texts):
+                last_text = "\n".join(texts)
+    chosen = reply if reply and reply.strip() else last_text
+    return chosen.strip() if chosen and chosen.strip() else None
+
+
+def baseline_replies(case: Case, suite_root: Path, problems: list[str]) -> dict[str, tuple[str | None, str]]:
+    out: dict[str, tuple[str | None, str]] = {}
+    for g in case.graders:
+        if g.type != "baseline":
+            continue
+        rel = str(g.keys["baseline_file"])
+        full = (case.dir / rel).resolve()
+        if Path(rel).is_absolute() or not full.is_relative_to(suite_root.resolve()):
+            problems.append(
+                f"{g.where}: grader {g.name!r}: key 'baseline_file' must be a relative path inside "
+                f"the suite, not {rel!r}"
+            )
+            continue
+        if not full.is_file():
+            out[g.name] = (None, f"baseline_file {rel!r} does not exist")
+            continue
+        try:
+            lines = full.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            out[g.name] = (None, f"baseline_file {rel!r} cannot be read: {exc}")
+            continue
+        reply = final_reply(lines)
+        out[g.name] = (
+            reply,
+            ""
+            if reply
+            else f"baseline_file {rel!r} holds no final reply (no result event or assistant text)",
+        )
+    return out
+
+
+def _ref_toml(which: str) -> bytes:
+    return tomlw.dumps({"note": REF_NOTE[which]}).encode()
+
+
+def _task_toml(d: Draft, source: str) -> bytes:
+    header = [f"Imported from claude plugin eval: {source} (case {d.case.name!r}); see IMPORTED.md"]
+    return tomlw.dumps(d.toml, header).encode()
+
+
+def folder_files(d: Draft, seed: Mapping[str, bytes], source: str) -> dict[str, bytes]:
+    files = {
+        "task.toml": _task_toml(d, source),
+        "prompt.md": (d.case.prompt.rstrip() + "\n").encode(),
+        "IMPORTED.md": imported_md(d, source).encode(),
+        **d.files,
+        **{f"seed/{rel}": data for rel, data in seed.items()},
+    }
+    if d.toml.get("graders"):
+        files["good/ref.toml"] = _ref_toml("good")
+        files["bad/ref.toml"] = _ref_toml("bad")
+    return files
+
+
+def write_folder(target: Path, files: Mapping[str, bytes]) -> None:
+    """Build the folder beside target, then rename it into place (refused if target exists)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        for rel, data in files.items():
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        if target.exists():
+            raise FileExistsError(f"{target} appeared while importing; left alone")
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def import_suite(
+    path: Path,
+    tasks_dir: Path,
+    *,
+    axis: str = "score",
+    allow_scaffold: bool = False,
+    cwd: Path | None = None,
+) -> ImportResult:
+    """Import the suite at `path` into `tasks_dir`. CaseError lists every problem; nothing is
+    written then."""
+    cwd = cwd or Path.cwd()
+    evals_dir, _ = locate(path)
+    root = evals_dir.parent
+    folders = find_cases(evals_dir)
+    if not folders:
+        raise CaseError([f"{evals_dir}: no case (a folder with case.yaml or prompt.md)"])
+    cases: list[Case] = []
+    problems: list[str] = []
+    for folder in folders:
+        try:
+            cases.append(load_case(folder, root))
+        except CaseError as exc:
+            problems += exc.problems
+    if problems:
+        raise CaseError(problems)
+    drafts: list[tuple[Draft, dict[str, bytes], str]] = []
+    for case in cases:
+        items: list[Item] = []
+        plugins = case_plugins(case, cwd, problems)
+        seed = add_dir_files(case, items, problems)
+        if case.scaffold_script is not None and allow_scaffold:
+            made = run_scaffold(case, problems, items)
+            clash = sorted(set(made) & set(seed))
+            if clash:
+                problems.append(
+                    f"{case.where}: scaffold_script and add_dirs both make {', '.join(clash[:3])}"
+                )
+            seed.update(made)
+        d = draft(
+            case,
+            axis=axis,
+            plugins=plugins,
+            baseline_replies=baseline_replies(case, root, problems),
+            seeded=sorted(seed),
+            scaffolded=allow_scaffold and case.scaffold_script is not None,
+        )
+        d.items = items + d.items
+        drafts.append((d, seed, case.where))
+    ids: dict[str, str] = {}
+    for d, _, where in drafts:
+        if d.task in ids:
+            problems.append(
+                f"{where}: case {d.case.name!r} is task {d.task}, as is {ids[d.task]}: rename one"
+            )
+        ids[d.task] = where
+    if problems:
+        raise CaseError(problems)
+    result = ImportResult(evals_dir=evals_dir, tasks_dir=tasks_dir, tasks=[])
+    for d, seed, where in drafts:
+        target = tasks_dir / d.task
+        if target.exists():
+            result.tasks.append(Written(d, target, existed=True))
+            continue
+        write_folder(target, folder_files(d, seed, where))
+        result.tasks.append(Written(d, target, existed=False))
+    result.arms, arm_items = arms_of([d for d, _, _ in drafts])
+    result.suite_items = arm_items + suite_items(evals_dir, root, cases)
+    result.results = sorted(p for p in evals_dir.rglob("aggregate-result.json") if p.is_file())
+    return result
+
+
+def arms_of(drafts: Sequence[Draft]) -> tuple[dict[str, tuple[Plugin, ...]], list[Item]]:
+    """One arm per distinct set of plugins the cases ran with."""
+    arms: dict[str, tuple[Plugin, ...]] = {}
+    items: list[Item] = []
+    for d in drafts:
+        if not d.plugins:
+            continue
+        name = arm_name([p.name for p in d.plugins])
+        n = 2
+        while name in arms and arms[name] != d.plugins:
+            name = f"{arm_name([p.name for p in d.plugins])}_{n}"
+            n += 1
+        arms[name] = d.plugins
+    if not arms:
+        items.append(
+            Item(
+                TODO,
+                "no plugin found for the cases (no `plugins` and no .claude-plugin/plugin.json above them): "
+                "give the arm with --arm NAME=plugin:PATH",
+            )
+        )
+    for name, plugins in arms.items():
+        if len(plugins) > 1:
+            items.append(
+                Item(
+                    NOT_IMPORTED,
+                    f"arm {name}: the cases load {len(plugins)} plugins together; "
+                    "an arm holds one plugin here",
+                )
+            )
+    return arms, items
+
+
+def suite_items(evals_dir: Path, root: Path, cases: Sequence[Case]) -> list[Item]:
+    items = [Item(DIFFERS, GATED_TOOLS_NOTE)]
+    for mocks in mock_dirs(evals_dir):
+        servers = sorted(p.name for p in mocks.iterdir() if p.is_dir() and not p.name.startswith("."))
+        items.append(
+            Item(
+                NOT_IMPORTED,
+                f"{mocks.relative_to(root).as_posix()}/ ({', '.join(servers) or 'no server'}): "
+                "MCP mock stand-ins have no equivalent; the cases run without them",
+            )
+        )
+    return items
+
+
+# ------------------------------------------------------------------ what the command prints
+
+
+def _graders_text(d: Draft) -> str:
+    graders = d.toml.get("graders", [])
+    arms_only = sum(1 for g in graders if g.get("arm") == "arms-only")
+    text = f"{len(graders)} of {len(d.case.graders)} grader(s)"
+    return text + (f", {arms_only} arms-only" if arms_only else "")
+
+
+def render(result: ImportResult, cwd: Path | None = None) -> str:
+    cwd = cwd or Path.cwd()
+    shown = _shown_path(result.tasks_dir, cwd)
+    lines = [
+        f"import-cpe: {len(result.tasks)} case(s) from {_shown_path(result.evals_dir, cwd)} into {shown}/"
+    ]
+    width = max(len(w.draft.task) for w in result.tasks)
+    for w in result.tasks:
+        state = "exists, left alone" if w.existed else _graders_text(w.draft)
+        verb = "skipped" if w.existed else "wrote"
+        lines.append(f"  {verb:7} {w.draft.task:<{width}}  {state}  ({w.draft.case.where})")
+    if result.arms:
+        lines += [
+            "",
+            "Arms: add to [tool.ponybench.arms] in pyproject.toml",
+            "  [tool.ponybench.arms]",
+            f"  {BASELINE} = {{}}",
+        ]
+        for name, plugins in result.arms.items():
+            if len(plugins) == 1:
+                lines.append(f"  {name} = {{ plugin = {tomlw.string(plugins[0].path)} }}")
+            else:
+                lines.append(
+                    f"  # {name}: {', '.join(p.path for p in plugins)} together (one plugin per arm)"
+                )
+        single = [(n, p[0]) for n, p in result.arms.items() if len(p) == 1]
+        if single:
+            lines.append(
+                "or on the command line: " + " ".join(f"--arm {n}={'plugin:' + p.path}" for n, p in single)
+            )
+    models = sorted({w.draft.case.model for w in result.tasks if w.draft.case.model})
+    written = [w.draft.task for w in result.tasks if not w.existed]
+    if written:
+        lines += [
+            "",
+            "Next: pytest --selftest-only, then",
+            f"  pytest {_shown_path(result.tasks_dir.parent, cwd)} -n 2 --tasks {','.join(written)}"
+            + (f" --models {','.join(models)}" if models else " --models MODEL"),
+        ]
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for w in result.tasks:
+        if w.existed:
+            continue
+        for item in w.draft.items:
+            grouped.setdefault((item.kind, item.text), []).append(w.draft.task)
+    for item in result.suite_items:
+        grouped.setdefault((item.kind, item.text), [])
+    if grouped:
+        lines += ["", "Checklist (each task's own is in its IMPORTED.md):"]
+    for kind in KINDS:
+        mine = [(text, tasks) for (k, text), tasks in grouped.items() if k == kind]
+        if not mine:
+            continue
+        lines.append(f"  {LABELS[kind]}:")
+        for text, tasks in mine:
+            who = f"{', '.join(tasks)}: " if tasks else "suite: "
+            lines.append(f"  - [ ] {who}{text}")
+    if result.results:
+        lines += ["", "Results of earlier runs, readable as they are:"]
+        lines += [f"  ponybench compare {_shown_path(p, cwd)}" for p in result.results[-3:]]
+    return "\n".join(lines)

@@ -1,0 +1,527 @@
+"""One checked `claude plugin eval` case as a ponybench task: pure, no file is read or written.
+
+What maps (task.toml keys as the graders spec and the per-task policy name them):
+
+| CPE | here |
+|---|---|
+| prompt (execution.prompt, prompt.md's body) | prompt.md |
+| name | the task folder's name (`names.task_id`) |
+| description, tags | description, tags (tags as identifiers) |
+| runs, max_turns, timeout_seconds | runs, max_turns, cell_timeout (CPE's defaults 3, 10, 300 written out) |
+| allowed_tools, disallowed_tools, append_system_prompt, env | the same keys (env names checked) |
+| add_dirs, scaffold_script (with --allow-scaffold) | files under seed/ (laid by the importer) |
+| plugins (or the plugin the suite sits in) | an arm named after the plugin; baseline is without it |
+| model | a `--models` hint (models are the grid's, not a task's) |
+| regex on last_message / a file | regex on reply / files (glob = the path) |
+| tool_used, tool_order | tool_used, tool_order (input_match on the tool's main field) |
+| file_exists (exists: false) | file_exists (file_absent) |
+| llm on last_message / a file / files | llm on reply / files / diff |
+| baseline (baseline_file) | llm_reference against the baseline's final reply |
+| weight, arm: with-only (and a bare `tool_used: Skill`) | weight, arm = "arms-only" |
+
+Everything else is an `Item` of the checklist: not imported (no equivalent), imported with a
+difference to review, or something to do before a run. No key is dropped without one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from pytest_ponybench.core.policy import env_name_problem, tool_problem
+from pytest_ponybench.cpe.cases import Case, Grader
+from pytest_ponybench.cpe.jsregex import translate
+from pytest_ponybench.cpe.names import tag_name, task_id
+
+__all__ = [
+    "AXES",
+    "DIFFERS",
+    "Draft",
+    "GRADER_NAME",
+    "GraderMapping",
+    "IMAGE_SUFFIXES",
+    "INPUT_FIELD",
+    "Item",
+    "KINDS",
+    "LABELS",
+    "NOT_IMPORTED",
+    "Plugin",
+    "REFERENCES_DIR",
+    "SKILL",
+    "TODO",
+    "draft",
+    "fnmatch_literal",
+    "grader_name",
+    "imported_md",
+    "map_grader",
+    "policy_toml",
+]
+
+NOT_IMPORTED = "not imported"
+DIFFERS = "differs"
+TODO = "to do"
+KINDS = (NOT_IMPORTED, DIFFERS, TODO)
+LABELS = {
+    NOT_IMPORTED: "Not imported (no equivalent here)",
+    DIFFERS: "Imported with a difference (review)",
+    TODO: "To do",
+}
+SKILL = "Skill"
+AXES = ("score", "correct")
+# The field of a tool's input that CPE's input_match most likely meant (it matched the whole
+# input as JSON text); tools whose input has no one such field are not mapped.
+INPUT_FIELD = {
+    "Skill": "skill",
+    "Read": "file_path",
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "Glob": "pattern",
+    "Grep": "pattern",
+    "Bash": "command",
+    "WebFetch": "url",
+    "WebSearch": "query",
+    "SlashCommand": "command",
+}
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+GRADER_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+REFERENCES_DIR = "references"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of the checklist."""
+
+    kind: str  # not imported | differs | to do
+    text: str
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A plugin a case runs with: its manifest name and folder (as the arm snippet spells it)."""
+
+    name: str
+    path: str
+
+
+@dataclass
+class Draft:
+    """A task folder to write: task.toml, its files, and the case's checklist."""
+
+    case: Case
+    task: str
+    toml: dict[str, Any]
+    files: dict[str, bytes]
+    items: list[Item] = field(default_factory=list)
+    plugins: tuple[Plugin, ...] = ()
+
+
+def grader_name(name: str) -> str:
+    return GRADER_NAME.sub("_", name).strip("_") or "grader"
+
+
+def fnmatch_literal(tool: str) -> str:
+    """A tool name as a ponybench tool glob that matches only itself."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in tool)
+
+
+def _glob(path: str) -> tuple[str | None, str | None]:
+    """CPE's file glob (`*`, `**`, `?`) as a workspace glob: (glob, why not) and a difference."""
+    if path.startswith("/") or ".." in PurePosixPath(path).parts or not path.strip():
+        return None, f"path {path!r} is not inside the workspace (relative, no '..')"
+    if "[" in path:
+        return None, f"path {path!r}: '[' is a literal in CPE and a character class here"
+    return path.removeprefix("./"), None
+
+
+def _input_match(tool: str, pattern: str) -> tuple[dict[str, str] | None, str]:
+    """CPE's input_match (a JS regex over the tool input's JSON text) on one field of the input."""
+    name = INPUT_FIELD.get(tool)
+    if name is None:
+        return (
+            None,
+            f"input_match on {tool}: its input has no one field to match here "
+            "(write `input = { path, regex }` by hand)",
+        )
+    if re.search(r'["{}]', pattern) or re.search(r"(?<!\\)[\^$]", pattern):
+        return None, f"input_match {pattern!r} reads the input's JSON text (quotes, braces or anchors)"
+    done = translate(pattern)
+    if done.pattern is None:
+        return None, f"input_match {pattern!r}: {done.why}"
+    return {"path": name, "regex": done.pattern}, ""
+
+
+def _step(ref: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    step: dict[str, Any] = {"tool": fnmatch_literal(str(ref["tool"]))}
+    if ref.get("input_match") is not None:
+        match, why = _input_match(str(ref["tool"]), str(ref["input_match"]))
+        if match is None:
+            return None, why
+        step["input"] = match
+    return step, ""
+
+
+@dataclass
+class GraderMapping:
+    """What mapping one grader gives: its table (or None) and checklist lines."""
+
+    table: dict[str, Any] | None = None
+    items: list[Item] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def refuse(self, g: Grader, why: str) -> GraderMapping:
+        self.table = None
+        self.items.append(Item(NOT_IMPORTED, f"grader {g.name!r} ({g.type}, {g.where}): {why}"))
+        return self
+
+    def differs(self, g: Grader, why: str) -> None:
+        self.items.append(Item(DIFFERS, f"grader {g.name!r} ({g.type}): {why}"))
+
+
+def map_grader(
+    g: Grader,
+    *,
+    arms_only: bool,
+    axis: str,
+    baseline_reply: str | None = None,
+    baseline_why: str = "",
+    seeded: Sequence[str] = (),
+) -> GraderMapping:
+    """One CPE grader as a `[[graders]]` table (or the reason it has none)."""
+    out = GraderMapping()
+    name = grader_name(g.name)
+    table: dict[str, Any] = {"name": name, "type": ""}
+    if name != g.name:
+        out.differs(g, f"renamed {name!r} (grader names are letters, digits, _ and -)")
+    k = g.keys
+    if g.type == "regex":
+        target = k["target"]
+        if target == "last_message":
+            table.update(type="regex", target="reply")
+        elif isinstance(target, Mapping):
+            glob, why = _glob(str(target["path"]))
+            if glob is None:
+                return out.refuse(g, why or "")
+            table.update(type="regex", target="files", glob=glob)
+            if k["match"] == "not_contains" or k["match"] == "count:0":
+                out.differs(
+                    g, f"when {glob} is missing CPE fails the grader; here nothing matches, so it passes"
+                )
+        elif target == "trace":
+            return out.refuse(
+                g,
+                "target trace is every stream-json event as JSON (hooks, the tool list, calls and results); "
+                'here regex reads the reply or the assistant text (target = "transcript"): '
+                "use tool_used with input for tool calls",
+            )
+        elif target == "files":
+            return out.refuse(
+                g,
+                "target files is the list of file names the run created; a regex over names has no "
+                "equivalent here (file_exists takes a glob; regex on files reads their content)",
+            )
+        else:
+            return out.refuse(g, "target mock_calls needs CPE's MCP mocks, which have no equivalent here")
+        done = translate(str(k["pattern"]), str(k["flags"]))
+        if done.pattern is None:
+            return out.refuse(g, f"pattern {k['pattern']!r}: {done.why}")
+        table["pattern"] = done.pattern
+        if done.flags:
+            table["flags"] = done.flags
+        match = str(k["match"])
+        if match == "not_contains":
+            table["mode"] = "not_contains"
+        elif match.startswith("count:"):
+            n = int(match.split(":", 1)[1])
+            table.update(mode="count", min=n, max=n)
+    elif g.type == "tool_used":
+        tool = str(k["tool"])
+        table.update(type="tool_used", tool=fnmatch_literal(tool))
+        if k.get("input_match") is not None:
+            match_table, why = _input_match(tool, str(k["input_match"]))
+            if match_table is None:
+                return out.refuse(g, why)
+            table["input"] = match_table
+            out.differs(
+                g,
+                "input_match matched the whole input as JSON in CPE; "
+                f"here it matches input.{match_table['path']}",
+            )
+        if k.get("min") is not None:
+            table["min"] = k["min"]
+        if k.get("max") is not None:
+            table["max"] = k["max"]
+    elif g.type == "tool_order":
+        steps = []
+        for side in ("before", "after"):
+            step, why = _step(k[side])
+            if step is None:
+                return out.refuse(g, f"{side}: {why}")
+            steps.append(step)
+        table.update(type="tool_order", steps=steps)
+        out.differs(
+            g,
+            "CPE passes when the first 'before' call comes before the first 'after' call; here, when some "
+            "'after' call follows a 'before' call (an 'after' call before both no longer fails it)",
+        )
+    elif g.type == "file_exists":
+        glob, why = _glob(str(k["path"]))
+        if glob is None:
+            return out.refuse(g, why or "")
+        table.update(type="file_exists" if k["exists"] else "file_absent", path=glob)
+        if "?" in glob:
+            out.differs(g, "'?' also matches '/' in CPE, one character within a folder here")
+        hits = [p for p in seeded if _matches(glob, p)]
+        if hits:
+            out.differs(
+                g,
+                f"{glob} matches seeded file(s) ({', '.join(hits[:3])}): CPE counts only files the run "
+                "creates, here every file of the workspace counts",
+            )
+    elif g.type == "llm":
+        focus = k["focus"]
+        table.update(type="llm", criteria=str(k["criteria"]))
+        if focus == "last_message":
+            pass  # on = "reply", the default
+        elif isinstance(focus, Mapping):
+            glob, why = _glob(str(focus["path"]))
+            if glob is None:
+                return out.refuse(g, why or "")
+            if glob.lower().endswith(IMAGE_SUFFIXES):
+                return out.refuse(g, f"the judge reads {glob} as an image in CPE; here it reads text files")
+            table.update(on="files", files=[glob])
+        elif focus == "files":
+            table["on"] = "diff"
+            out.differs(g, "CPE showed the judge the names of the files the run created; here, the diff")
+        elif focus == "trace":
+            return out.refuse(
+                g,
+                "focus trace (the whole trajectory) has no equivalent: "
+                "the judge reads the reply, diff or files",
+            )
+        else:
+            return out.refuse(g, "focus mock_calls needs CPE's MCP mocks, which have no equivalent here")
+    else:  # baseline
+        if baseline_reply is None:
+            return out.refuse(g, baseline_why or f"baseline_file {k['baseline_file']!r} holds no final reply")
+        ref = f"{REFERENCES_DIR}/{name}.md"
+        out.files[ref] = baseline_reply.encode()
+        table.update(type="llm_reference", reference=ref, criteria=str(k["criteria"]), pass_if="not_worse")
+        out.differs(
+            g,
+            "CPE compared whole trajectories; here the reply is judged against "
+            f"the baseline's final reply ({ref})",
+        )
+    if axis != "score" and not arms_only:
+        table["axis"] = axis
+    if g.weight != 1.0:
+        table["weight"] = g.weight
+    if arms_only:
+        table["arm"] = "arms-only"
+    out.table = table
+    return out
+
+
+def _matches(glob: str, path: str) -> bool:
+    parts = []
+    for token in re.findall(r"\*\*/|\*\*|\*|\?|[^*?]+", glob):
+        parts.append({"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(token, re.escape(token)))
+    return re.fullmatch("".join(parts), path) is not None
+
+
+def _arms_only(case: Case) -> set[str]:
+    """CPE's with-only graders: `arm: with-only`, and a `tool_used: Skill` with no arm; when every
+    grader is one, CPE scores them all in both arms."""
+    marked = {
+        g.name
+        for g in case.graders
+        if g.arm == "with-only" or (g.arm is None and g.type == "tool_used" and g.keys["tool"] == SKILL)
+    }
+    return set() if len(marked) == len(case.graders) else marked
+
+
+def policy_toml(case: Case, items: list[Item]) -> dict[str, Any]:
+    """The per-task policy keys of the case, each checked as the task loader checks it."""
+    out: dict[str, Any] = {
+        "runs": case.runs,
+        "max_turns": case.max_turns,
+        "cell_timeout": case.timeout_seconds,
+    }
+    for key, tools in (("allowed_tools", case.allowed_tools), ("disallowed_tools", case.disallowed_tools)):
+        kept = [t for t in tools if tool_problem(t) is None]
+        for t in tools:
+            if t not in kept:
+                items.append(Item(NOT_IMPORTED, f"{key}: {tool_problem(t)}"))
+        if kept:
+            out[key] = kept
+    if case.append_system_prompt:
+        out["append_system_prompt"] = case.append_system_prompt
+    env: dict[str, str] = {}
+    for var, text in case.env.items():
+        why = env_name_problem(var)
+        if why is None:
+            env[var] = text
+        else:
+            items.append(Item(NOT_IMPORTED, f"env: {why}"))
+    if env:
+        out["env"] = env
+    return out
+
+
+def draft(
+    case: Case,
+    *,
+    axis: str = "score",
+    plugins: Sequence[Plugin] = (),
+    baseline_replies: Mapping[str, tuple[str | None, str]] | None = None,
+    seeded: Sequence[str] = (),
+    scaffolded: bool = False,
+) -> Draft:
+    """The task folder for one case. `baseline_replies` maps a baseline grader's name to the final
+    reply read from its baseline_file (or None and why); `seeded` are the seed/ paths laid;
+    `scaffolded`: the case's scaffold_script was run and its files are among them."""
+    if axis not in AXES:
+        raise ValueError(f"axis {axis!r}; expected one of {', '.join(AXES)}")
+    items: list[Item] = []
+    tid = task_id(case.name)
+    if tid != case.name:
+        items.append(
+            Item(DIFFERS, f"case {case.name!r} is task {tid} (task names are letters, digits, _ and -)")
+        )
+    toml: dict[str, Any] = {"kind": "open"}
+    if axis == "correct":
+        toml["axis"] = "correct"
+    if case.description:
+        toml["description"] = case.description
+    tags = [tag_name(t) for t in case.tags]
+    for t, new in zip(case.tags, tags, strict=True):
+        if t != new:
+            items.append(Item(DIFFERS, f"tag {t!r} is {new!r} (tags are identifiers, usable with -m)"))
+    if tags:
+        toml["tags"] = list(dict.fromkeys(tags))
+    toml.update(policy_toml(case, items))
+    arms_only = _arms_only(case)
+    implicit = [g.name for g in case.graders if g.name in arms_only and g.arm is None]
+    if implicit:
+        items.append(
+            Item(
+                DIFFERS,
+                f"grader(s) {', '.join(implicit)}: a bare `tool_used: Skill` is with-only in CPE, "
+                "arms-only here",
+            )
+        )
+    tables: list[dict[str, Any]] = []
+    files: dict[str, bytes] = {}
+    replies = baseline_replies or {}
+    for g in case.graders:
+        reply, why = replies.get(g.name, (None, ""))
+        out = map_grader(
+            g, arms_only=g.name in arms_only, axis=axis, baseline_reply=reply, baseline_why=why, seeded=seeded
+        )
+        items += out.items
+        files.update(out.files)
+        if out.table is not None:
+            if out.table["name"] in {t["name"] for t in tables}:
+                items.append(
+                    Item(NOT_IMPORTED, f"grader {g.name!r}: its name {out.table['name']!r} is taken")
+                )
+                continue
+            tables.append(out.table)
+    if tables:
+        toml["graders"] = tables
+    _case_items(case, items, imported=len(tables), axis=axis, scaffolded=scaffolded)
+    return Draft(case=case, task=tid, toml=toml, files=files, items=items, plugins=tuple(plugins))
+
+
+def _case_items(case: Case, items: list[Item], *, imported: int, axis: str, scaffolded: bool) -> None:
+    """The checklist lines of the case's own keys that have no equivalent."""
+    if case.scaffold_script is not None and not scaffolded:
+        items.append(
+            Item(
+                NOT_IMPORTED,
+                f"context.scaffold_script {case.scaffold_script!r}: not run "
+                "(--allow-scaffold runs it once and seeds its files)",
+            )
+        )
+    if case.history_file is not None:
+        items.append(
+            Item(
+                NOT_IMPORTED,
+                f"context.history_file {case.history_file!r}: a resumed session has no equivalent "
+                "(every cell starts fresh)",
+            )
+        )
+    if case.growthbook_overrides:
+        keys = ", ".join(sorted(case.growthbook_overrides))
+        items.append(
+            Item(
+                NOT_IMPORTED,
+                f"execution.growthbook_overrides ({keys}): feature flags of the CLI have no equivalent",
+            )
+        )
+    if case.artifact_publish:
+        items.append(
+            Item(
+                NOT_IMPORTED,
+                "execution.artifact_publish: publishing artifacts to claude.ai has no equivalent",
+            )
+        )
+    if case.expected_outcome:
+        items.append(Item(NOT_IMPORTED, "expected_outcome: kept in IMPORTED.md as a note (nothing reads it)"))
+    for key in case.ignored:
+        items.append(Item(NOT_IMPORTED, f"{key}: unknown to CPE's schema (CPE ignores it too)"))
+    for path in case.skipped_files:
+        items.append(Item(NOT_IMPORTED, f"{path}: no front matter, so not a grader (CPE skips it too)"))
+    if case.model:
+        items.append(Item(TODO, f"the case's model is {case.model}: run with --models {case.model}"))
+    if imported:
+        if axis == "score":
+            items.append(
+                Item(
+                    TODO,
+                    "graders count in the cell's score only (CPE's pass, a score of 1, is correct "
+                    "with --axis correct); "
+                    "prove each grader on a reference that passes it and one that fails it "
+                    "(good/ref.toml, bad/ref.toml: reply, tool_calls, graders = {...})",
+                )
+            )
+        else:
+            items.append(
+                Item(
+                    TODO,
+                    "the graders decide correct: before the selftest passes, good/ref.toml needs the "
+                    "reply and "
+                    "tool_calls that pass them all and bad/ref.toml what fails one (graders = {...})",
+                )
+            )
+    else:
+        items.append(Item(TODO, "no grader was imported: the task measures cost, time and turns only"))
+
+
+def imported_md(d: Draft, source: str) -> str:
+    """IMPORTED.md: where the task came from and its checklist, for whoever opens the folder."""
+    lines = [
+        "# Imported from `claude plugin eval`",
+        "",
+        f"Case {d.case.name!r} from `{source}` ({d.case.source.replace('_', '.')}), "
+        f"schema_version {d.case.schema_version}.",
+    ]
+    if d.plugins:
+        lines.append(
+            "Arm: the plugin(s) the case ran with, "
+            + ", ".join(f"`{p.name}` ({p.path})" for p in d.plugins)
+            + "; `baseline` is the run without."
+        )
+    if d.case.model:
+        lines.append(f"Model: `{d.case.model}`.")
+    if d.case.expected_outcome:
+        lines += ["", "Expected outcome (CPE's note):", "", d.case.expected_outcome.strip()]
+    for kind in KINDS:
+        mine = [i.text for i in d.items if i.kind == kind]
+        if mine:
+            lines += ["", f"## {LABELS[kind]}", "", *(f"- [ ] {t}" for t in mine)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,350 @@
+"""A small run timed both ways: pytest-ponybench against Claude Code's own `claude plugin eval`.
+
+Run from anywhere: ``python scripts/bench_vs_cpe.py [--rounds 3] [--runs 6] [-j 2] [--task sql_lookup]``.
+
+The same shape both ways: one task (a case), with and without a plugin (examples/careful-plugin),
+`--runs` runs, `-j` sessions at a time, the same offline model, against a Messages API on
+loopback (the offline model server; the whole script runs in a network namespace with only the
+loopback when the machine allows one, so neither side can reach anything else):
+
+- CPE: ``claude plugin eval PLUGIN --case T --runs 6 -j 2 --model M --no-publish --trust-plugin``
+  on a copy of the plugin whose evals/T/case.yaml has the task's prompt and one regex grader,
+  pointed at a server this script starts;
+- ponybench: ``python -m pytest benchmarks -n 2 --runs 6 --tasks T --arm careful=plugin:PLUGIN
+  --models M --preflight`` in a scratch project holding the task (the plugin starts its own
+  offline server). `--preflight` makes the offline run pay what a paid run pays before its first
+  cell (the selftest of the task, the arm's activation check); `--no-preflight` leaves it out.
+
+One untimed round warms the page cache; then the rounds alternate which side goes first, and
+the script prints the median wall time each way, the ratio, and where ponybench's time goes,
+from timestamps taken without touching the plugin: the scratch project's own conftest.py (the
+benchmark project's extension point) stamps the controller's hooks, the records give each
+claude session's wall time, and the script times the whole command:
+
+  start-up     process start to the conftest's import (python, pytest, the plugins' imports)
+  configure    pytest_configure: the plan (tasks, arms), `claude --version`, the pre-flight, run.json
+  workers      end of configure to the last xdist worker's collection (spawn, import, collect)
+  cells        the first cell's start to the last cell's report, split by the records into the
+               claude sessions (`wall_s`), the scoring (`scorer_s`), the waits for a start slot
+               (`start_wait_s`), each summed and divided by -j, and the rest (workspace, git,
+               audit, record)
+  finish       pytest_sessionfinish: summary.json, report.json, the HTML report
+  summary      pytest_terminal_summary: the tables, verdicts, spend line
+  exit         the end of the summary to the process's exit
+
+and, for CPE, its start-up (process start to its first run's `startedAt`), its runs, and its end
+(the last run's end to the exit; run times are whole seconds in CPE's aggregate, so the split is
+to a second). The machine this runs on may be shared: the load average is printed before and
+after, and the figures are medians of alternating rounds for that reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from cpe_offline import ROOT, isolated, lab_plugin, only_loopback, run_cpe
+
+from pytest_ponybench.offline.server import OfflineServer
+
+CONFTEST = '''\
+"""Timing stamps of the controller, for scripts/bench_vs_cpe.py (not part of the benchmark)."""
+
+import json
+import os
+import time
+
+import pytest
+
+STAMPS = {"conftest": time.time(), "collected": [], "ready": []}
+
+
+def _controller(config):
+    return not hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    STAMPS["configure_start"] = time.time()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    STAMPS["configure_end"] = time.time()  # nothing runs between the two
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodeready(node):
+    STAMPS["ready"].append(time.time())
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    STAMPS["collected"].append(time.time())
+
+
+def pytest_runtest_logstart(nodeid, location):
+    STAMPS.setdefault("first_cell", time.time())
+
+
+def pytest_runtest_logreport(report):
+    STAMPS["last_report"] = time.time()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session):
+    STAMPS["finish_start"] = time.time()
+    yield
+    STAMPS["finish_end"] = time.time()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter):
+    STAMPS["summary_start"] = time.time()
+    yield
+    STAMPS["summary_end"] = time.time()
+
+
+def pytest_unconfigure(config):
+    if _controller(config) and os.environ.get("BENCH_STAMPS"):
+        with open(os.environ["BENCH_STAMPS"], "w") as out:
+            json.dump(STAMPS, out)
+'''
+
+CASE = """\
+schema_version: "1.0"
+name: {task}
+execution:
+  prompt: {prompt}
+graders:
+  - type: regex
+    name: answered
+    pattern: "\\\\S"
+"""
+
+
+@dataclass
+class Round:
+    cpe_s: float = 0.0
+    pony_s: float = 0.0
+    cpe_parts: dict[str, float] = field(default_factory=dict)
+    pony_parts: dict[str, float] = field(default_factory=dict)
+
+
+def _iso(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def cpe_parts(aggregate: Path, t0: float, t_end: float, j: int) -> dict[str, float]:
+    data = json.loads(aggregate.read_text())
+    runs = [r for c in data["cases"] for side in c["arms"].values() for r in side or []]
+    starts = [_iso(r["startedAt"]) for r in runs if r.get("startedAt")]
+    ends = [_iso(r["startedAt"]) + float(r.get("durationSeconds") or 0) for r in runs if r.get("startedAt")]
+    if not starts:
+        return {}
+    sessions = sum(float(r.get("durationSeconds") or 0) for r in runs) / j
+    return {
+        "start-up": min(starts) - t0,
+        "runs": max(ends) - min(starts),
+        "  of which sessions (sum / -j; whole seconds)": sessions,
+        "end": t_end - max(ends),
+    }
+
+
+def pony_parts(
+    stamps: dict[str, Any], records: list[dict[str, Any]], t0: float, t_end: float, j: int
+) -> dict[str, float]:
+    def per_slot(key: str) -> float:
+        return sum(float(r.get(key) or 0) for r in records) / j
+
+    workers_done = max(stamps["collected"] or [stamps["configure_end"]])
+    cells = stamps["last_report"] - stamps["first_cell"]
+    sessions, scoring, waits = per_slot("wall_s"), per_slot("scorer_s"), per_slot("start_wait_s")
+    return {
+        "start-up": stamps["conftest"] - t0,
+        "configure (plan, pre-flight, run.json)": stamps["configure_end"] - stamps["configure_start"],
+        "workers (spawn, import, collect)": workers_done - stamps["configure_end"],
+        "cells": cells,
+        "  of which claude sessions (sum / -j)": sessions,
+        "  of which scoring (sum / -j)": scoring,
+        "  of which start-slot waits (sum / -j)": waits,
+        "  of which the rest (workspace, git, record)": cells - sessions - scoring - waits,
+        "finish (summary.json, report)": stamps["finish_end"] - stamps["finish_start"],
+        "terminal summary": stamps["summary_end"] - stamps["summary_start"],
+        "exit": t_end - stamps["summary_end"],
+    }
+
+
+def project(root: Path, task: str) -> Path:
+    """A scratch benchmark project with one task of the shipped suite and the timing conftest."""
+    (root / "benchmarks" / "tasks").mkdir(parents=True)
+    shutil.copy(ROOT / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
+    shutil.copytree(ROOT / "benchmarks" / "tasks" / task, root / "benchmarks" / "tasks" / task)
+    shutil.copytree(ROOT / "fixtures", root / "fixtures")
+    (root / "pyproject.toml").write_text(
+        '[tool.ponybench]\ntasks = "benchmarks/tasks"\nfixtures = "fixtures"\nout = "runs"\n'
+        "[tool.ponybench.arms]\nbaseline = {}\n"
+    )
+    (root / "conftest.py").write_text(CONFTEST)
+    return root
+
+
+def run_pony(
+    proj: Path, plugin: Path, args: argparse.Namespace, runs: int, log: Path
+) -> tuple[float, dict[str, float], int]:
+    stamps = log.with_suffix(".stamps.json")
+    argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(args.j), "--runs", str(runs)]
+    argv += ["--tasks", args.task, "--arm", f"careful=plugin:{plugin}", "--models", args.model]
+    argv += ["-p", "no:cacheprovider", "-q"] + ([] if args.no_preflight else ["--preflight"])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
+    env["BENCH_STAMPS"] = str(stamps)
+    before = set((proj / "runs").iterdir()) if (proj / "runs").is_dir() else set()
+    t0 = time.time()
+    with log.open("wb") as out:
+        subprocess.run(
+            argv,
+            cwd=proj,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=1800,
+        )
+    t_end = time.time()
+    (run_dir,) = set((proj / "runs").iterdir()) - before
+    records = [
+        json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()
+    ]
+    parts = pony_parts(json.loads(stamps.read_text()), records, t0, t_end, args.j)
+    return t_end - t0, parts, len(records)
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _median(xs: Sequence[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=6)
+    ap.add_argument("-j", type=int, default=2, help="sessions at a time (CPE -j, pytest -n)")
+    ap.add_argument("--task", default="sql_lookup", help="a task of the shipped suite")
+    ap.add_argument("--model", default="offline-idle", help="an offline model both sides run")
+    ap.add_argument("--no-preflight", action="store_true", help="leave ponybench's pre-flight out")
+    ap.add_argument(
+        "--no-isolate", action="store_true", help="do not enter a loopback-only network namespace"
+    )
+    ap.add_argument("--keep", metavar="DIR", help="keep the scratch folder (logs, run dirs) here")
+    args = ap.parse_args(argv)
+    if not args.no_isolate:
+        code = isolated([__file__, *(argv if argv is not None else sys.argv[1:])])
+        if code is not None:
+            return code
+    scratch = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-vs-cpe-"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    prompt = (ROOT / "benchmarks" / "tasks" / args.task / "prompt.md").read_text().strip()
+    evals = scratch / "evals"
+    (evals / args.task).mkdir(parents=True)
+    (evals / args.task / "case.yaml").write_text(CASE.format(task=args.task, prompt=json.dumps(prompt)))
+    plugin = lab_plugin(scratch / "careful", evals)
+    proj = project(scratch / "project", args.task)
+    sessions = 2 * args.runs
+    print(
+        f"shape: task {args.task}, with and without careful, {args.runs} runs = {sessions} sessions, "
+        f"{args.j} at a time, model {args.model}; "
+        f"ponybench {'without' if args.no_preflight else 'with'} its pre-flight"
+    )
+    print(
+        f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "
+        f"load before: {_load()}"
+    )
+    rounds: list[Round] = []
+    failed = True
+    try:
+        with OfflineServer() as server:
+            cpe_args = ["--case", args.task, "-j", str(args.j), "--model", args.model]
+            for n in range(args.rounds + 1):
+                warm = n == 0
+                runs = 1 if warm else args.runs
+                r = Round()
+                order = ("cpe", "pony") if n % 2 else ("pony", "cpe")
+                for side in order:
+                    tag = f"r{n}-{side}"
+                    if side == "cpe":
+                        out = scratch / "cpe" / tag
+                        t0 = time.time()
+                        done = run_cpe(
+                            server,
+                            plugin,
+                            out,
+                            [*cpe_args, "--runs", str(runs)],
+                            scratch=scratch / "cli" / tag,
+                        )
+                        t_end = t0 + done.wall_s
+                        (scratch / f"{tag}.log").write_text(done.output)
+                        if not done.aggregate.is_file():
+                            raise SystemExit(
+                                f"claude plugin eval wrote no aggregate ({scratch / f'{tag}.log'})"
+                            )
+                        r.cpe_s, r.cpe_parts = done.wall_s, cpe_parts(done.aggregate, t0, t_end, args.j)
+                    else:
+                        r.pony_s, r.pony_parts, cells = run_pony(
+                            proj, plugin, args, runs, scratch / f"{tag}.log"
+                        )
+                        if cells != 2 * runs:
+                            raise SystemExit(
+                                f"ponybench recorded {cells} cells, not {2 * runs} ({scratch / f'{tag}.log'})"
+                            )
+                if warm:
+                    print(f"warm-up round (1 run each way): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s")
+                    continue
+                rounds.append(r)
+                print(
+                    f"round {n} ({' then '.join(order)}): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s, "
+                    f"ratio {r.pony_s / r.cpe_s:.2f}"
+                )
+        failed = False
+    finally:
+        if failed:
+            logs = sorted(scratch.glob("r*.log"), key=lambda p: p.stat().st_mtime)
+            if logs:
+                tail = logs[-1].read_text(errors="replace").splitlines()[-25:]
+                print(f"the last log, {logs[-1]}:", *tail, sep="\n  ", file=sys.stderr)
+            print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
+        elif not args.keep:
+            subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
+            shutil.rmtree(scratch, ignore_errors=True)
+    cpe = _median([r.cpe_s for r in rounds])
+    pony = _median([r.pony_s for r in rounds])
+    print(
+        f"\nmedian of {len(rounds)} rounds: claude plugin eval {cpe:.1f} s, ponybench {pony:.1f} s, "
+        f"ratio {pony / cpe:.2f}x  (load after: {_load()})"
+    )
+    print("\nwhere the time goes (medians, seconds):")
+    print("  ponybench")
+    for key in rounds[0].pony_parts:
+        print(f"    {key:<46} {_median([r.pony_parts[key] for r in rounds]):6.2f}")
+    print("  claude plugin eval")
+    for key in rounds[0].cpe_parts:
+        print(f"    {key:<46} {_median([r.cpe_parts[key] for r in rounds]):6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
