@@ -144,7 +144,7 @@ def expected_failure(cell: Cell) -> tuple[type[CellFailed], str] | None:
     model = split_hold(cell.model)[0]
     if not cell.task.scored or not is_offline(model):
         return None
-    if model == "offline-flawed" and cell.task.kind != "open":
+    if model == "offline-flawed":  # an open task is scored only when graders decide its axis
         axis: type[CellFailed] = Unsafe if cell.task.axis == "safe" else Incorrect
         return axis, f"offline-flawed writes the task's bad reference, which fails on {cell.task.axis}"
     if model == "offline-idle" and cell.task.kind == "open":

@@ -104,6 +104,13 @@ OPT_STOP_AFTER = "--stop-after-invalid"
 OPT_MAX_WS_MB = "--max-workspace-mb"
 OPT_MAX_WS_FILES = "--max-workspace-files"
 OPT_DRY_RUN = "--dry-run"
+OPT_JUDGE_MODEL = "--judge-model"
+OPT_JUDGE_RUNS = "--judge-runs"
+# The judge model when none is given: a current Sonnet, or the offline judge in a run whose
+# models are all offline (which must stay free).
+DEFAULT_JUDGE = "sonnet"
+OFFLINE_JUDGE = "offline-judge"
+MAX_JUDGE_RUNS = 9
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -122,6 +129,8 @@ DEFAULTS: dict[str, Any] = {
     "stop_after_invalid": 5,
     "max_workspace_mb": 64,
     "max_workspace_files": 20_000,
+    "judge_model": None,
+    "judge_runs": 1,
 }
 
 HELP = {
@@ -168,6 +177,10 @@ HELP = {
     "only), on, off",
     OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
     "valid record, appending to the same run dir",
+    OPT_JUDGE_MODEL: f"the model llm and llm_reference graders ask (default {DEFAULT_JUDGE}; "
+    f"{OFFLINE_JUDGE} when every model of the run is offline)",
+    OPT_JUDGE_RUNS: f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
+    "when most answers pass, and its agreement with itself is recorded (3 recommended)",
 }
 
 
@@ -264,6 +277,8 @@ class Settings:
     rescore: str | None = None
     # The grid flags as given on the command line (a resume compares them with its run's).
     grid_given: dict[str, Any] = field(default_factory=dict)
+    judge_model: str | None = None  # None: DEFAULT_JUDGE, or OFFLINE_JUDGE for offline runs
+    judge_runs: int = 1
     # pytest-xdist's own options, as this run was given them: its --dist ("no" without xdist)
     # and its -n (None without it), which the scheduler and the resume command follow.
     xdist_dist: str = "no"
@@ -373,6 +388,10 @@ def _text(where: str, value: Any) -> str:
     return value
 
 
+def _optional_text(where: str, value: Any) -> str | None:
+    return None if value is None else _text(where, value)
+
+
 def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise PonybenchError(f"{where} must be one of {', '.join(choices)}, not {value!r}")
@@ -422,6 +441,8 @@ def load_settings(config: pytest.Config) -> Settings:
         stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
         max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
         max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
+        judge_model=_optional_text(*src.pick(OPT_JUDGE_MODEL, "judge_model")),
+        judge_runs=count(*src.pick(OPT_JUDGE_RUNS, "judge_runs"), 1, MAX_JUDGE_RUNS),
         no_report=bool(option(config, OPT_NO_REPORT)),
         allow_unconfined=bool(option(config, OPT_ALLOW_UNCONFINED)),
         preflight=bool(option(config, OPT_PREFLIGHT)),
@@ -541,6 +562,8 @@ _METAVAR = {
     OPT_STOP_AFTER: "N",
     OPT_MAX_WS_MB: "MIB",
     OPT_MAX_WS_FILES: "N",
+    OPT_JUDGE_MODEL: "MODEL",
+    OPT_JUDGE_RUNS: "K",
 }
 _INI_HELP = {
     "tasks": HELP[OPT_TASKS_DIR],
@@ -559,6 +582,8 @@ _INI_HELP = {
     "stop_after_invalid": HELP[OPT_STOP_AFTER],
     "max_workspace_mb": HELP[OPT_MAX_WS_MB],
     "max_workspace_files": HELP[OPT_MAX_WS_FILES],
+    "judge_model": HELP[OPT_JUDGE_MODEL],
+    "judge_runs": HELP[OPT_JUDGE_RUNS],
 }
 
 

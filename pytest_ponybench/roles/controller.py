@@ -17,15 +17,17 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
-from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
 from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.roles.runner import judging_of
 from pytest_ponybench.session import agent, interrupts
 from pytest_ponybench.store import results, spend, weather
 
@@ -139,11 +141,7 @@ class Controller:
         recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
         plan, s = self.plan, self.plan.settings
         assert plan.claude is not None
-        refused = confine.refusal(
-            [m for m in s.models if not is_offline(m)],
-            s.allow_unconfined,
-            OPT_ALLOW_UNCONFINED,
-        )
+        refused = confine.refusal(list(plan.live_models), s.allow_unconfined, OPT_ALLOW_UNCONFINED)
         if refused:
             raise PonybenchError(refused)
         if plan.paid and plan.mode is Mode.RUN:
@@ -155,12 +153,19 @@ class Controller:
             for res in arms_checked:
                 problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
             # Free (a token count): is each live model's API reachable, are the credentials taken.
-            apis = [weather.check_api(m) for m in s.models if not is_offline(m)]
+            apis = [weather.check_api(m) for m in plan.live_models]
             problems += [a.describe() for a in apis if not a.ok]
+            calibration: list[dict[str, Any]] = []
+            judging = judging_of(plan, None, (s.tasks_dir, s.fixtures_dir, PACKAGE_ROOT, Path.cwd()))
+            if judging is not None and judging.model in plan.live_models and not problems:
+                # A live judge is proven on the references before it judges paid cells.
+                found, calibration = preflight.judge_calibration(plan.tasks, judging)
+                problems += found
             checks = {
                 "ran": True,
                 "api": [{"model": a.model, "ok": a.ok, "verdict": a.verdict} for a in apis],
                 "arms": arms_checked,
+                "judge": calibration,
                 "problems": problems,
             }
             if problems:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
@@ -51,9 +52,29 @@ class Plan:
     shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
 
     @property
+    def judged(self) -> bool:
+        """Whether a selected task declares a judge grader (llm, llm_reference)."""
+        return any(g.type in JUDGE_TYPES for t in self.tasks for g in t.graders)
+
+    @property
+    def judge_model(self) -> str:
+        """The judge: --judge-model, else a current Sonnet, or the offline judge when every
+        model of the run is offline (so a free run stays free)."""
+        if self.settings.judge_model:
+            return self.settings.judge_model
+        return cfg.OFFLINE_JUDGE if all(is_offline(m) for m in self.settings.models) else cfg.DEFAULT_JUDGE
+
+    @property
+    def live_models(self) -> tuple[str, ...]:
+        """Every model the run pays for: the grid's live ones, and a live judge that is asked."""
+        judge = (self.judge_model,) if self.judged and not is_offline(self.judge_model) else ()
+        grid = tuple(m for m in self.settings.models if not is_offline(m))
+        return grid + tuple(j for j in judge if j not in grid)
+
+    @property
     def paid(self) -> bool:
         """Whether any model is a live one (costs money); offline-* models are local."""
-        return any(not is_offline(m) for m in self.settings.models)
+        return bool(self.live_models)
 
     @property
     def offline(self) -> bool:
@@ -129,18 +150,20 @@ def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ..
     return tuple(cells)
 
 
-def _check_credentials(settings: Settings) -> None:
-    """A live model needs a credential; without one every cell would fail 'Not logged in'."""
-    if all(is_offline(m) for m in settings.models):
+def _check_credentials(live_models: tuple[str, ...]) -> None:
+    """A live model (or judge) needs a credential; without one every cell would fail 'Not
+    logged in'."""
+    if not live_models:
         return
     env = os.environ
     if any(env.get(k) for k in CREDENTIAL_ENV + CLOUD_ENV):
         return
     if (Path(env.get("HOME", str(Path.home()))) / ".claude" / ".credentials.json").is_file():
         return
-    live = ", ".join(m for m in settings.models if not is_offline(m))
+    live = ", ".join(live_models)
     raise PonybenchError(
-        f"ponybench: {cfg.OPT_MODELS} names live model(s) ({live}) but no credential was found: "
+        f"ponybench: {cfg.OPT_MODELS} or {cfg.OPT_JUDGE_MODEL} names live model(s) ({live}) but no "
+        "credential was found: "
         f"set {CREDENTIAL_ENV[0]} (a dedicated key with a spend limit) or log in with `claude`; "
         "offline-* models need none"
     )
@@ -222,24 +245,24 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if len(by_id) != len(cells):
         twice = sorted({c.id for c in cells if sum(d.id == c.id for d in cells) > 1})
         raise PonybenchError(f"ponybench: cell id(s) {', '.join(twice[:5])} stand for more than one cell")
-    claude = None
-    if mode is not Mode.RESCORE:
-        claude = _claude(settings)
-        if not collect_only and not settings.dry_run:
-            _check_credentials(settings)
-    return Plan(
+    plan = Plan(
         mode,
         settings,
         tasks,
         arms,
         cells,
-        claude=claude,
         previous=run_dir,
         previous_info=info,
         collect_only=collect_only,
         cell_by_id=by_id,
         shard=shard,
     )
+    if mode is Mode.RESCORE and not plan.judged:
+        return plan  # no claude: the workspaces are scored again as they are
+    claude = _claude(settings)
+    if not collect_only and not settings.dry_run:
+        _check_credentials(plan.live_models)
+    return replace(plan, claude=claude)
 
 
 def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:

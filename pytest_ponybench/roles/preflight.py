@@ -19,14 +19,20 @@ from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core import skills as skills_mod
 from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offline
+from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
+from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
 from pytest_ponybench.roles.selftest import check_reference
 from pytest_ponybench.session import agent
+from pytest_ponybench.session.judge import Judging
 
 __all__ = [
+    "JUDGE_TOLERANCE",
     "PROBE_PROMPT",
+    "judge_calibration",
     "activation_check",
     "declared_components",
     "declared_hook_events",
@@ -38,6 +44,40 @@ __all__ = [
 ]
 
 PROBE_PROMPT = "Reply with the single word: ok"
+
+
+# A live judge grader must judge every reference that declares its outcome as declared; one it
+# gets wrong is a judge that would decide the run's cells wrongly too.
+JUDGE_TOLERANCE = 0.0
+
+
+def judge_calibration(tasks: Iterable[Task], judging: Judging) -> tuple[list[str], list[dict[str, Any]]]:
+    """Each judge grader of the selected tasks asked, with the run's judge, on every reference
+    that declares its outcome: (problems, one tally per grader for run.json)."""
+    tally: dict[tuple[str, str], list[int]] = {}
+    with tempfile.TemporaryDirectory(prefix="ponybench-judge-calibration-") as tmp:
+        for task in tasks:
+            judged = {g.name for g in task.graders if g.type in JUDGE_TYPES}
+            for n, ref in enumerate(task.references):
+                if not judged & set(ref.meta.graders):
+                    continue
+                ws = Path(tmp) / f"{task.id}-{n}" / "ws"
+                evidence = reference_evidence(task, ref, ws, lay_reference(task, ref, ws))
+                judge = judging.grading(task, ws.parent / "none.jsonl", ws.parent / "judge").judge
+                for proof in prove_graders(task, ref, evidence, judge, live_judge=True):
+                    if proof.outcome.name in judged and proof.as_declared is not None:
+                        right = tally.setdefault((task.id, proof.outcome.name), [0, 0])
+                        right[0] += proof.as_declared
+                        right[1] += 1
+    problems = [
+        f"task {task}: judge grader {grader}: {judging.model} judged {right} of {asked} references as "
+        f"declared (at most {JUDGE_TOLERANCE:.0%} may be wrong); fix the criteria or the references, "
+        f"or choose another {OPT_JUDGE_MODEL}"
+        for (task, grader), (right, asked) in sorted(tally.items())
+        if asked - right > JUDGE_TOLERANCE * asked
+    ]
+    record = [{"task": t, "grader": g, "right": r, "asked": a} for (t, g), (r, a) in sorted(tally.items())]
+    return problems, record
 
 
 def selftest_problems(tasks: Iterable[Task]) -> list[str]:

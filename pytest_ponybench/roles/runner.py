@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.cell import Cell
-from pytest_ponybench.core.endpoint import served_by
-from pytest_ponybench.core.records import Record
+from pytest_ponybench.core.endpoint import Endpoint, served_by
+from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.isolation import warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
@@ -28,12 +29,34 @@ from pytest_ponybench.scoring import checks as scoring
 from pytest_ponybench.scoring import interpreter
 from pytest_ponybench.scoring.workspace import Caps
 from pytest_ponybench.session import integrity
+from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.session.run import CellContext, rescore_cell, run_cell
 from pytest_ponybench.store import spend, weather
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.slots import StartSlots
 
 __all__ = ["CellRunner", "HarnessFault"]
+
+
+JUDGE_TIMEOUT_S = 180.0  # one judge call: a single turn without tools
+
+
+def judging_of(plan: Plan, endpoint: Endpoint | None, hide: tuple[Path, ...]) -> Judging | None:
+    """How this run's judge graders are asked; None when no selected task declares one."""
+    if not plan.judged:
+        return None
+    assert plan.claude is not None  # resolved by the plan whenever a task is judged
+    s = plan.settings
+    return Judging(
+        claude=plan.claude,
+        model=plan.judge_model,
+        runs=s.judge_runs,
+        endpoint=endpoint,
+        timeout_s=min(s.cell_timeout, JUDGE_TIMEOUT_S),
+        hide=hide,
+        max_budget_usd=s.max_budget_usd,
+        retries=s.retries,
+    )
 
 
 class HarnessFault(Exception):
@@ -51,6 +74,9 @@ class CellRunner:
         # Started by the first offline session (OfflineEndpoint.open), stopped at the end.
         self.server = OfflineServer(latency_s=plan.settings.offline_latency)
         self.endpoint = OfflineEndpoint(self.server)
+        s = plan.settings
+        hidden = (s.tasks_dir, s.fixtures_dir, self.run_dir.path, PACKAGE_ROOT, Path.cwd())
+        self.judging = judging_of(plan, self.endpoint, hidden)
         scoring.take_probe()  # the probe every later scoring uses, as it is now
         s = plan.settings
         scorer_trees, sites = interpreter.watched()
@@ -86,6 +112,7 @@ class CellRunner:
             watched=self.watched,
             slots=StartSlots(self.run_dir.path),
             caps=self.caps,
+            judging=self.judging,
         )
 
     def extend(self, cell: Cell, record: Record, cell_dir: Path) -> None:
@@ -111,7 +138,14 @@ class CellRunner:
         """One cell, retried while its session is invalid; every attempt is recorded."""
         if self.plan.mode is Mode.RESCORE:
             assert self.plan.previous is not None
-            return rescore_cell(cell, self.plan.previous, self.run_dir, extend=self.extend, caps=self.caps)
+            return rescore_cell(
+                cell,
+                self.plan.previous,
+                self.run_dir,
+                extend=self.extend,
+                caps=self.caps,
+                judging=self.judging,
+            )
         try:
             return self._run(cell)
         except OSError as exc:
@@ -140,7 +174,7 @@ class CellRunner:
             try:
                 rec = run_cell(cell, self.context(cell))
             finally:
-                ledger.release(cell.id, rec.get("cost_usd"))
+                ledger.release(cell.id, _spent(rec))
             stream = self.run_dir.cell_dir(cell.id).stream
             stopped = sky.observe(rec, weather.retry_after_s(stream))
             if attempt > s.retries or not spend.retryable(rec) or stopped:
@@ -170,3 +204,11 @@ class CellRunner:
     def pytest_sessionfinish(self) -> None:
         warm.shutdown()  # reaped here, so its CPU counts in this process's children
         self.server.stop()
+
+
+def _spent(rec: Record) -> float | None:
+    """What a cell cost the budget: the agent's session and its judge's calls."""
+    agent_usd, judge_usd = number(rec.get("cost_usd")), number(rec.get("judge_cost_usd"))
+    if agent_usd is None and judge_usd is None:
+        return None
+    return (agent_usd or 0.0) + (judge_usd or 0.0)

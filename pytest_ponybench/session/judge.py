@@ -16,14 +16,19 @@ import hashlib
 import itertools
 import shutil
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench.core.endpoint import Endpoint, is_offline, served_by
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge.prompt import JudgeReply, JudgeRequest
+from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import confine
+from pytest_ponybench.scoring.score import Grading
 from pytest_ponybench.session import agent
 
 __all__ = [
@@ -80,7 +85,8 @@ def reply_of(stream: agent.Stream, run: agent.Run, stderr_tail: str) -> JudgeRep
         for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
     )
     cost = result.get("total_cost_usd")
-    error = agent.invalid_reason(stream, run, stderr_tail)
+    problem = agent.invalid(stream, run, stderr_tail)
+    error = None if problem is None else problem.message
     if error is None and run.timed_out:
         error = "the judge's session timed out"
     text = result.get("result")
@@ -92,6 +98,7 @@ def reply_of(stream: agent.Stream, run: agent.Run, stderr_tail: str) -> JudgeRep
         input_tokens=tokens_in,
         output_tokens=int(usage.get("output_tokens") or 0),
         error=error,
+        retryable=problem is not None and problem.kind.retried,
     )
 
 
@@ -187,13 +194,29 @@ class CliJudge:
         timeout_s: float = 180.0,
         hide: Sequence[Path] = (),
         max_budget_usd: float | None = None,
+        retries: int = 1,
+        backoff_s: float = 5.0,
     ) -> None:
         self.claude, self.model, self.root, self.endpoint = claude, model, root, endpoint
+        self.retries, self.backoff_s = retries, backoff_s
         self.timeout_s, self.hide, self.max_budget_usd = timeout_s, tuple(hide), max_budget_usd
         self._count = itertools.count(1)
         self._lock = threading.Lock()
 
     def __call__(self, request: JudgeRequest) -> JudgeReply:
+        """One judge answer; a call the API failed is asked again (up to `retries` times, after
+        a backoff), its cost added, as a cell is retried."""
+        reply = self._once(request)
+        spent = (reply.cost_usd, reply.input_tokens, reply.output_tokens)
+        for attempt in range(1, self.retries + 1):
+            if not reply.retryable:
+                break
+            time.sleep(self.backoff_s * attempt)
+            reply = self._once(request)
+            spent = (spent[0] + reply.cost_usd, spent[1] + reply.input_tokens, spent[2] + reply.output_tokens)
+        return replace(reply, cost_usd=spent[0], input_tokens=spent[1], output_tokens=spent[2])
+
+    def _once(self, request: JudgeRequest) -> JudgeReply:
         with self._lock:
             n = next(self._count)
         digest = hashlib.sha256(request.prompt.encode("utf-8", "surrogatepass")).hexdigest()[:8]
@@ -217,4 +240,37 @@ class CliJudge:
             base_url=base_url,
             hide=self.hide,
             max_budget_usd=self.max_budget_usd,
+        )
+
+
+@dataclass(frozen=True)
+class Judging:
+    """How a run's cells are judged: the judge model and the pieces its calls need."""
+
+    claude: str
+    model: str
+    runs: int = 1
+    endpoint: Endpoint | None = None
+    timeout_s: float = 180.0
+    hide: tuple[Path, ...] = ()
+    max_budget_usd: float | None = None
+    retries: int = 1
+
+    def grading(self, task: Task, stream: Path, folder: Path) -> Grading:
+        """The grading of one cell: its stream, and a judge whose calls are kept under folder
+        (asked only by a task that declares a judge grader)."""
+        if not any(g.type in JUDGE_TYPES for g in task.graders):
+            return Grading(stream=stream)
+        judge = CliJudge(
+            claude=self.claude,
+            model=self.model,
+            root=folder,
+            endpoint=self.endpoint,
+            timeout_s=self.timeout_s,
+            hide=self.hide,
+            max_budget_usd=self.max_budget_usd,
+            retries=self.retries,
+        )
+        return Grading(
+            stream=stream, judge=judge, judge_runs=self.runs, live_judge=not is_offline(self.model)
         )

@@ -24,9 +24,10 @@ from pytest_ponybench.core.records import CellError, ErrorKind, Record
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
-from pytest_ponybench.scoring.score import score_cell
+from pytest_ponybench.scoring.score import Grading, score_cell
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps
 from pytest_ponybench.session import agent, audit, integrity
+from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
 from pytest_ponybench.store.slots import StartSlots
@@ -57,6 +58,7 @@ class CellContext:
     # At most one claude start-up per core at once across the run's workers (slots.py).
     slots: StartSlots | None = None
     caps: Caps = DEFAULT_CAPS
+    judging: Judging | None = None  # None: judge graders cannot decide (and say so)
 
 
 @dataclass(frozen=True)
@@ -182,9 +184,15 @@ def observe(cell: Cell, place: Scratch, started: Launch, cdir: CellDir, ctx: Cel
     return Observed(run, tried, reply, error, fields)
 
 
-def judge(cell: Cell, place: Scratch, seeded: dict[str, str], seen: Observed, ctx: CellContext) -> Record:
-    """Score what the session left, and what it tried; a timeout says so in the reason."""
-    rec = score_cell(cell.task, place.workspace, seeded, seen.reply, git_dir=place.base_git, caps=ctx.caps)
+def judge(
+    cell: Cell, place: Scratch, seeded: dict[str, str], seen: Observed, cdir: CellDir, ctx: CellContext
+) -> Record:
+    """Score what the session left, said and did (its graders, a judge among them), and what it
+    tried; a timeout says so in the reason."""
+    grading = _grading(cell, cdir, ctx.judging)
+    rec = score_cell(
+        cell.task, place.workspace, seeded, seen.reply, git_dir=place.base_git, caps=ctx.caps, grading=grading
+    )
     audit.apply(rec, seen.tried)
     if seen.run.timed_out:
         rec["reason"] = (f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")).rstrip(
@@ -207,7 +215,7 @@ def run_cell(cell: Cell, ctx: CellContext) -> Record:
         seen = observe(cell, place, started, cdir, ctx)
         rec.update(seen.error.as_record() if seen.error else Record(valid=True, error=None, error_kind=None))
         rec.update(seen.fields)
-        rec.update(judge(cell, place, seeded, seen, ctx))
+        rec.update(judge(cell, place, seeded, seen, cdir, ctx))
     except Exception as exc:  # a harness fault in one cell must not lose the record
         rec.update(CellError(ErrorKind.HARNESS, f"harness error: {type(exc).__name__}: {exc}").as_record())
     except BaseException:  # Ctrl-C, SIGTERM: claude is already killed; record, then go on
@@ -251,9 +259,15 @@ def settle(
     ctx.run_dir.append(rec)
 
 
+def _grading(cell: Cell, cdir: CellDir, judging: Judging | None) -> Grading:
+    if judging is None:
+        return Grading(stream=cdir.stream)
+    return judging.grading(cell.task, cdir.stream, cdir.judge)
+
+
 def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     """What the record says before the session starts."""
-    return Record(
+    rec = Record(
         cell_id=cell.id,
         task=cell.task.id,
         arm=cell.arm.name,
@@ -266,6 +280,9 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
         claude_version=ctx.claude_version,
         started=now_iso(),
     )
+    if cell.task.expect_fire is not None:
+        rec["expect_fire"] = cell.task.expect_fire.for_arm(cell.arm.name, cell.arm.kind)
+    return rec
 
 
 def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: CellDir) -> Record:
@@ -316,7 +333,12 @@ def _arm_not_applied(arm: Arm, stream: agent.Stream) -> CellError | None:
 
 
 def rescore_cell(
-    cell: Cell, source: RunDir, out: RunDir, extend: Extend | None = None, caps: Caps = DEFAULT_CAPS
+    cell: Cell,
+    source: RunDir,
+    out: RunDir,
+    extend: Extend | None = None,
+    caps: Caps = DEFAULT_CAPS,
+    judging: Judging | None = None,
 ) -> Record:
     """Score a kept workspace again with the task as it is now; no claude, nothing paid.
 

@@ -27,6 +27,7 @@ class CellDir:
     # The harness's own copy of the seeded base repository, which the agent never saw (every
     # diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
     BASE_GIT = "base.git"
+    JUDGE = "judge"  # one folder per judge call: its prompt, stream and stderr
 
     @property
     def prompt(self) -> Path:
@@ -55,6 +56,10 @@ class CellDir:
     @property
     def base_git(self) -> Path:
         return self.path / self.BASE_GIT
+
+    @property
+    def judge(self) -> Path:
+        return self.path / self.JUDGE
 
     def read_seeded(self) -> dict[str, Any]:
         """The seeded files' manifest; {} for a cell of an older version that kept none."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pytest_ponybench.core.graders.evidence import CellEvidence
 from pytest_ponybench.core.graders.outcome import GradeContext, Grader, GraderOutcome
@@ -84,10 +84,10 @@ class Axes:
     safe: bool
     reason: str
 
-    def as_record(self, checks_reason: str = "") -> dict[str, Any]:
+    def as_record(self, checks_reason: str = "") -> Record:
         """correct, safe and the reason: the checks' reason first, then the graders'."""
         reason = "; ".join(r for r in (checks_reason, self.reason) if r)
-        return {"correct": self.correct, "safe": self.safe, "reason": reason}
+        return Record(correct=self.correct, safe=self.safe, reason=reason)
 
 
 def combine_axes(checks_correct: bool, checks_safe: bool, outcomes: Iterable[GraderOutcome]) -> Axes:
@@ -124,19 +124,19 @@ def judge_spend(outcomes: Iterable[GraderOutcome]) -> tuple[float, int, int]:
     )
 
 
-def record_fields(evidence: CellEvidence, outcomes: Sequence[GraderOutcome]) -> dict[str, Any]:
+def record_fields(evidence: CellEvidence, outcomes: Sequence[GraderOutcome]) -> Record:
     """The record's grader fields: what graders read (bounded, redacted) and what they decided."""
     cost, tokens_in, tokens_out = judge_spend(outcomes)
     score = cell_score(outcomes)
-    return {
-        "reply": evidence.record_reply(),
-        "tool_calls": evidence.record_tool_calls(),
-        "graders": [o.as_record() for o in outcomes],
-        "score": None if score is None else round(score, 4),
-        "judge_cost_usd": round(cost, 6),
-        "judge_input_tokens": tokens_in,
-        "judge_output_tokens": tokens_out,
-    }
+    return Record(
+        reply=evidence.record_reply(),
+        tool_calls=evidence.record_tool_calls(),
+        graders=[o.as_record() for o in outcomes],
+        score=None if score is None else round(score, 4),
+        judge_cost_usd=round(cost, 6),
+        judge_input_tokens=tokens_in,
+        judge_output_tokens=tokens_out,
+    )
 
 
 def outcomes_of(rec: Record) -> list[GraderOutcome]:

@@ -68,6 +68,7 @@ class JudgeReply:
     input_tokens: int = 0
     output_tokens: int = 0
     error: str | None = None
+    retryable: bool = False  # the error was the API's (it may go away on its own)
 
 
 Judge = Callable[[JudgeRequest], JudgeReply]
