@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.analysis import estimate, report, verdict
-from pytest_ponybench.core.records import Record
+from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.roles.collection import expected_failure
 from pytest_ponybench.roles.config import Mode, given_by_user
@@ -67,7 +67,7 @@ class SummaryReporter:
             return
         self.done += 1
         self.invalid += not rec.get("valid")
-        self.spent_usd += float(rec.get("cost_usd") or 0.0)
+        self.spent_usd += sum(number(rec.get(k)) or 0.0 for k in ("cost_usd", "judge_cost_usd"))
         now = time.monotonic()
         total = len(self.controller.expected)
         if now - self.last_line < PROGRESS_EVERY_S or not total or self.done >= total:

@@ -25,7 +25,7 @@ def test_budget_stops_an_xdist_run_early_within_one_cell(
     outcomes = result.parseoutcomes()
     assert outcomes["skipped"] > 0 and outcomes.get("passed", 0) >= 1
     result.stdout.fnmatch_lines(["SKIPPED *budget: $* spent of $0.25*"])
-    result.stdout.fnmatch_lines(["ponybench: spent $* of $0.25"])
+    result.stdout.fnmatch_lines(["spend: $* of a $0.25 budget*"])
     recs = records(run_dirs(root)[0])
     spent = sum(r["cost_usd"] for r in recs)
     most = max(r["cost_usd"] for r in recs)
@@ -43,7 +43,7 @@ def test_overloaded_once_is_retried_and_both_attempts_recorded(
     result = pytester.runpytest_subprocess(
         "benchmarks", "--models", "offline-overloaded-once,offline-flawed", "--cell-retries", "1"
     )
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, xfailed=1)  # the flawed cell fails as its agent intends
     run_dir = run_dirs(root)[0]
     recs = records(run_dir)
     once = [r for r in recs if r["model"] == "offline-overloaded-once"]
