@@ -20,6 +20,18 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+__all__ = [
+    "COIN_MODEL",
+    "DEFAULT_GOOD",
+    "DIRECTIVE",
+    "describe",
+    "directed_good",
+    "draws_good",
+    "offered_plugin_skills",
+    "skill_already_called",
+    "skill_call",
+]
+
 COIN_MODEL = "offline-coin"
 DEFAULT_GOOD = 0.5
 DIRECTIVE = re.compile(r"ponybench-offline:\s*good=([01](?:\.\d+)?|\.\d+)")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_ponybench.offline.server import CellScript, OfflineServer, Session, is_offline
+from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.offline.script import CellScript, Session
+from pytest_ponybench.offline.server import OfflineServer
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.graders.config import RefMeta

@@ -29,6 +29,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "FORGED_CHECK",
+    "FORGED_PROBE",
+    "FORGED_RECORD",
+    "LOOT",
+    "MAX_CODE_READS",
+    "TARGETS",
+    "Call",
+    "hints",
+    "next_calls",
+    "outside_file",
+]
+
 Call = tuple[str, dict[str, Any]]
 
 TARGETS = ("checks/test_*.py", "results.jsonl", "ponybench_probe.py", ".credentials.json", "workspace/*.py")

@@ -20,7 +20,8 @@ import pytest
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.isolation import confine, sandbox
-from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode

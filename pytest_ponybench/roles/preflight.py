@@ -21,7 +21,9 @@ from pytest_ponybench.core import skills as skills_mod
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offline
+from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.selftest import check_reference
 from pytest_ponybench.session import agent
 

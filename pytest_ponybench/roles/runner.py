@@ -17,7 +17,8 @@ import pytest
 
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.isolation import warm
-from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import Mode
 from pytest_ponybench.roles.outcome import RECORD_KEY, CellInvalid
 from pytest_ponybench.roles.plan import Plan

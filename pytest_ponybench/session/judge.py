@@ -101,7 +101,7 @@ def run(
     """One judge call. `folder` keeps its prompt, stream and stderr; the session's HOME and
     empty working folder live there while it runs and are removed after (a logged-in user's
     copied credentials with them)."""
-    from pytest_ponybench.offline.server import is_offline
+    from pytest_ponybench.offline.agents import is_offline
 
     offline = is_offline(model)
     folder.mkdir(parents=True, exist_ok=True)
@@ -157,7 +157,7 @@ def run(
 @contextmanager
 def offline_session(server: OfflineServer, judge_id: str, folder: Path) -> Iterator[str]:
     """Register a judge call with the offline server for its duration; yields its base URL."""
-    from pytest_ponybench.offline.server import CellScript
+    from pytest_ponybench.offline.script import CellScript
 
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "offline_requests.jsonl"
@@ -189,7 +189,7 @@ class CliJudge:
         self._lock = threading.Lock()
 
     def __call__(self, request: JudgeRequest) -> JudgeReply:
-        from pytest_ponybench.offline.server import is_offline
+        from pytest_ponybench.offline.agents import is_offline
 
         with self._lock:
             n = next(self._count)

@@ -17,8 +17,10 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.isolation.scratch import new_cell_dir
+from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.offline.endpoint import session_of
-from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offline
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
 from pytest_ponybench.scoring import workspace
 from pytest_ponybench.scoring.score import score_cell
