@@ -67,7 +67,8 @@ from typing import Any
 from pytest_ponybench._util import procs, textfiles
 from pytest_ponybench.core.arms import BASELINE
 from pytest_ponybench.core.tasks import Task, load_tasks
-from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.scoring import workspace
 from pytest_ponybench.session import agent
 

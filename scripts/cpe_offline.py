@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "examples" / "careful-plugin"

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_ponybench.core.endpoint import is_offline
-from pytest_ponybench.offline.server import CellScript, OfflineServer, Session
+from pytest_ponybench.offline.script import CellScript, Session
+from pytest_ponybench.offline.server import OfflineServer
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.graders.config import RefMeta

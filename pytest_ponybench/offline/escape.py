@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "Call",
     "FORGED_CHECK",
     "FORGED_PROBE",
     "FORGED_RECORD",
     "LOOT",
     "MAX_CODE_READS",
     "TARGETS",
+    "Call",
     "hints",
     "next_calls",
     "outside_file",

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pytest_ponybench.analysis import estimate
-from pytest_ponybench.offline.server import is_offline
+from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.roles import pricing
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session import agent

@@ -24,7 +24,7 @@ from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.offline.server import is_offline
+from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import previous, provenance
 from pytest_ponybench.roles.config import Mode, Settings

@@ -22,7 +22,9 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.offline.server import CellScript, OfflineServer, is_offline
+from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
 from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
 from pytest_ponybench.roles.selftest import check_reference

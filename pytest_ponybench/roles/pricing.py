@@ -16,8 +16,9 @@ from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
-from pytest_ponybench.offline.server import OfflineServer, is_offline
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir, write_json

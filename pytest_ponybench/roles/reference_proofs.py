@@ -3,7 +3,7 @@
 A reference's evidence is what a cell with that reference would show: its files laid over the
 seed, its declared reply, and the tool calls the offline agents make for it, in the order they
 make them (the declared calls first, then the Reads and the Write or Edit of each file, as
-`offline._agent_step` does: an integration test runs both and compares). Each grader's outcome
+`offline.agents._agent_step` does: an integration test runs both and compares). Each grader's outcome
 on that evidence must be the one the reference declares (`graders = {name = true}`).
 """
 
@@ -19,8 +19,8 @@ from pytest_ponybench.core.graders.cell import grade_cell
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.judge import Judge, judge_in_process
-from pytest_ponybench.offline import server as offline
 from pytest_ponybench.offline.endpoint import session_of
+from pytest_ponybench.offline.script import Session, resolve_call
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Reference, Task
@@ -57,10 +57,10 @@ def lay_reference(task: Task, ref: Reference, ws: Path) -> dict[str, bytes | Non
 
 
 def offline_calls(
-    ws: Path, before: Mapping[str, bytes | None], files: Mapping[str, bytes], session: offline.Session
+    ws: Path, before: Mapping[str, bytes | None], files: Mapping[str, bytes], session: Session
 ) -> list[tuple[str, dict[str, Any]]]:
     """The tool calls the offline agent makes for these files and this session, in order."""
-    calls = [offline.resolve_call(tool, given, ws) for tool, given in session.calls]
+    calls = [resolve_call(tool, given, ws) for tool, given in session.calls]
     read = {os.path.normpath(str(given.get("file_path"))) for tool, given in calls if tool == "Read"}
     pending = [rel for rel in sorted(files) if before.get(rel) != files[rel]]
     unread = [

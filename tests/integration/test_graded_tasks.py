@@ -17,7 +17,8 @@ from pytest_ponybench.core.judge import judge_in_process
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.endpoint import session_of
-from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.reference_proofs import lay_reference, offline_calls
 from pytest_ponybench.scoring.workspace import lay
 from pytest_ponybench.session import agent

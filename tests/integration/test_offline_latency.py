@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench.core.arms import BASELINE
-from pytest_ponybench.offline.server import CellScript, OfflineServer, is_served, split_hold
+from pytest_ponybench.offline.agents import is_served, split_hold
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.session import agent
 from tests.support import CLAUDE, records, run_dirs
 

@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.offline.server import OFFLINE_MODELS, CellScript, OfflineServer, is_offline
+from pytest_ponybench.offline.agents import OFFLINE_MODELS, is_offline
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 
 CLAUDE = shutil.which("claude")
 needs_claude = pytest.mark.needs_claude

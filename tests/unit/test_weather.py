@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.core.records import Record, loaded
-from pytest_ponybench.offline.server import CellScript, OfflineServer
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.store import weather
 from pytest_ponybench.store.weather import Policy, Weather, check_api, kind_of
 

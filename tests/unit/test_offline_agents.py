@@ -1,0 +1,159 @@
+"""The offline models are one table: every name the server plays resolves through `agents.lookup`
+(fixed names, patterns with their parameter, hold suffixes), an unknown `offline-*` name gets the
+error that lists the known ones, and the server's one public `answer` dispatches through it.
+Plain objects and a temporary workspace; no CLI, no socket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ponybench.core.judge.offline import OFFLINE_JUDGE
+from pytest_ponybench.offline import agents, wire
+from pytest_ponybench.offline.agents import AGENTS, OFFLINE_MODELS, Memory, Turn, lookup, unserved
+from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.server import OfflineServer, Request
+
+GOOD = {"greet.py": b"def greet(name):\n    return f'Hello, {name}!'\n"}
+BAD = {"greet.py": b"def greet(name):\n    return 'Hello'\n"}
+TOOLS: list[dict[str, Any]] = [{"name": n, "input_schema": {}} for n in ("Read", "Write", "Edit")]
+LOOP = {"max_tokens": 32000, "tools": TOOLS, "messages": [{"role": "user", "content": "write greet"}]}
+SIDE = {"max_tokens": 512, "messages": [{"role": "user", "content": "a title, please"}]}
+
+
+def turn(model: str, tmp_path: Path, body: dict[str, Any], memory: Memory | None = None, **kw: Any) -> Turn:
+    script = CellScript(tmp_path / "ws", GOOD, BAD)
+    return Turn(model, {"model": model, **body}, "cell-1", script, memory or Memory(), **kw)
+
+
+def play(model: str, tmp_path: Path, body: dict[str, Any], **kw: Any) -> agents.Answer:
+    served = lookup(model)
+    assert served is not None, model
+    return served.agent(turn(served.name, tmp_path, body, **kw))
+
+
+def written(answer: agents.Answer) -> tuple[str, bytes]:
+    """The one Write call of an answer: (file name, content)."""
+    assert isinstance(answer, wire.Reply) and answer.stop_reason == "tool_use", answer
+    [block] = answer.content
+    assert block["name"] == "Write"
+    return Path(block["input"]["file_path"]).name, block["input"]["content"].encode()
+
+
+def test_every_name_in_the_table_resolves_to_its_own_entry() -> None:
+    assert OFFLINE_MODELS == tuple(AGENTS)
+    assert len(set(OFFLINE_MODELS)) == len(OFFLINE_MODELS) >= 15
+    for name in OFFLINE_MODELS:
+        served = lookup(name)
+        assert served is not None and served.name == name and served.hold_s is None
+        assert served.agent is AGENTS[name]
+        assert agents.is_offline(name) and agents.is_served(name)
+    for name in ("offline-reference", "offline-flawed", "offline-hang", OFFLINE_JUDGE, "offline-coin"):
+        assert name in AGENTS
+
+
+def test_a_hold_suffix_resolves_to_the_same_agent_with_its_seconds() -> None:
+    served = lookup("offline-flawed@2.5s")
+    assert served is not None
+    assert (served.name, served.hold_s) == ("offline-flawed", 2.5)
+    assert served.agent is AGENTS["offline-flawed"]
+    assert agents.split_hold("offline-reference@20s") == ("offline-reference", 20.0)
+    assert agents.split_hold("offline-reference") == ("offline-reference", None)
+
+
+def test_a_storm_resolves_with_its_length(tmp_path: Path) -> None:
+    long = play("offline-overloaded-for-3600s", tmp_path, LOOP)
+    assert isinstance(long, wire.ApiError)
+    assert (long.status, long.kind) == (529, "overloaded_error")
+    assert "3600s long" in long.message
+    # Over at once: the storm plays the reference.
+    assert written(play("offline-overloaded-for-0s", tmp_path, LOOP)) == ("greet.py", GOOD["greet.py"])
+    held = lookup("offline-overloaded-for-4s@10s")
+    assert held is not None and (held.name, held.hold_s) == ("offline-overloaded-for-4s", 10.0)
+    # Side requests meet the storm too; count_tokens does not.
+    assert isinstance(play("offline-overloaded-for-3600s", tmp_path, SIDE), wire.ApiError)
+    counted = play("offline-overloaded-for-3600s", tmp_path, LOOP, counting=True)
+    assert isinstance(counted, wire.Plain) and counted.describe == "count_tokens"
+
+
+def test_a_storm_lasts_from_the_servers_first_request_for_it(tmp_path: Path) -> None:
+    memory = Memory()
+    served = lookup("offline-overloaded-for-3600s")
+    assert served is not None
+    for _ in range(3):
+        assert isinstance(served.agent(turn(served.name, tmp_path, LOOP, memory)), wire.ApiError)
+    assert memory.since(served.name) < 3600
+
+
+@pytest.mark.parametrize("name", ["offline-nonsense", "offline-reference@", "offline-overloaded-for-xs"])
+def test_an_unknown_offline_name_gets_the_error_that_lists_the_known_ones(name: str) -> None:
+    assert lookup(name) is None and not agents.is_served(name)
+    for body in (LOOP, SIDE):
+        answer = unserved(name, {"model": name, **body})
+        assert isinstance(answer, wire.ApiError)
+        assert (answer.status, answer.kind) == (400, "invalid_request_error")
+        assert repr(name) in answer.message
+        assert answer.message.endswith("known models: " + ", ".join(OFFLINE_MODELS))
+
+
+def test_a_real_model_name_gets_a_404_in_the_loop_and_ok_on_the_side() -> None:
+    answer = unserved("claude-sonnet-4-5", {"model": "claude-sonnet-4-5", **LOOP})
+    assert isinstance(answer, wire.ApiError) and (answer.status, answer.kind) == (404, "not_found_error")
+    side = unserved("claude-haiku", {"model": "claude-haiku", **SIDE})
+    assert isinstance(side, wire.Reply) and side.content == [{"type": "text", "text": "OK."}]
+
+
+def test_each_entry_says_which_requests_reach_it(tmp_path: Path) -> None:
+    # The writers: the good or bad file; "OK." on the side; the count for count_tokens.
+    assert written(play("offline-reference", tmp_path, LOOP)) == ("greet.py", GOOD["greet.py"])
+    assert written(play("offline-flawed", tmp_path, LOOP)) == ("greet.py", BAD["greet.py"])
+    side = play("offline-reference", tmp_path, SIDE)
+    assert isinstance(side, wire.Reply) and side.describe == "text: OK."
+    assert isinstance(play("offline-reference", tmp_path, LOOP, counting=True), wire.Plain)
+    # HTTP faults meet count_tokens too (the pre-flight's credential check).
+    for counting in (False, True):
+        fault = play("offline-error-401", tmp_path, SIDE, counting=counting)
+        assert isinstance(fault, wire.ApiError) and fault.status == 401
+        assert fault.message == "offline-error-401: scripted HTTP 401 (authentication_error)"
+    # Stream faults break every messages request, side ones included.
+    for kind in ("hang", "cut", "garbage"):
+        broken = play(f"offline-{kind}", tmp_path, SIDE)
+        assert isinstance(broken, wire.Fault) and broken.kind == kind
+    # The judge answers its tool-less call.
+    judged = play(OFFLINE_JUDGE, tmp_path, SIDE)
+    assert isinstance(judged, wire.Reply) and judged.describe.startswith("text: REASON: ")
+
+
+def test_overloaded_once_is_once_per_cell_id(tmp_path: Path) -> None:
+    memory = Memory()
+    first = play("offline-overloaded-once", tmp_path, LOOP, memory=memory)
+    assert isinstance(first, wire.ApiError) and first.status == 529
+    assert written(play("offline-overloaded-once", tmp_path, LOOP, memory=memory))[0] == "greet.py"
+
+
+def test_the_server_answers_through_the_table_without_a_socket(tmp_path: Path) -> None:
+    server = OfflineServer()  # not started: answer() needs no HTTP
+    server.register("c1", CellScript(tmp_path / "ws", GOOD, BAD))
+
+    def ask(model: str, path: str = "/cell/c1/v1/messages?beta=true") -> wire.Response | wire.Silence:
+        raw = json.dumps({"model": model, **LOOP}).encode()
+        return server.answer(Request("POST", path, (("x-api-key", "k"),), raw))
+
+    unknown = ask("offline-nonsense")
+    assert isinstance(unknown, wire.Response) and unknown.status == 400
+    assert "known models: offline-reference" in json.loads(b"".join(unknown.parts))["error"]["message"]
+    assert isinstance(ask("offline-hang@1s"), wire.Silence)
+    ok = ask("offline-reference")
+    assert isinstance(ok, wire.Response) and ok.status == 200 and ok.length is not None
+    [call] = json.loads(b"".join(ok.parts))["content"]
+    assert call["name"] == "Write" and call["id"].startswith("toolu_")
+    elsewhere = ask("offline-reference", "/cell/c1/v1/elsewhere")
+    assert isinstance(elsewhere, wire.Response) and elsewhere.status == 404
+    ghost = ask("offline-reference", "/cell/ghost/v1/messages")
+    assert isinstance(ghost, wire.Response) and ghost.status == 400
+    log = server.requests("c1")
+    assert [r["reply"].split(" ")[0] for r in log] == ["error", "hang", "Write", "error"]
+    assert all(r["headers"] == {} and r["model"] == "offline-reference" for r in log[2:])
