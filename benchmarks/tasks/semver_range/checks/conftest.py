@@ -20,6 +20,7 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { writeFileSync } from "node:fs";
 const [, , OUT, WS, REL] = process.argv;
+%SETUP%
 const put = (value) => writeFileSync(OUT, JSON.stringify(value));
 const describe = (e) => ({ name: e?.name ?? typeof e, message: String(e?.message ?? e),
                            isError: e instanceof Error });
@@ -57,19 +58,20 @@ def _node() -> str:
 
 @pytest.fixture
 def js(tmp_path):
-    """js(module, body, env=None, timeout=20) -> the body's return value, decoded from JSON.
+    """js(module, body, setup="", env=None, timeout=20) -> the body's return value, from JSON.
 
+    `setup` runs before the module is imported (a fake clock, say).
     Fails the check with a message when the module cannot be loaded, the body throws, node
     crashes or it runs past the timeout; a snippet that expects a throw wraps the call in
     attempt(() => ...) (or await attemptAsync(async () => ...)), which returns
     {ok, value} or {ok: false, name, message, isError}.
     """
 
-    def run(module, body, env=None, timeout=20):
+    def run(module, body, setup="", env=None, timeout=20):
         n = next(_count)
         script = tmp_path / f"harness_{n}.mjs"
         out = tmp_path / f"result_{n}.json"
-        script.write_text(PROGRAM.replace("%BODY%", body), encoding="utf-8")
+        script.write_text(PROGRAM.replace("%SETUP%", setup).replace("%BODY%", body), encoding="utf-8")
         try:
             proc = subprocess.run(
                 [_node(), str(script), str(out), os.getcwd(), module],
