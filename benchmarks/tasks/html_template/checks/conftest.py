@@ -1,7 +1,7 @@
 """Run a JavaScript snippet against the workspace's code in node, one process per call.
 
 The checks run with the workspace as the current directory. Each call writes a small ES module
-under the test's tmp_path that imports the deliverable, runs the snippet as the body of an async
+under the test's tmp_path that imports the deliverable from the workspace, runs the snippet as the body of an async
 function (`mod` is the imported module, `pick(name)` an export by name, named or on the
 CommonJS `module.exports`), and writes the snippet's return value as JSON to a file named on
 node's command line, so whatever the code under test prints cannot be mistaken for a result.
@@ -47,6 +47,8 @@ process.exit(0);
 """
 
 _count = itertools.count()
+# The checks start in the workspace; a check may chdir elsewhere (where a command would run).
+WORKSPACE = os.getcwd()
 
 
 def _node() -> str:
@@ -74,7 +76,7 @@ def js(tmp_path):
         script.write_text(PROGRAM.replace("%SETUP%", setup).replace("%BODY%", body), encoding="utf-8")
         try:
             proc = subprocess.run(
-                [_node(), str(script), str(out), os.getcwd(), module],
+                [_node(), str(script), str(out), WORKSPACE, module],
                 capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
                 env={**os.environ, **(env or {})},
             )
