@@ -2,7 +2,7 @@ import hashlib
 import time
 
 import pytest
-from tokens import NOW, SECRET, b64, part, sign, token, verify_js
+from conftest import NOW, SECRET, b64, part, sign, token, verify_js
 
 CLAIMS = {"sub": "user-42", "scope": ["read", "write"], "exp": NOW + 600}
 

@@ -1,7 +1,7 @@
 import hashlib
 
 import pytest
-from tokens import NOW, SECRET, b64, part, sign, token, verify_js
+from conftest import NOW, SECRET, b64, part, sign, token, verify_js
 
 CLAIMS = {"sub": "user-42", "role": "user", "exp": NOW + 600}
 GOOD = token(CLAIMS)
