@@ -3,7 +3,7 @@
 The checks run with the workspace as the current directory. Each call writes a small ES module
 under the test's tmp_path that imports the deliverable from the workspace, runs the snippet as the body of an async
 function (`mod` is the imported module, `pick(name)` an export by name, named or on the
-CommonJS `module.exports`), and writes the snippet's return value as JSON to a file named on
+CommonJS `module.exports`, `loadOther(path)` imports another workspace module), and writes the snippet's return value as JSON to a file named on
 node's command line, so whatever the code under test prints cannot be mistaken for a result.
 """
 
@@ -38,6 +38,8 @@ try {
   process.exit(0);
 }
 const pick = (name) => mod[name] ?? mod.default?.[name];
+// another module of the workspace, by its path there
+const loadOther = (rel) => import(pathToFileURL(resolve(WS, rel)).href);
 try {
   put({ value: await (async () => { %BODY% })() });
 } catch (e) {
