@@ -3,31 +3,6 @@ import json
 import pytest
 from conftest import WORLD
 
-const { Store } = await loadOther("src/store.js");
-const createApp = pick('createApp');
-let clock = new Date("2024-03-05T12:00:00Z");
-const store = new Store({ clock: () => clock });
-const ann = store.addUser({ login: "ann" }), bob = store.addUser({ login: "bob" });
-const cat = store.addUser({ login: "cat" }), dave = store.addUser({ login: "dave" });
-store.addProject({ key: "WEB", name: "Website", maintainers: [ann.id],
-                   labels: [{ name: "bug", color: "#d73a4a" }, { name: "ui", color: "#000000" }] });
-store.addProject({ key: "OPS", name: "Operations", maintainers: [cat.id], labels: [] });
-store.addIssue("WEB", { title: "Login button misaligned", body: "on mobile", authorId: bob.id, labels: ["bug"] });
-store.addIssue("OPS", { title: "Disk full", authorId: dave.id });
-const tokens = { ann: store.issueToken(ann.id), bob: store.issueToken(bob.id),
-                 cat: store.issueToken(cat.id), dave: store.issueToken(dave.id) };
-const app = createApp({ store });
-const send = async (method, url, who, body) => {
-  clock = new Date(clock.getTime() + 60000);
-  const headers = who === null ? {} : { authorization: `Bearer ${tokens[who] ?? who}` };
-  const r = await app.handle({ method, url, headers, body: typeof body === "string" ? body : JSON.stringify(body) });
-  let data = String(r.body ?? "");
-  try { data = JSON.parse(data); } catch {}
-  return { status: r.status, body: data };
-};
-const stored = (id) => store.getIssue(id);
-"""
-
 
 def run(js, body):
     return js("src/app.js", WORLD + body)
