@@ -52,6 +52,11 @@ def test_portal_file(tmp_path, bom, newline):
     assert items(tmp_path, PORTAL, bom=bom, newline=newline) == expected
 
 
+def test_header_names_are_trimmed(tmp_path):
+    got = items(tmp_path, ' Sku , NAME,price \nTEA-001,Tea,1\n', bom=True)
+    assert got == [("TEA-001", "Tea", "each", 1, Decimal("1.00"))]
+
+
 def test_quoted_header_and_bom(tmp_path):
     got = items(tmp_path, '"SKU","Name","Price"\n"MUG-003","Mug, large",6.00\n', bom=True)
     assert got == [("MUG-003", "Mug, large", "each", 1, Decimal("6.00"))]
@@ -74,7 +79,9 @@ def test_values_are_still_trimmed_and_blank_lines_skipped(tmp_path):
     ('sku,name,price\nTEA-009,"Tea\n\ngreen",1\nTEA-001,Tea,1\n\nTEA-001,Tea,2\n', 7, "already on line 5"),
     ('sku,name,price\n"TEA-001","A\nB\nC",1\nTEA-002,Tea\n', 5, "expected 3 values"),
     ("sku,name,price,case_size\nTEA-001,Tea,1,0\n", 2, "case_size"),
-], ids=["empty", "missing-column", "short", "long", "after-multiline", "duplicate", "three-lines", "case-size"])
+    ("sku,name,price\nTEA-001,Tea,1\nTEA-002\n", 3, "expected 3 values, found 1"),
+], ids=["empty", "missing-column", "short", "long", "after-multiline", "duplicate", "three-lines", "case-size",
+        "one-value"])
 def test_problems_name_their_line(tmp_path, text, line, message):
     importer = load()
     for bom in (False, True):

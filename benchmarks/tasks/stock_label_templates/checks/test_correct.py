@@ -52,6 +52,10 @@ def test_setting_is_read(tmp_path):
     write_settings(tmp_path, None)
     assert config.load_settings(tmp_path / "stockroom.toml").label_template is None
     assert config.load_settings(None).label_template is None
+    for bad in ("label_template = 5\n", "label_template = [\"{qty}\"]\n"):
+        (tmp_path / "stockroom.toml").write_text("[stockroom]\n" + bad, encoding="utf-8")
+        with pytest.raises(config.ConfigError):
+            config.load_settings(tmp_path / "stockroom.toml")
 
 
 def test_labels_for_location_uses_the_template(tmp_path):
@@ -60,10 +64,12 @@ def test_labels_for_location_uses_the_template(tmp_path):
     try:
         got = labels.labels_for_location(repo, "A1", template="{item.sku}:{qty}")
         default = labels.labels_for_location(repo, "A1", "EUR")
+        plain = labels.labels_for_location(repo, "A1")
     finally:
         repo.close()
     assert got == ["MUG-003:3", "TEA-001:26"], got
     assert default[1].splitlines()[2] == "EUR 4.50 / box   qty 26", f"without a template labels stay as before: {default}"
+    assert plain[1].splitlines()[2] == "4.50 / box   qty 26", f"no currency by default, as before: {plain}"
 
 
 def run_cli(tmp_path, *args):

@@ -1,5 +1,6 @@
 import importlib
 import io
+import re
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -69,6 +70,10 @@ def build(repo, today=TODAY):
     rec(sr.Movement("JAR-006", "A1", 11, "receive", at(d(40))))
     rec(sr.Movement("JAR-006", "A1", -10, "ship", at(d(2))))
 
+    # PAN-008: no demand, lead 60, safety 5, on hand 3: level 5, target 5: 2 units.
+    add(sr.Item("PAN-008", "Pan", Decimal("9.00"), reorder_point=5, lead_time_days=60))
+    rec(sr.Movement("PAN-008", "A1", 3, "receive", at(d(50))))
+
     # OLD-007: discontinued: never suggested.
     add(sr.Item("OLD-007", "Old", Decimal("1.00"), reorder_point=50, active=False))
     return repo
@@ -78,6 +83,7 @@ EXPECTED = [
     ("BAG-004", 3, 0, 4, 10, 1),
     ("COF-002", 8, 0, 8, 14, 14),
     ("JAR-006", 1, 0, 2, 6, 6),
+    ("PAN-008", 3, 0, 5, 2, 2),
     ("TEA-001", 13, 5, 21, 24, 2),
 ]
 
@@ -141,7 +147,7 @@ def test_nothing_to_suggest_on_an_empty_repository():
 
 def test_old_reorder_list_unchanged(repo):
     lines = load("stockroom.reorder").reorder_list(repo)
-    assert [(line.sku, line.order_units) for line in lines] == [("BAG-004", 10), ("BOX-005", 4)], lines
+    assert [(line.sku, line.order_units) for line in lines] == [("BAG-004", 10), ("BOX-005", 4), ("PAN-008", 7)], lines
 
 
 def test_cli_report_suggest(tmp_path):
@@ -152,6 +158,29 @@ def test_cli_report_suggest(tmp_path):
     r.close()
     out = io.StringIO()
     code = cli.run(["--db", str(db), "--user", "ann", "report", "suggest"], out=out)
-    rows = [line.split() for line in out.getvalue().splitlines()[2:]]
+    lines = out.getvalue().splitlines()
+    rows = [line.split() for line in lines[2:]]
     expected = [[str(v) for v in row] for row in EXPECTED]
     assert code == 0 and rows == expected, f"stockroom report suggest: {code}\n{out.getvalue()}"
+    header = [h for h in re.split(r"\s{2,}", lines[0].strip())]
+    assert header == ["SKU", "On hand", "On order", "Reorder level", "Order (units)", "Cases"], lines[0]
+    # numbers right-aligned: each number ends where its column's heading ends
+    ends = [m.end() for m in re.finditer(r"\S+(?: \S+)*", lines[0])]
+    for line in lines[2:]:
+        cells = list(re.finditer(r"\S+", line))
+        assert [c.end() for c in cells[1:]] == ends[1:], f"numbers should be right-aligned under their headings:\n{out.getvalue()}"
+        assert cells[0].start() == 0, f"the SKU column is left-aligned:\n{out.getvalue()}"
+
+
+@pytest.mark.parametrize("args, heading", [
+    (["stock"], "SKU"), (["value"], "SKU"), (["low"], "SKU"), (["reorder"], "SKU"), (["history", "TEA-001"], "When"),
+])
+def test_other_reports_unchanged(tmp_path, args, heading):
+    sr, cli = load("stockroom"), load("stockroom.cli")
+    db = tmp_path / "stock.db"
+    r = sr.Repository.open(db)
+    build(r, today=date.today())
+    r.close()
+    out = io.StringIO()
+    code = cli.run(["--db", str(db), "--user", "ann", "report", *args], out=out)
+    assert code == 0 and out.getvalue().split()[0] == heading, f"stockroom report {' '.join(args)}: {code} {out.getvalue()!r}"

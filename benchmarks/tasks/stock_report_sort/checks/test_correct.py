@@ -75,7 +75,8 @@ def test_dashboard_low_filter_still_works(repo):
 
 @pytest.mark.parametrize("args, expected", [
     ([], ORDERS[("sku", False)]), (["--sort", "price"], ORDERS[("price", False)]),
-    (["--sort", "name", "--desc"], ORDERS[("name", True)]),
+    (["--sort", "name", "--desc"], ORDERS[("name", True)]), (["--sort", "sku", "--desc"], ORDERS[("sku", True)]),
+    (["--sort", "reorder_point"], ["BAG-001", "BIG-001", "COF-001", "MUG-001", "TEA-001", "TEA-002"]),
 ])
 def test_cli_sort(tmp_path, args, expected):
     sr, cli = load("stockroom"), load("stockroom.cli")
