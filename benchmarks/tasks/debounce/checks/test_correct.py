@@ -195,6 +195,19 @@ def test_cancel_drops_the_pending_run(js):
         f"after cancel() a new burst waits its full 100 ms: {got['mid']} then {got['end']}")
 
 
+def test_a_call_right_after_cancel_waits_its_full_time(js):
+    got = run(js, """
+        const d = debounce(fn, 100);
+        d(1); advance(50); d.cancel(); d(2);
+        advance(99);
+        const early = seen();
+        advance(1);
+        return {early, end: seen()};
+    """)
+    assert got["early"] == [], f"the cancelled burst's timer still fired: {got['early']}"
+    assert got["end"] == [[150, 2]], f"the call after cancel() should run 100 ms later: {got['end']}"
+
+
 def test_cancel_ends_the_burst_for_leading(js):
     got = run(js, """
         const d = debounce(fn, 100, { leading: true });

@@ -45,7 +45,10 @@ def test_forged_tokens_are_refused(js, name):
     {"sub": "user-42", "exp": None},
     {"sub": "user-42", "exp": "never"},
     {"sub": "user-42", "exp": NOW + 600, "nbf": NOW + 3600},
-], ids=["expired-hour", "expired-second", "no-exp", "null-exp", "string-exp", "not-before"])
+    {"sub": "user-42", "exp": str(NOW + 600)},
+    {"sub": "user-42", "exp": [NOW + 600]},
+], ids=["expired-hour", "expired-second", "no-exp", "null-exp", "string-exp", "not-before", "numeric-string-exp",
+        "list-exp"])
 def test_tokens_outside_their_lifetime_are_refused(js, payload):
     assert not accepted(js, [token(payload)])[0], (
         f"verifyToken accepted a correctly signed token with payload {payload} at time {NOW}: a stolen "
