@@ -60,8 +60,7 @@ def _node() -> str:
     return node
 
 
-@pytest.fixture
-def js(tmp_path):
+def _runner(directory):
     """js(module, body, setup="", env=None, timeout=20) -> the body's return value, from JSON.
 
     `setup` runs before the module is imported (a fake clock, say).
@@ -73,8 +72,8 @@ def js(tmp_path):
 
     def run(module, body, setup="", env=None, timeout=20):
         n = next(_count)
-        script = tmp_path / f"harness_{n}.mjs"
-        out = tmp_path / f"result_{n}.json"
+        script = directory / f"harness_{n}.mjs"
+        out = directory / f"result_{n}.json"
         script.write_text(PROGRAM.replace("%SETUP%", setup).replace("%BODY%", body), encoding="utf-8")
         try:
             proc = subprocess.run(
@@ -96,3 +95,15 @@ def js(tmp_path):
         return result.get("value")
 
     return run
+
+
+@pytest.fixture
+def js(tmp_path):
+    """One node process per call (see _runner)."""
+    return _runner(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def js_batch(tmp_path_factory):
+    """The same, for a module-scoped fixture that runs many cases in one node process."""
+    return _runner(tmp_path_factory.mktemp("js"))
