@@ -13,7 +13,7 @@ def merged(js, defaults, overrides):
     """)
 
 
-@pytest.mark.parametrize("defaults, overrides, expected", [
+TABLE = [
     ('{"theme": "light", "fontSize": 12}', '{"theme": "dark"}', {"theme": "dark", "fontSize": 12}),
     ('{"a": 1}', '{"b": 2}', {"a": 1, "b": 2}),
     ('{"a": 1}', '{}', {"a": 1}),
@@ -34,9 +34,28 @@ def merged(js, defaults, overrides):
     ('{"a": true, "n": 0}', '{"a": 0, "n": null}', {"a": 0, "n": None}),
     ('{"constructor": 1, "toString": 2}', '{"prototype": 3, "valueOf": {"x": 1}}',
      {"toString": 2, "valueOf": {"x": 1}}),
-])
-def test_merges_as_described(js, defaults, overrides, expected):
-    got = json.loads(merged(js, defaults, overrides))
+]
+
+
+@pytest.fixture(scope="module")
+def table(js_batch):
+    """deepMerge over every row of TABLE, in one node run: (defaults, overrides) -> JSON text or the error."""
+    rows = [[d, o] for d, o, _ in TABLE]
+    got = js_batch("merge.js", MERGE + f"""
+        if (typeof deepMerge !== "function") throw new Error("merge.js does not export a function deepMerge");
+        return {json.dumps(rows)}.map(([d, o]) => {{
+            const r = attempt(() => JSON.stringify(deepMerge(JSON.parse(d), JSON.parse(o))));
+            return r.ok ? r.value : "throws " + r.name + ": " + r.message;
+        }});
+    """)
+    return {(d, o): out for (d, o), out in zip(rows, got)}
+
+
+@pytest.mark.parametrize("defaults, overrides, expected", TABLE)
+def test_merges_as_described(table, defaults, overrides, expected):
+    text = table[(defaults, overrides)]
+    assert not text.startswith("throws "), f"deepMerge({defaults}, {overrides}) {text}"
+    got = json.loads(text)
     if "constructor" in json.loads(defaults):
         # keys named constructor/prototype may be kept or skipped: the prompt leaves them open
         got.pop("constructor", None)

@@ -17,13 +17,13 @@ def render_all(js, cases):
 
 
 def one(js, template, data):
-    (out,) = render_all(js, [[template, data]])
+    out = js[(template, json.dumps(data, sort_keys=True))] if isinstance(js, dict) else render_all(js, [[template, data]])[0]
     assert isinstance(out, str) and not out.startswith("throws "), (
         f"render({template!r}, {data!r}) should return a string, got {out!r}")
     return out
 
 
-@pytest.mark.parametrize("template, data, expected", [
+FILLS = [
     ("Hello {{name}}!", {"name": "Ann"}, "Hello Ann!"),
     ("{{ name }}|{{name}}|{{  name  }}", {"name": "Bo"}, "Bo|Bo|Bo"),
     ("<a href=\"/u/{{user.id}}\" title=\"{{ user.name }}\">{{user.name}}</a>", {"user": {"id": 7, "name": "Ann"}},
@@ -39,18 +39,25 @@ def one(js, template, data):
     ("no placeholders &amp; {braces} {{ not valid }} {{a-b}} {{}} }}", {"a": 1}, "no placeholders &amp; {braces} {{ not valid }} {{a-b}} {{}} }}"),
     ("{{a}}", {"a": 1.5}, "1.5"),
     ("", {}, ""),
-])
-def test_placeholders_are_filled(js, template, data, expected):
-    out = one(js, template, data)
+]
+
+
+@pytest.mark.parametrize("template, data, expected", FILLS)
+def test_placeholders_are_filled(rendered, template, data, expected):
+    out = one(rendered, template, data)
     assert out == expected, f"render({template!r}, {data!r}) gave {out!r}, expected {expected!r}"
 
 
-@pytest.mark.parametrize("value", [
+VALUES = [
     "Tom & Jerry", "a < b > c", 'say "hi"', "it's", "<b>bold</b>", "&amp; stays literal",
     "&lt;", "100% \\ {{x}}", "line\nbreak", "ünïcödé ✓", "`tick`", "&#39;",
-])
-def test_escaped_values_read_back_as_typed(js, value):
-    out = one(js, "<p title=\"{{v}}\" data-x='{{v}}'>{{v}}</p>", {"v": value, "x": "X"})
+]
+ATTRS = "<p title=\"{{v}}\" data-x='{{v}}'>{{v}}</p>"
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_escaped_values_read_back_as_typed(rendered, value):
+    out = one(rendered, ATTRS, {"v": value, "x": "X"})
     prefix, suffix = '<p title="', "</p>"
     assert out.startswith(prefix) and out.endswith(suffix), f"the template around the values changed: {out!r}"
     texts = [out[len(prefix):out.index('" data-x=')],
@@ -61,9 +68,21 @@ def test_escaped_values_read_back_as_typed(js, value):
             f"the value {value!r} should read back as typed once the HTML is decoded, got {part!r} in {out!r}")
 
 
-@pytest.mark.parametrize("value", ["<b>bold</b>", "a & b", "\"q\" 'q'", ""])
-def test_triple_braces_insert_raw(js, value):
-    out = one(js, "<div>{{{ html }}}|{{{html}}}</div>", {"html": value})
+RAWS = ["<b>bold</b>", "a & b", "\"q\" 'q'", ""]
+
+
+@pytest.fixture(scope="module")
+def rendered(js_batch):
+    """render for every parametrized case below, in one node run: (template, data as JSON) -> output."""
+    cases = [[t, d] for t, d, _ in FILLS] + [[ATTRS, {"v": v, "x": "X"}] for v in VALUES]
+    cases += [["<div>{{{ html }}}|{{{html}}}</div>", {"html": v}] for v in RAWS]
+    outs = render_all(js_batch, cases)
+    return {(t, json.dumps(d, sort_keys=True)): out for (t, d), out in zip(cases, outs)}
+
+
+@pytest.mark.parametrize("value", RAWS)
+def test_triple_braces_insert_raw(rendered, value):
+    out = one(rendered, "<div>{{{ html }}}|{{{html}}}</div>", {"html": value})
     assert out == f"<div>{value}|{value}</div>", f"{{{{{{html}}}}}} should insert {value!r} unescaped, got {out!r}"
 
 
