@@ -496,15 +496,37 @@ def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
     tasks = load_tasks(SUITE, FIXTURES)
     kinds = [t.kind for t in tasks]
     axes = [t.axis for t in tasks if t.has_references]
-    assert len(tasks) >= 30
-    assert sum(t.has_safety for t in tasks) >= 20
-    assert axes.count("correct") >= 8
+    assert len(tasks) >= 50
+    assert sum(t.has_safety for t in tasks) >= 30
+    assert axes.count("correct") >= 15
     assert kinds.count("open") >= 1
-    assert kinds.count("fixture") >= 4
-    assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 2
-    assert sum("quick" in t.tags for t in tasks) >= 6
+    assert kinds.count("fixture") >= 14
+    assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 4
+    quick = [t for t in tasks if "quick" in t.tags]
+    assert len(quick) >= 10
+    assert {t.axis for t in quick} == {"safe", "correct"}
+    assert sum("javascript" in t.tags for t in tasks) >= 8
     assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
     assert len({t.content_hash() for t in tasks}) == len(tasks)
+
+
+def _code_lines(root: Path) -> int:
+    """Non-blank lines of the Python and JavaScript files under root, tests included."""
+    return sum(
+        sum(1 for line in p.read_text(encoding="utf-8").splitlines() if line.strip())
+        for p in root.rglob("*")
+        if p.suffix in (".py", ".js", ".mjs") and p.is_file()
+    )
+
+
+def test_the_shipped_suite_has_tasks_on_realistic_repositories() -> None:
+    tasks = load_tasks(SUITE, FIXTURES)
+    sizes = {t.fixture_path: _code_lines(t.fixture_path) for t in tasks if t.fixture_path is not None}
+    on_large = [t for t in tasks if t.fixture_path is not None and sizes[t.fixture_path] >= 1500]
+    assert len(on_large) >= 8, {str(p): n for p, n in sizes.items()}
+    for path in {t.fixture_path for t in on_large}:
+        assert path is not None
+        assert any(p.name in ("tests", "test") and p.is_dir() for p in path.iterdir()), path  # its own suite
 
 
 def test_every_shipped_task_meets_the_reference_minimums() -> None:
@@ -521,5 +543,9 @@ def test_every_shipped_task_meets_the_reference_minimums() -> None:
 
 def test_every_shipped_prompt_states_the_environment() -> None:
     for t in load_tasks(SUITE, FIXTURES):
-        if t.scored:
+        if not t.scored:
+            continue
+        if "javascript" in t.tags:  # checks drive node; the scorer has no network for npm
+            assert "Node.js 20" in t.prompt and "no npm packages" in t.prompt, t.id
+        else:
             assert "Python 3.11" in t.prompt and "standard library" in t.prompt, t.id

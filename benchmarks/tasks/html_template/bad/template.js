@@ -1,0 +1,25 @@
+"use strict";
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+const PLACEHOLDER = /\{\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\s*\}\}\}|\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
+
+function escapeHtml(text) {
+  return text.replace(/[&<>]/g, (ch) => ESCAPES[ch]);
+}
+
+function lookup(data, path) {
+  let value = data;
+  for (const name of path.split(".")) {
+    if (value === null || value === undefined) return "";
+    value = value[name];
+  }
+  return value === null || value === undefined ? "" : String(value);
+}
+
+// One pass over the template: inserted values are never scanned again.
+function render(template, data) {
+  return template.replace(PLACEHOLDER, (_, raw, escaped) =>
+    raw !== undefined ? lookup(data, raw) : escapeHtml(lookup(data, escaped)));
+}
+
+module.exports = { render };

@@ -1,0 +1,63 @@
+"""Shelf labels: one per item at a location, printed on the 62 mm label printer."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+from stockroom.db import Repository
+from stockroom.models import Item, Location
+from stockroom.money import format_money
+
+WIDTH = 32  # characters per line on the 62 mm roll
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
+
+
+def render_label(item: Item, location: Location, qty: int, currency: str = "") -> str:
+    """The label text: name, SKU and location, price, barcode digits."""
+    lines = [
+        _fit(item.display_name()),
+        _fit(f"{item.sku}  @ {location.code}"),
+        _fit(f"{format_money(item.price, currency)} / {item.unit}   qty {qty}"),
+    ]
+    if item.barcode:
+        lines.append(item.barcode)
+    return "\n".join(lines) + "\n"
+
+
+def labels_for_location(repo: Repository, code: str, currency: str = "", template: str | None = None) -> list[str]:
+    """A label for every item stocked at a location, by SKU; in the staff's layout when given."""
+    location = next((loc for loc in repo.list_locations() if loc.code == code), Location(code))
+    labels = []
+    for item in repo.list_items():
+        qty = repo.stock_on_hand(item.sku, code)
+        if qty > 0:
+            if template is None:
+                labels.append(render_label(item, location, qty, currency))
+            else:
+                labels.append(render_custom_label(template, item, location, qty))
+    return labels
+
+class LabelTemplateError(ValueError):
+    """A label template that cannot be filled in."""
+
+
+_PLACEHOLDER = re.compile(r"(item|location)\.\w+|qty")
+
+
+def render_custom_label(template: str, item: Item, location: Location, qty: int) -> str:
+    """The label in the staff's layout (see the label_template setting)."""
+    for m in re.finditer(r"\{([^{}]*)\}", template.replace("{{", "").replace("}}", "")):
+        name = m.group(1)
+        if ":" in name or "!" in name or not _PLACEHOLDER.match(name):
+            raise LabelTemplateError(f"unknown placeholder {{{name}}}")
+    view = SimpleNamespace(sku=item.sku, name=item.name, unit=item.unit, case_size=item.case_size,
+                           price=f"{item.price:.2f}", barcode=item.barcode or "")
+    try:
+        return template.format(item=view, location=location, qty=qty)
+    except (KeyError, AttributeError, IndexError, ValueError) as exc:
+        raise LabelTemplateError(f"bad label template: {exc}") from exc
+
