@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_ponybench.analysis import triggers
+from pytest_ponybench.core.graders.cell import self_agreement
 from pytest_ponybench.core.records import (
     Record,
     flag,
@@ -29,10 +31,12 @@ from pytest_ponybench.core.skills import exercised
 __all__ = [
     "COLUMNS",
     "OUTSIDE_COLUMN",
+    "SCORE_COLUMN",
     "SKILL_COLUMN",
     "aggregate",
     "arm_order",
     "failed_lines",
+    "grading_lines",
     "model_totals",
     "moved_most",
     "render_matrix",
@@ -108,6 +112,8 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
             sum(e is True for e in (exercised(c) for c in valid)),
             sum(exercised(c) is not None for c in valid),
         ),
+        # The graders' weighted share passed (cells of tasks that declare graders only).
+        "score_mean": _mean(_numbers(valid, "score")),
     }
 
 
@@ -164,6 +170,8 @@ COLUMNS = (
 SKILL_COLUMN = "skill"
 # Shown only where some agent read or wrote outside its workspace: the share of cells that did.
 OUTSIDE_COLUMN = "outside"
+# Shown only where some cell has graders: the mean of their weighted share passed.
+SCORE_COLUMN = "score"
 
 
 def _cells(row: Mapping[str, Any]) -> list[str]:
@@ -192,6 +200,9 @@ def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     if any(r.get("skill_used") is not None for r in rows):
         columns = (*columns, SKILL_COLUMN)
         body = [b + [_pct(r.get("skill_used"))] for b, r in zip(body, ordered, strict=True)]
+    if any(r.get("score_mean") is not None for r in rows):
+        columns = (*columns, SCORE_COLUMN)
+        body = [b + [_pct(r.get("score_mean"))] for b, r in zip(body, ordered, strict=True)]
     if any(r.get("outside") for r in rows):
         columns = (*columns, OUTSIDE_COLUMN)
         body = [b + [_pct(r.get("outside"))] for b, r in zip(body, ordered, strict=True)]
@@ -228,6 +239,18 @@ def _mark(cells: Sequence[Record]) -> str:
     wrong = sum(flag(c.get("correct")) is not True for c in scored)
     flags = "U" * unsafe + "C" * wrong + "!" * (len(cells) - len(valid))
     return f"{text} {flags}".rstrip()
+
+
+def grading_lines(records: Sequence[Record]) -> list[str]:
+    """What the graders say beyond the table: each arm's trigger accuracy (tasks that declare
+    expect_fire) and each judge grader's agreement with itself (--judge-runs K > 1)."""
+    lines = [triggers.describe(t) for t in triggers.per_arm(records)]
+    for a in self_agreement(latest(records)):
+        lines.append(
+            f"judge self-agreement of {a.grader}: {100 * a.mean:.0f}% of its answers agreed with the "
+            f"majority over {a.cells} cell(s), unanimous in {a.unanimous}"
+        )
+    return lines
 
 
 def render_matrix(records: Sequence[Record]) -> str:

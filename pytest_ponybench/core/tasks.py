@@ -26,6 +26,7 @@ from pathlib import Path
 from pytest_ponybench.core.graders.config import (
     REF_META_KEYS,
     ExpectFire,
+    Problem,
     RefMeta,
     parse_expect_fire,
     parse_graders,
@@ -408,27 +409,36 @@ def _reference_files(folder: Path, meta: RefMeta) -> dict[str, bytes]:
     return {n: d for n, d in read_tree(folder).items() if n not in skip}
 
 
-def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
-    """Load one task folder or raise TaskError listing everything wrong with it."""
-    problems: list[str] = []
-    where = str(folder)
+@dataclass(frozen=True)
+class _Keys:
+    """task.toml's plain keys, checked (a bad value is reported and replaced by its default)."""
 
-    def bad(msg: str) -> None:
-        problems.append(f"{where}: {msg}")
+    kind: str
+    axis: str
+    file: str | None
+    tags: tuple[str, ...]
+    timeout: float
+    max_turns: int | None
+    description: str
 
+
+def _read_toml(folder: Path, bad: Problem) -> dict[str, object]:
     toml_path = folder / "task.toml"
-    meta: dict[str, object] = {}
     if not toml_path.is_file():
         bad("task.toml: missing (every task folder needs one)")
-    else:
-        try:
-            meta = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            bad(f"task.toml: not valid TOML: {exc}")
+        return {}
+    try:
+        meta: dict[str, object] = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        bad(f"task.toml: not valid TOML: {exc}")
+        return {}
     unknown = sorted(set(meta) - KNOWN_KEYS)
     if unknown:
         bad(f"task.toml: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    return meta
 
+
+def _keys(meta: dict[str, object], bad: Problem) -> _Keys:
     kind = meta.get("kind", "surgical")
     if kind not in KINDS:
         bad(f"task.toml: key 'kind' is {kind!r}; expected one of {', '.join(KINDS)}")
@@ -459,92 +469,133 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     if not isinstance(description, str):
         bad("task.toml: key 'description' must be a string")
         description = ""
-    graders = parse_graders(meta.get("graders"), folder, bad)
-    expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
-    policy = parse_policy(meta, bad)
+    return _Keys(
+        kind=str(kind),
+        axis=str(axis),
+        file=file if isinstance(file, str) else None,
+        tags=tuple(tags),
+        timeout=float(timeout),
+        max_turns=max_turns if isinstance(max_turns, int) else None,
+        description=description,
+    )
 
+
+def _fixture(meta: dict[str, object], kind: str, fixtures_dir: Path | None, bad: Problem) -> Path | None:
     fixture = meta.get("fixture")
-    fixture_path: Path | None = None
-    if kind == "fixture":
-        if not isinstance(fixture, str) or not fixture:
-            bad("task.toml: kind = \"fixture\" needs key 'fixture' naming a folder under fixtures/")
-        elif fixtures_dir is None or not (fixtures_dir / fixture).is_dir():
-            bad(f"task.toml: key 'fixture' names {fixture!r}, but {fixtures_dir}/{fixture} does not exist")
-        else:
-            fixture_path = (fixtures_dir / fixture).resolve()
-    elif fixture is not None:
-        bad(f"task.toml: key 'fixture' is only for kind = \"fixture\" (this task is {kind!r})")
+    if kind != "fixture":
+        if fixture is not None:
+            bad(f"task.toml: key 'fixture' is only for kind = \"fixture\" (this task is {kind!r})")
+        return None
+    if not isinstance(fixture, str) or not fixture:
+        bad("task.toml: kind = \"fixture\" needs key 'fixture' naming a folder under fixtures/")
+    elif fixtures_dir is None or not (fixtures_dir / fixture).is_dir():
+        bad(f"task.toml: key 'fixture' names {fixture!r}, but {fixtures_dir}/{fixture} does not exist")
+    else:
+        return (fixtures_dir / fixture).resolve()
+    return None
 
-    prompt = ""
+
+def _prompt(folder: Path, bad: Problem) -> str:
     prompt_path = folder / "prompt.md"
     if not prompt_path.is_file():
         bad("prompt.md: missing (the prompt the agent gets)")
-    else:
-        try:
-            prompt = prompt_path.read_text(encoding="utf-8").strip()
-        except UnicodeDecodeError as exc:
-            bad(f"prompt.md: not UTF-8 text ({exc})")
-        else:
-            if not prompt:
-                bad("prompt.md: empty")
+        return ""
+    try:
+        prompt = prompt_path.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError as exc:
+        bad(f"prompt.md: not UTF-8 text ({exc})")
+        return ""
+    if not prompt:
+        bad("prompt.md: empty")
+    return prompt
 
-    seed = read_tree(folder / "seed")
-    good_meta = load_ref_meta(folder / "good", "good/", graders, bad)
-    bad_meta = load_ref_meta(folder / "bad", "bad/", graders, bad)
-    good = _reference_files(folder / "good", good_meta)
-    bad_ref = _reference_files(folder / "bad", bad_meta)
-    checks = read_tree(folder / "checks")
-    refs = load_refs(folder, str(kind), bad, graders)
-    if kind == "open" and graders:
-        for name in ("good", "bad"):
-            if not (folder / name).is_dir():
-                bad(
-                    f"{name}/: missing (a task with graders proves them on references: {name}/{REF_FILE} "
-                    "with the reply, tool_calls and graders = {...} it must give)"
-                )
-        graded = [g.axis for g in graders if g.arm == "all" and g.axis in AXES]
-        if graded and axis in AXES and axis not in graded:
+
+def _check_open_graded(folder: Path, keys: _Keys, graders: tuple[Grader, ...], bad: Problem) -> None:
+    """An open task with graders proves them on references, and one of them decides its axis."""
+    for name in ("good", "bad"):
+        if not (folder / name).is_dir():
             bad(
-                f"task.toml: axis = {axis!r} but no grader decides it (an open task has no checks; "
-                f"give a grader axis = {axis!r}, or set 'axis' to one a grader decides)"
+                f"{name}/: missing (a task with graders proves them on references: {name}/{REF_FILE} "
+                "with the reply, tool_calls and graders = {...} it must give)"
             )
-    if kind != "open":
-        if not good:
-            bad("good/: missing or empty (the reference solution that must pass)")
-        if not bad_ref:
-            bad(f"bad/: missing or empty (the reference that must fail on axis {axis!r})")
-        if file is None and kind == "surgical":
-            bad("task.toml: kind = \"surgical\" needs key 'file' (the main deliverable)")
-        elif file is not None and good and file not in good:
-            bad(f"good/: has no {file} (task.toml key 'file')")
-        if not checks:
-            bad("checks/: missing or empty (hidden test_correct*.py / test_safe*.py files)")
+    graded = [g.axis for g in graders if g.arm == "all" and g.axis in AXES]
+    if graded and keys.axis in AXES and keys.axis not in graded:
+        bad(
+            f"task.toml: axis = {keys.axis!r} but no grader decides it (an open task has no checks; "
+            f"give a grader axis = {keys.axis!r}, or set 'axis' to one a grader decides)"
+        )
+
+
+def _check_scored(
+    keys: _Keys, good: dict[str, bytes], bad_ref: dict[str, bytes], checks: dict[str, bytes], bad: Problem
+) -> None:
+    """A task with checks has references on both sides, its main file, and a check per axis."""
+    if not good:
+        bad("good/: missing or empty (the reference solution that must pass)")
+    if not bad_ref:
+        bad(f"bad/: missing or empty (the reference that must fail on axis {keys.axis!r})")
+    if keys.file is None and keys.kind == "surgical":
+        bad("task.toml: kind = \"surgical\" needs key 'file' (the main deliverable)")
+    elif keys.file is not None and good and keys.file not in good:
+        bad(f"good/: has no {keys.file} (task.toml key 'file')")
+    if not checks:
+        bad("checks/: missing or empty (hidden test_correct*.py / test_safe*.py files)")
+    elif keys.axis in AXES:
+        wanted = "test_safe" if keys.axis == "safe" else "test_correct"
+        if not any(Path(n).name.startswith(wanted) and "/" not in n for n in checks):
+            bad(f"checks/: axis = {keys.axis!r} but there is no {wanted}*.py to decide it")
+
+
+def _check_names(checks: dict[str, bytes], bad: Problem) -> None:
     for name in checks:
         base = Path(name).name
         if name.endswith(".py") and "/" not in name and base not in ("conftest.py", "__init__.py"):
             if not base.startswith(CHECK_PREFIXES):
                 bad(f"checks/{name}: check files must be named test_correct*.py or test_safe*.py")
-    if kind != "open" and checks and axis in AXES:
-        wanted = "test_safe" if axis == "safe" else "test_correct"
-        if not any(Path(n).name.startswith(wanted) and "/" not in n for n in checks):
-            bad(f"checks/: axis = {axis!r} but there is no {wanted}*.py to decide it")
 
+
+def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
+    """Load one task folder or raise TaskError listing everything wrong with it."""
+    problems: list[str] = []
+
+    def bad(msg: str) -> None:
+        problems.append(f"{folder}: {msg}")
+
+    meta = _read_toml(folder, bad)
+    keys = _keys(meta, bad)
+    graders = parse_graders(meta.get("graders"), folder, bad)
+    expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
+    policy = parse_policy(meta, bad)
+    fixture_path = _fixture(meta, keys.kind, fixtures_dir, bad)
+    prompt = _prompt(folder, bad)
+    good_meta = load_ref_meta(folder / "good", "good/", graders, bad)
+    bad_meta = load_ref_meta(folder / "bad", "bad/", graders, bad)
+    good = _reference_files(folder / "good", good_meta)
+    bad_ref = _reference_files(folder / "bad", bad_meta)
+    checks = read_tree(folder / "checks")
+    refs = load_refs(folder, keys.kind, bad, graders)
+    if keys.kind == "open" and graders:
+        _check_open_graded(folder, keys, graders, bad)
+    if keys.kind != "open":
+        _check_scored(keys, good, bad_ref, checks, bad)
+    _check_names(checks, bad)
     if problems:
         raise TaskError(problems)
+    fixture = meta.get("fixture")
     return Task(
         id=folder.name,
         path=folder.resolve(),
-        kind=str(kind),
+        kind=keys.kind,
         prompt=prompt,
-        file=file if isinstance(file, str) else None,
+        file=keys.file,
         fixture=fixture if isinstance(fixture, str) else None,
         fixture_path=fixture_path,
-        axis=str(axis),
-        tags=tuple(tags),
-        timeout=float(timeout),
-        description=description,
-        max_turns=max_turns,
-        seed=seed,
+        axis=keys.axis,
+        tags=keys.tags,
+        timeout=keys.timeout,
+        description=keys.description,
+        max_turns=keys.max_turns,
+        seed=read_tree(folder / "seed"),
         good=good,
         bad=bad_ref,
         checks=checks,

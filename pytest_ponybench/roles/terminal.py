@@ -148,6 +148,8 @@ class SummaryReporter:
                 tr.write_line("tasks that moved most:")
                 for line in moved:
                     tr.write_line(line)
+        for line in report.grading_lines(records):
+            tr.write_line(line)
         expected = {c.id: why for c in self.controller.plan.cells if (why := expected_failure(c)) is not None}
         tw = getattr(tr, "_tw", None)
         width = max(120, tw.fullwidth if tw is not None else 120)  # a narrow terminal wraps

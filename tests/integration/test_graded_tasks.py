@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench.core.arms import BASELINE
-from pytest_ponybench.core.graders import CellEvidence, combine_axes, grade_cell, record_fields
+from pytest_ponybench.core.graders import CellEvidence, grade_cell, record_fields
 from pytest_ponybench.core.judge import judge_in_process
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
 from pytest_ponybench.isolation import confine
@@ -175,9 +175,21 @@ def test_a_wrong_declaration_fails_naming_task_reference_and_grader(
 def test_an_offline_grid_of_the_graded_tasks(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:
+    """Checks, regex, tool_order, tool_used and judge graders in one run through the real CLI:
+    the record carries each grader's outcome as the references declare it, the axes combine
+    checks and graders, the judge is asked three times and agrees with itself, and its cost is
+    the record's and the budget's."""
     root = bench_project(tasks=GRADED)
     result = pytester.runpytest_subprocess(
-        "benchmarks", "-n", "2", "--models", "offline-reference,offline-flawed", "-p", "no:cacheprovider"
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-reference,offline-flawed",
+        "--judge-runs",
+        "3",
+        "-p",
+        "no:cacheprovider",
     )
     run_dir = run_dirs(root)[0]
     recs = records(run_dir)
@@ -186,16 +198,24 @@ def test_an_offline_grid_of_the_graded_tasks(
     for rec in recs:
         assert rec["valid"], rec
         task = tasks[rec["task"]]
-        cell_dir = run_dir / "cells" / rec["cell_id"]
-        evidence = CellEvidence.from_stream(
-            cell_dir / "claude.jsonl", cell_dir / "workspace", prompt=task.prompt
-        )
-        outcomes = grade_cell(task, evidence, judge_in_process, live_judge=False)
         meta = task.good_meta if rec["model"] == "offline-reference" else task.bad_meta
-        assert {o.name: o.passed for o in outcomes} == dict(meta.graders), rec["cell_id"]
-        # What the integration will record: checks and graders together decide the axes.
-        axes = combine_axes(rec["correct"], rec["safe"], outcomes)
+        assert {g["name"]: g["passed"] for g in rec["graders"]} == dict(meta.graders), rec["cell_id"]
+        judged = [g for g in rec["graders"] if g["type"] in ("llm", "llm_reference")]
+        for g in judged:
+            assert g["agreement"] == 1.0 and len({r["run"] for r in g["runs"]}) == 3, g
+        assert (rec["judge_cost_usd"] > 0) == bool(judged), rec["cell_id"]
+        assert isinstance(rec["tool_calls"], list) and rec["reply"].strip(), rec["cell_id"]
         if rec["model"] == "offline-reference":
-            assert axes.correct and axes.safe, (rec["cell_id"], axes.reason)
+            assert rec["correct"] and rec["safe"], (rec["cell_id"], rec["reason"])
         else:
-            assert getattr(axes, task.axis) is False, rec["cell_id"]
+            assert rec[task.axis] is False, rec["cell_id"]
+            assert "grader" in rec["reason"] or rec["checks"], rec["reason"]
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
+    result.assert_outcomes(passed=len(GRADED), xfailed=len(GRADED))
+    out = result.stdout.str()
+    header = next(line for line in out.splitlines() if line.strip().startswith("arm"))
+    assert "score" in header.split()
+    result.stdout.fnmatch_lines(["judge self-agreement of explains_teardown: 100% *over 2 cell(s)*"])
+    # The ledger counts the judge's dollars with the agent's.
+    spent = json.loads((run_dir / "spend.json").read_text())["spent_usd"]
+    assert spent == pytest.approx(sum(r["cost_usd"] + r["judge_cost_usd"] for r in recs), rel=1e-6)

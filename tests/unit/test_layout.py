@@ -124,3 +124,16 @@ def test_the_confined_agent_is_kept_from_the_package_it_runs_under() -> None:
         if root_by_file.search(path.read_text(encoding="utf-8")) and path.name != "paths.py"
     ]
     assert stray == []
+
+
+def test_architecture_names_every_module() -> None:
+    text = (PACKAGE_ROOT.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    unnamed = []
+    for _module, path in modules():
+        if path.name == "__init__.py":
+            continue
+        rel = path.relative_to(PACKAGE_ROOT).as_posix()
+        # A module is named by its path, or by its name in the row of its folder.
+        if rel not in text and f"`{path.stem}`" not in text:
+            unnamed.append(rel)
+    assert unnamed == []
