@@ -133,10 +133,16 @@ def _configure(config: pytest.Config) -> None:
 
 
 def junit_properties(record: Record) -> list[tuple[str, str]]:
+    """One property per scalar metric, and one per grader (`ponybench.grader.<name>`: true,
+    false or null), each a JSON value, for JUnit XML and CI test tabs."""
     import json
 
     scalar = (str, int, float, bool, type(None))
-    return [(f"ponybench.{k}", json.dumps(v)) for k, v in record.items() if isinstance(v, scalar)]
+    out = [(f"ponybench.{k}", json.dumps(v)) for k, v in record.items() if isinstance(v, scalar)]
+    for g in record.get("graders") or []:
+        if isinstance(g, dict) and isinstance(g.get("name"), str):
+            out.append((f"ponybench.grader.{g['name']}", json.dumps(g.get("passed"))))
+    return out
 
 
 def _check_interpreter() -> None:

@@ -73,10 +73,17 @@ class Profile:
     cache_write_tokens: float
     cache_read_tokens: float
     cost_usd: float
+    # The judge's own tokens for the cell (its graders' calls; 0 for a task without a judge).
+    judge_input_tokens: float = 0.0
+    judge_output_tokens: float = 0.0
 
     def dollars(self, price: tuple[float, float, float, float]) -> float:
         tokens = (self.input_tokens, self.output_tokens, self.cache_write_tokens, self.cache_read_tokens)
         return sum(t * p for t, p in zip(tokens, price, strict=True)) / 1e6
+
+    def judge_dollars(self, price: tuple[float, float, float, float]) -> float:
+        """The judge's calls at its model's price (one turn each: nothing cached)."""
+        return (self.judge_input_tokens * price[0] + self.judge_output_tokens * price[1]) / 1e6
 
     def plus(self, other: Profile, minus: Profile) -> Profile:
         """This profile with other's difference from minus added (an arm's overhead on a task
@@ -92,7 +99,9 @@ class Profile:
 
     @classmethod
     def of(cls, rec: Record) -> Profile | None:
-        values = [number(rec.get(k)) for k in (*TOKEN_KEYS, "cost_usd")]
+        values = [
+            number(rec.get(k)) for k in (*TOKEN_KEYS, "cost_usd", "judge_input_tokens", "judge_output_tokens")
+        ]
         if any(v is None for v in values[:4]):
             return None
         return cls(*(v or 0.0 for v in values))
@@ -127,9 +136,54 @@ def estimate(
     measured: Mapping[tuple[str, str], Profile],
     earlier: Mapping[tuple[str, str, str], list[Profile]],
     offline: Callable[[str], bool],
+    judge: str | None = None,
+    judged: frozenset[str] = frozenset(),
 ) -> list[Line]:
     """Per model: the cells (task, arm, model) of the grid priced from earlier records of that
-    model where there are any, else from the offline measurement of (task, arm)."""
+    model where there are any, else from the offline measurement of (task, arm); and, for a
+    live judge, the judge's calls on the cells of the judged tasks as one line more."""
+    lines = _agent_lines(cells, measured, earlier, offline)
+    if judge is not None and not offline(judge):
+        lines.append(_judge_line(judge, [c for c in cells if c[0] in judged], measured, earlier))
+    return lines
+
+
+JUDGE_FACTOR = 2.0  # high end of a judge call: a longer answer, a retry
+
+
+def _judge_line(
+    judge: str,
+    cells: Sequence[tuple[str, str, str]],
+    measured: Mapping[tuple[str, str], Profile],
+    earlier: Mapping[tuple[str, str, str], list[Profile]],
+) -> Line:
+    price = list_price(judge)
+    low = tokens = 0.0
+    for task, arm, model in cells:
+        seen = [p for p in earlier.get((task, arm, model), []) if p.judge_input_tokens]
+        base = seen[0] if seen else measured.get((task, arm))
+        if base is None:
+            continue
+        tokens += base.judge_input_tokens + base.judge_output_tokens
+        low += base.judge_dollars(price) if price else 0.0
+    n = max(1, len(cells))
+    return Line(
+        f"{judge} (judge)",
+        len(cells),
+        tokens / n,
+        low,
+        low * JUDGE_FACTOR,
+        "offline measurement",
+        bool(price),
+    )
+
+
+def _agent_lines(
+    cells: Sequence[tuple[str, str, str]],
+    measured: Mapping[tuple[str, str], Profile],
+    earlier: Mapping[tuple[str, str, str], list[Profile]],
+    offline: Callable[[str], bool],
+) -> list[Line]:
     by_model: dict[str, list[tuple[str, str]]] = {}
     for task, arm, model in cells:
         by_model.setdefault(model, []).append((task, arm))
@@ -190,7 +244,8 @@ def totals(lines: Sequence[Line]) -> tuple[float, float]:
 
 
 def cache_key(task_hash: str, arm_hash: str, claude_version: str | None) -> str:
-    return f"{task_hash}:{arm_hash}:{claude_version or '?'}"
+    """The cache's key; `v2` since a profile carries the judge's tokens."""
+    return f"v2:{task_hash}:{arm_hash}:{claude_version or '?'}"
 
 
 def measure(

@@ -42,6 +42,7 @@ __all__ = [
     "render_matrix",
     "render_table",
     "summarize",
+    "table_rows",
 ]
 
 
@@ -192,20 +193,24 @@ def _cells(row: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def table_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The columns and cells of summary rows, baseline first; the skill, score and outside
+    columns only where some row has them (the terminal and the HTML report show the same)."""
     order = {a: i for i, a in enumerate(arm_order(r["arm"] for r in rows))}
     ordered = sorted(rows, key=lambda r: order[r["arm"]])
     body = [_cells(r) for r in ordered]
     columns: tuple[str, ...] = COLUMNS
-    if any(r.get("skill_used") is not None for r in rows):
-        columns = (*columns, SKILL_COLUMN)
-        body = [b + [_pct(r.get("skill_used"))] for b, r in zip(body, ordered, strict=True)]
-    if any(r.get("score_mean") is not None for r in rows):
-        columns = (*columns, SCORE_COLUMN)
-        body = [b + [_pct(r.get("score_mean"))] for b, r in zip(body, ordered, strict=True)]
-    if any(r.get("outside") for r in rows):
-        columns = (*columns, OUTSIDE_COLUMN)
-        body = [b + [_pct(r.get("outside"))] for b, r in zip(body, ordered, strict=True)]
+    # outside: only where an agent reached outside (0% everywhere would only be noise).
+    optional = ((SKILL_COLUMN, "skill_used"), (SCORE_COLUMN, "score_mean"), (OUTSIDE_COLUMN, "outside"))
+    for name, key in optional:
+        if any(r.get(key) if key == "outside" else r.get(key) is not None for r in rows):
+            columns = (*columns, name)
+            body = [b + [_pct(r.get(key))] for b, r in zip(body, ordered, strict=True)]
+    return columns, body
+
+
+def _block(title: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    columns, body = table_rows(rows)
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(columns)]
     fmt = "  " + "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
     return [title, fmt.format(*columns), *(fmt.format(*b) for b in body)]

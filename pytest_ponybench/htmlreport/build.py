@@ -34,6 +34,7 @@ from markupsafe import Markup
 
 from pytest_ponybench import __version__
 from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.records import Record, is_valid, latest, number, passed, tokens
 from pytest_ponybench.htmlreport import plots
 from pytest_ponybench.htmlreport.details import SOURCE_KEY, Job, outcome, reason, write_parts
@@ -117,6 +118,8 @@ def _table(cells: Sequence[Cell]) -> dict[str, Any]:
                 c.group,
                 str(r.get("cell_id")),
                 c.part,
+                number(r.get("score")),
+                _graders_passed(r),
             ]
         )
     columns = [
@@ -134,8 +137,17 @@ def _table(cells: Sequence[Cell]) -> dict[str, Any]:
         "group",
         "id",
         "part",
+        "score",
+        "graders",
     ]
-    return {"columns": columns, "rows": rows}
+    graded = any(row[-1] is not None for row in rows)
+    return {"columns": columns, "rows": rows, "graded": graded}
+
+
+def _graders_passed(rec: Record) -> str | None:
+    """ "3/4": the cell's counted graders that passed, of those it has; None without graders."""
+    counted = [o for o in outcomes_of(rec) if o.counts]
+    return f"{sum(o.passed is True for o in counted)}/{len(counted)}" if counted else None
 
 
 def _bar(value: float, kind: str) -> float:
@@ -218,11 +230,9 @@ def _matrix(rows: Sequence[Mapping[str, Any]], model: str, arms: Sequence[str]) 
     return [{"task": t, "cells": [by_task[t].get(a) for a in arms]} for t in sorted(by_task)]
 
 
-def _summary_rows(totals: Sequence[Mapping[str, Any]], model: str) -> list[list[str]]:
+def _summary(totals: Sequence[Mapping[str, Any]], model: str) -> tuple[tuple[str, ...], list[list[str]]]:
     """The terminal's all-tasks block of one model, from report.model_totals' rows."""
-    rows = [r for r in totals if r["model"] == model]
-    order = {a: i for i, a in enumerate(report.arm_order(r["arm"] for r in rows))}
-    return [report._cells(r) for r in sorted(rows, key=lambda r: order[r["arm"]])]
+    return report.table_rows([r for r in totals if r["model"] == model])
 
 
 def _run_info(source: Source, records: Sequence[Record]) -> dict[str, Any]:
@@ -405,16 +415,17 @@ def build(
                 {
                     "model": model,
                     "verdicts": blocks.get(model, []),
-                    "columns": report.COLUMNS,
-                    "summary": _summary_rows(model_rows, model),
+                    "columns": _summary(model_rows, model)[0],
+                    "summary": _summary(model_rows, model)[1],
                     "figure": Markup(plots.model_figure([c.rec for c in mine], model_arms, task_link)),
                     "arms": model_arms,
                     "matrix": _matrix(task_rows, model, model_arms),
                 }
             )
         parts.result()
+        table = _table(cells)
         data = {
-            "table": _table(cells),
+            "table": table,
             "cellsDir": quote(cells_dir.name),
             "arms": arms,
             "models": models,
@@ -440,6 +451,7 @@ def build(
                 version=__version__,
                 build_s=f"{time.monotonic() - t0:.1f}",
                 n_cells=len(cells),
+                graded=table["graded"],
             )
         )
         if cells_dir.exists():

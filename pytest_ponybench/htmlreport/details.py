@@ -16,7 +16,10 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from pytest_ponybench._util.textfiles import clean
+from pytest_ponybench.core.graders.cell import outcomes_of
+from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
+from pytest_ponybench.core.records import number as record_number
 from pytest_ponybench.htmlreport import transcript
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.store.celldir import CellDir
@@ -122,6 +125,8 @@ def cell_detail(
     detail.update(
         # An invalid cell's checks ran on whatever was left and count for nothing: not shown.
         failed=[c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed" and is_valid(rec)],
+        graders=[_grader(o) for o in outcomes_of(rec)] if is_valid(rec) else [],
+        score=record_number(rec.get("score")),
         record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
     )
     if folder is None:
@@ -141,6 +146,18 @@ def cell_detail(
     if CellDir(folder).workspace.is_dir():
         detail["diff"] = bases.diff(folder, task)
     return detail
+
+
+def _grader(o: GraderOutcome) -> dict[str, Any]:
+    state = {True: "passed", False: "failed", None: "undecided"}[o.passed]
+    return {
+        "name": o.name,
+        "type": o.type,
+        "axis": o.axis,
+        "arm": o.arm,
+        "state": state,
+        "explanation": o.explanation,
+    }
 
 
 def _frame(rec: Record, task: str) -> dict[str, Any]:

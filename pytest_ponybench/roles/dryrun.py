@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pytest_ponybench.analysis import estimate
-from pytest_ponybench.offline.agents import is_offline
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.roles import pricing
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.session import agent
@@ -29,13 +29,22 @@ def describe(plan: Plan) -> list[str]:
         + "; "
         + "; ".join(f"{model}: {n}" for model, n in Counter(c.model for c in cells).items()),
     ]
-    live = [m for m in s.models if not is_offline(m)]
+    live = list(plan.live_models)
     refs = sum(len(t.references) for t in plan.tasks if t.scored)
+    judged = [t for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders)]
+    if judged:
+        n = sum(1 for c in cells if c.task in judged)
+        lines.append(
+            f"judge: {plan.judge_model} on the {n} cells of {len(judged)} task(s) with judge graders, "
+            f"asked {s.judge_runs} time(s) per grader"
+        )
     if live or s.preflight:
         checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]
         checks.append(f"the activation of {len(plan.arms)} arm(s) in one offline session each")
         if live:
             checks.append(f"a free token count against the API for {', '.join(live)}")
+        if judged and plan.judge_model in live:
+            checks.append(f"{plan.judge_model} judging the references of {len(judged)} judged task(s)")
         lines.append("pre-flight before the first cell: " + "; ".join(checks))
     else:
         lines.append("pre-flight: none (every model is offline; --preflight forces it)")

@@ -9,17 +9,21 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles.config import OFFLINE_JUDGE
 from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.roles.runner import judging_of
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir, write_json
 
@@ -55,6 +59,13 @@ def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_ver
                 max_turns=plan.settings.max_turns,
                 endpoint=OfflineEndpoint(server),
                 claude_version=claude_version,
+                # The offline judge's token counts stand for the run's judge's (its price is
+                # the judge model's).
+                judging=judging_of(
+                    replace(plan, settings=replace(plan.settings, judge_model=OFFLINE_JUDGE)),
+                    OfflineEndpoint(server),
+                    (),
+                ),
             )
             return run_cell(Cell(task, arm, MEASURE_MODEL, 0), ctx)
 
@@ -69,7 +80,10 @@ def lines(plan: Plan, claude_version: str | None) -> list[estimate.Line]:
     measured: dict[tuple[str, str], estimate.Profile] = {}
     if needed and plan.tasks and plan.arms:
         measured = _measure(plan, needed, claude_version)
-    return estimate.estimate(cells, measured, earlier, is_offline)
+    judged = frozenset(t.id for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders))
+    return estimate.estimate(
+        cells, measured, earlier, is_offline, plan.judge_model if judged else None, judged
+    )
 
 
 def load_cache(folder: Path) -> dict[str, dict[str, float]]:

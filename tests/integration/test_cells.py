@@ -69,6 +69,9 @@ def test_offline_grid_over_every_shipped_task(
     assert json.loads(str(props["ponybench.cost_usd"])) > 0
     assert json.loads(str(props["ponybench.valid"])) is True
     assert "ponybench" not in props  # no dict repr
+    # A graded task's graders, one property each.
+    assert json.loads(str(props["ponybench.grader.explains_teardown"])) in (True, False)
+    assert json.loads(str(props["ponybench.score"])) is not None
     run = json.loads((run_dir / "run.json").read_text())
     assert run["claude_version"].startswith("2.1.") and run["finished"]
     assert set(run["tasks"]) == set(tasks) and "shopcart" in run["fixtures"]

@@ -76,6 +76,10 @@
       tr.appendChild(el("td", "num", fmt(r[C.tokens])));
       tr.appendChild(el("td", "num", fmt(r[C.cost], 4)));
       tr.appendChild(el("td", "num", fmt(r[C.time], 1)));
+      if (DATA.table.graded) {
+        tr.appendChild(el("td", "num", fmt(r[C.score], 2)));
+        tr.appendChild(el("td", "num", r[C.graders] === null ? "-" : r[C.graders]));
+      }
       var links = el("td", "links");
       var open = el("a", "open", "open");
       open.href = "#cell=" + r[C.i];
@@ -292,6 +296,18 @@
         ul.appendChild(li);
       });
       body.appendChild(section("failed checks", ul));
+    }
+    if (d.graders && d.graders.length) {
+      var gl = el("ul", "graders");
+      d.graders.forEach(function (g) {
+        var li = el("li", "grader " + g.state);
+        li.appendChild(el("code", null, g.name));
+        li.appendChild(el("span", "grader-what", " " + g.type + ", " + g.axis + (g.arm === "arms-only" ? ", arms only" : "") + ": "));
+        li.appendChild(el("span", "grader-state", g.state));
+        if (g.explanation) li.appendChild(clipped(g.explanation, "message", 1500));
+        gl.appendChild(li);
+      });
+      body.appendChild(section("graders" + (d.score === null || d.score === undefined ? "" : " (score " + fmt(d.score, 2) + ")"), gl));
     }
     body.appendChild(section("workspace diff against the seeded base", diffView(d.diff)));
     body.appendChild(section("transcript", transcript(d.transcript)));
