@@ -164,10 +164,33 @@ def cmd_summary(args: argparse.Namespace) -> int:
         _note(f"only the arm {baseline!r}, so no verdict")
         return OK
     primary, family = _procedure(args, records, args.run_dir)
-    render = verdict.render_verdicts_markdown if args.markdown else verdict.render_verdicts
+    found = _run_verdicts(records, args.run_dir, baseline, primary, family)
     print()
-    _emit(render(records, baseline, primary=primary, family=family))
+    if args.markdown:
+        _emit(
+            verdict.render_rows_markdown(
+                found.rows, found.records, heading=f"ponybench verdict: {args.run_dir}"
+            )
+        )
+    else:
+        _emit("\n".join([*found.looks, verdict.render_rows(found.rows, found.records)]))
     return OK
+
+
+def _run_verdicts(
+    records: list[Record], path_text: str, baseline: str, primary: str, family: str
+) -> verdict.RunVerdicts:
+    """A run dir's verdicts as its design says (a sequential run's at its last look)."""
+    path = Path(path_text)
+    run = results.RunDir(path) if path.is_dir() else None
+    try:
+        info = run.read_run_json() if run is not None else {}
+    except (OSError, ValueError):
+        info = {}
+    try:
+        return verdict.run_verdicts(records, info, baseline, primary=primary, family=family)
+    except ValueError as exc:
+        raise PonybenchError(f"{path_text}: {exc}") from exc
 
 
 def _label(path_text: str) -> str:
@@ -243,8 +266,10 @@ def _within_one_run(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], l
             f"(two runs: ponybench compare BASE_RUN CAND_RUN)"
         )
     primary, family = _procedure(args, records, run)
-    rows = stats.verdicts(records, baseline, primary=primary, family=family)
-    return rows, records, f"ponybench verdict: {run}, arms vs {baseline}"
+    found = _run_verdicts(records, run, baseline, primary, family)
+    for line in found.looks:
+        _note(line)
+    return found.rows, found.records, f"ponybench verdict: {run}, arms vs {baseline}"
 
 
 def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], list[Record], str]:

@@ -119,6 +119,10 @@ def _configure(config: pytest.Config) -> None:
     else:
         controller = Controller(config, plan)
         pm.register(controller, "ponybench-controller")
+        if plan.sequential is not None:
+            from pytest_ponybench.roles.looks import SequentialLooks
+
+            pm.register(SequentialLooks(controller), "ponybench-looks")
         pm.register(SummaryReporter(controller), "ponybench-terminal")
         if distributed:
             # It also schedules the arms of a block onto one worker (scheduling.py).

@@ -69,16 +69,21 @@ __all__ = [
     "SETTLED",
     "SPENDING",
     "Step",
+    "RUN_JSON_KEY",
     "UNDECIDED",
     "WORSE",
     "boundaries",
     "comparison_key",
     "decide",
+    "describe_looks",
     "final_verdicts",
+    "from_run_json",
     "nominal_at",
     "nominal_levels",
     "runs_so_far",
+    "seen_by",
     "spent",
+    "to_run_json",
 ]
 
 BETTER = stats.BETTER
@@ -511,3 +516,58 @@ def final_verdicts(records: Iterable[Record], plan: Plan, looks: Sequence[Look])
         primary = shown.get((row["model"], row["arm"]))
         row["effects"] = [primary if e.primary and primary is not None else e for e in row["effects"]]
     return rows
+
+
+RUN_JSON_KEY = "sequential"  # run.json: {"plan": Plan.to_json(), "looks": [Look.to_json(), ...]}
+
+
+def from_run_json(run: Mapping[str, Any]) -> tuple[Plan, list[Look]] | None:
+    """The design and the looks a run dir's run.json carries; None for a fixed design.
+    ValueError naming the key for a malformed one."""
+    data = run.get(RUN_JSON_KEY)
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or not isinstance(data.get("plan"), Mapping):
+        raise ValueError(f"run.json key {RUN_JSON_KEY!r} is not a sequential design")
+    looks = data.get("looks") or []
+    if not isinstance(looks, list) or not all(isinstance(lk, Mapping) for lk in looks):
+        raise ValueError(f"run.json key {RUN_JSON_KEY}.looks is not a list of looks")
+    return Plan.from_json(data["plan"]), [Look.from_json(lk) for lk in looks]
+
+
+def to_run_json(plan: Plan, looks: Sequence[Look]) -> dict[str, Any]:
+    return {"plan": plan.to_json(), "looks": [lk.to_json() for lk in looks]}
+
+
+def seen_by(records: Iterable[Record], looks: Sequence[Look]) -> list[Record]:
+    """The records the last look saw: the runs per task up to it (cells of later runs that
+    were already running when the run stopped are kept in results.jsonl, and left out here)."""
+    if not looks:
+        return list(records)
+    runs = looks[-1].runs
+    return [
+        r
+        for r in records
+        if isinstance(r.get("run"), int) and not isinstance(r.get("run"), bool) and r["run"] < runs
+    ]
+
+
+def describe_looks(looks: Sequence[Look], plan: Plan) -> list[str]:
+    """One line per look, then how the design ended."""
+    lines = [
+        f"look {lk.number} of at most {plan.looks}, at {lk.runs} run(s) per task: "
+        + ", ".join(f"{k} {v}" for k, v in lk.outcomes.items())
+        for lk in looks
+    ]
+    if looks:
+        last = looks[-1]
+        settled = all(v in SETTLED for v in last.outcomes.values())
+        end = (
+            "every comparison settled"
+            if settled
+            else "the last look taken"
+            if last.fraction >= 1
+            else "still open"
+        )
+        lines.append(f"sequential design: {end} after {last.runs} of at most {plan.max_runs} runs per task")
+    return lines

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from pytest_ponybench.analysis import noise, reliability, report, stats
+from pytest_ponybench.analysis import noise, reliability, report, sequential, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Bound, Effect
 from pytest_ponybench.core.records import Record, is_scored, is_valid, latest, passed
 
@@ -57,6 +57,8 @@ __all__ = [
     "render_rows_markdown",
     "render_verdicts",
     "render_verdicts_markdown",
+    "run_verdicts",
+    "RunVerdicts",
     "undecided_clauses",
     "why_undecided",
     "word",
@@ -223,6 +225,36 @@ def arm_verdicts(
     if baseline not in arms or len(arms) < 2:
         return []
     return stats.verdicts(records, baseline, primary=primary, family=family)
+
+
+@dataclass(frozen=True)
+class RunVerdicts:
+    """A run's verdict rows, the records they came from, and how a sequential design went."""
+
+    rows: list[ArmVerdict]
+    records: list[Record]
+    looks: list[str]
+
+
+def run_verdicts(
+    records: Sequence[Record],
+    run: Mapping[str, Any],
+    baseline: str = "baseline",
+    *,
+    primary: str = stats.PRIMARY,
+    family: str = "model",
+) -> RunVerdicts:
+    """The verdicts of one run dir: a sequential run's at the look where it stopped (over the
+    runs that look saw, its primary decided by the sequence), else the fixed design's. Raises
+    ValueError for a malformed design in run.json."""
+    design = sequential.from_run_json(run)
+    if design is None or not design[1]:
+        return RunVerdicts(arm_verdicts(records, baseline, primary=primary, family=family), list(records), [])
+    plan, looks = design
+    seen = sequential.seen_by(records, looks)
+    return RunVerdicts(
+        sequential.final_verdicts(seen, plan, looks), seen, sequential.describe_looks(looks, plan)
+    )
 
 
 def _pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, int, int]]:

@@ -38,7 +38,19 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
 
     source = load(run_dir)
     records = _tag(0, source)
-    rows = verdict.arm_verdicts(records, baseline)
+    opts = source.run.get("options") if isinstance(source.run.get("options"), dict) else {}
+    assert isinstance(opts, dict)
+    try:
+        found = verdict.run_verdicts(
+            records,
+            source.run,
+            baseline,
+            primary=str(opts.get("primary") or "pass"),
+            family=str(opts.get("family") or "model"),
+        )
+        rows = found.rows
+    except ValueError:  # a malformed design or a primary of another version: the fixed design's
+        rows = verdict.arm_verdicts(records, baseline)
     arms = verdict.arms_of(records)
     note = ""
     if not rows and len(arms) > 1:

@@ -10,7 +10,7 @@ import math
 import os
 import shutil
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +111,12 @@ OPT_JUDGE_RUNS = "--judge-runs"
 DEFAULT_JUDGE = "sonnet"
 OFFLINE_JUDGE = "offline-judge"
 MAX_JUDGE_RUNS = 9
+OPT_PRIMARY = "--primary"
+OPT_FAMILY = "--family"
+OPT_UNTIL_DECIDED = "--until-decided"
+OPT_MAX_RUNS = "--max-runs"
+OPT_MAX_TASKS = "--max-tasks"
+FAMILIES = ("model", "run")
 
 DEFAULTS: dict[str, Any] = {
     "tasks": "benchmarks/tasks",
@@ -131,6 +137,9 @@ DEFAULTS: dict[str, Any] = {
     "max_workspace_files": 20_000,
     "judge_model": None,
     "judge_runs": 1,
+    "primary": "pass",
+    "family": "model",
+    "max_runs": 10,
 }
 
 HELP = {
@@ -181,6 +190,14 @@ HELP = {
     f"{OFFLINE_JUDGE} when every model of the run is offline)",
     OPT_JUDGE_RUNS: f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
     "when most answers pass, and its agreement with itself is recorded (3 recommended)",
+    OPT_PRIMARY: "the pre-declared primary metric of the verdicts, tested first at most of the level "
+    "(default pass; also score, cost, loc, tokens, time, correct, safe)",
+    OPT_FAMILY: "whose familywise error is held at 5%: every arm of one model (model, the default) "
+    "or every arm and model of the run (run)",
+    OPT_UNTIL_DECIDED: "run blocks of runs and look after each: stop as soon as every arm's primary "
+    "is decided or provably negligible (a group-sequential design that keeps the 5%)",
+    OPT_MAX_RUNS: "with --until-decided: the most runs per task (default 10)",
+    OPT_MAX_TASKS: "with --until-decided: run only the first N selected tasks",
 }
 
 
@@ -279,6 +296,10 @@ class Settings:
     grid_given: dict[str, Any] = field(default_factory=dict)
     judge_model: str | None = None  # None: DEFAULT_JUDGE, or OFFLINE_JUDGE for offline runs
     judge_runs: int = 1
+    primary: str = "pass"  # the verdicts' primary metric, as typed (checked by stats)
+    family: str = "model"
+    until_decided: bool = False  # the sequential mode: runs is then --max-runs
+    max_tasks: int | None = None
     # pytest-xdist's own options, as this run was given them: its --dist ("no" without xdist)
     # and its -n (None without it), which the scheduler and the resume command follow.
     xdist_dist: str = "no"
@@ -388,6 +409,15 @@ def _text(where: str, value: Any) -> str:
     return value
 
 
+def _primary(where: str, value: Any) -> str:
+    from pytest_ponybench.analysis.stats import canonical_metric
+
+    try:
+        return canonical_metric(_text(where, value))
+    except ValueError as exc:
+        raise PonybenchError(f"{where}: {exc}") from None
+
+
 def _optional_text(where: str, value: Any) -> str | None:
     return None if value is None else _text(where, value)
 
@@ -441,6 +471,8 @@ def load_settings(config: pytest.Config) -> Settings:
         stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
         max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
         max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
+        primary=_primary(*src.pick(OPT_PRIMARY, "primary")),
+        family=_choice(*src.pick(OPT_FAMILY, "family"), FAMILIES),
         judge_model=_optional_text(*src.pick(OPT_JUDGE_MODEL, "judge_model")),
         judge_runs=count(*src.pick(OPT_JUDGE_RUNS, "judge_runs"), 1, MAX_JUDGE_RUNS),
         no_report=bool(option(config, OPT_NO_REPORT)),
@@ -458,7 +490,26 @@ def load_settings(config: pytest.Config) -> Settings:
         xdist_dist=str(config.getoption("dist", "no")),
         xdist_workers=None if (n := config.getoption("numprocesses", None)) is None else str(n),
     )
-    return settings
+    return _sequential(config, src, settings)
+
+
+def _sequential(config: pytest.Config, src: _Source, settings: Settings) -> Settings:
+    """--until-decided runs up to --max-runs runs per task (the grid's runs); its stops are
+    its own, so --runs and a stray --max-tasks are refused by name."""
+    until = bool(option(config, OPT_UNTIL_DECIDED))
+    max_tasks = option(config, OPT_MAX_TASKS)
+    if not until:
+        if max_tasks is not None or option(config, OPT_MAX_RUNS) is not None:
+            raise PonybenchError(f"{OPT_MAX_RUNS} and {OPT_MAX_TASKS} are the stops of {OPT_UNTIL_DECIDED}")
+        return settings
+    if option(config, OPT_RUNS) is not None:
+        raise PonybenchError(f"{OPT_UNTIL_DECIDED} runs until decided, up to {OPT_MAX_RUNS}; drop {OPT_RUNS}")
+    return replace(
+        settings,
+        until_decided=True,
+        runs=count(*src.pick(OPT_MAX_RUNS, "max_runs"), 2, MAX_RUNS),
+        max_tasks=None if max_tasks is None else count(OPT_MAX_TASKS, max_tasks, 2, MAX_CELLS),
+    )
 
 
 def _shard(value: str | None) -> Shard | None:
@@ -549,6 +600,7 @@ _STORE_TRUE = (
     OPT_NO_REPORT,
     OPT_ALLOW_UNCONFINED,
     OPT_DRY_RUN,
+    OPT_UNTIL_DECIDED,
 )
 _METAVAR = {
     OPT_ARM: "NAME=KIND:VALUE",
@@ -564,6 +616,10 @@ _METAVAR = {
     OPT_MAX_WS_FILES: "N",
     OPT_JUDGE_MODEL: "MODEL",
     OPT_JUDGE_RUNS: "K",
+    OPT_PRIMARY: "METRIC",
+    OPT_FAMILY: "model|run",
+    OPT_MAX_RUNS: "N",
+    OPT_MAX_TASKS: "N",
 }
 _INI_HELP = {
     "tasks": HELP[OPT_TASKS_DIR],
@@ -584,6 +640,9 @@ _INI_HELP = {
     "max_workspace_files": HELP[OPT_MAX_WS_FILES],
     "judge_model": HELP[OPT_JUDGE_MODEL],
     "judge_runs": HELP[OPT_JUDGE_RUNS],
+    "primary": HELP[OPT_PRIMARY],
+    "family": HELP[OPT_FAMILY],
+    "max_runs": HELP[OPT_MAX_RUNS],
 }
 
 

@@ -101,7 +101,8 @@ class Controller:
         self.run_dir = results.RunDir(new_run_dir(plan))
         self.claude_version: str | None = None
         self.expected: list[str] = []
-        self.skipped: set[str] = set()
+        self.skipped: set[str] = set()  # not started: the budget, or a sequential run decided
+        self.decided_skips = 0  # of those, the cells --until-decided did not need
         self.write_error: str | None = None  # why summary.json or run.json could not be written
         self.report_path: Path | None = None
         self.report_error: str | None = None
@@ -226,6 +227,7 @@ class Controller:
         ):
             if weather.STOPPED not in str(report.longrepr):
                 self.skipped.add(cell.id)
+                self.decided_skips += "sequential:" in str(report.longrepr)
 
     def missing_cells(self) -> list[str]:
         """Cells that were to run but left no record: a worker crashed, restarts ran out, or

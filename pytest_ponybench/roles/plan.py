@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
 from pytest_ponybench.core.arms import Arm
@@ -50,6 +51,17 @@ class Plan:
     collect_only: bool = False
     cell_by_id: Mapping[str, Cell] = field(default_factory=dict)
     shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
+
+    @property
+    def sequential(self) -> sequential.Plan | None:
+        """The group-sequential design of --until-decided: up to `runs` runs per task, a look
+        after each run, the primary and family as declared."""
+        s = self.settings
+        if not s.until_decided or not self.arms:
+            return None
+        return sequential.Plan(
+            max_runs=s.runs, primary=s.primary, family=s.family, baseline=self.arms[0].name
+        )
 
     @property
     def judged(self) -> bool:
@@ -109,7 +121,8 @@ def _tasks(settings: Settings) -> tuple[Task, ...]:
             f"(set {cfg.OPT_TASKS_DIR} or [tool.ponybench] tasks)"
         )
     try:
-        return tuple(select(load_tasks(settings.tasks_dir, settings.fixtures_dir), settings.task_filter))
+        tasks = tuple(select(load_tasks(settings.tasks_dir, settings.fixtures_dir), settings.task_filter))
+        return tasks[: settings.max_tasks] if settings.max_tasks else tasks
     except TaskError as exc:
         raise PonybenchError(
             f"ponybench: {len(exc.problems)} problem(s) with the tasks:\n"

@@ -98,6 +98,13 @@ def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunD
         max_turns=cfg.count(*get("max_turns", settings.max_turns), 1, cfg.MAX_TURNS),
         task_filter=cfg.names(*get("tasks", [])),
         arm_names=cfg.names(*get("arms", [])),
+        # The verdict's design is the run's: a resume may not change it.
+        primary=str(get("primary", settings.primary)[1]),
+        family=str(get("family", settings.family)[1]),
+        until_decided=opts.get("until_decided") is True,
+        max_tasks=None
+        if opts.get("max_tasks") is None
+        else cfg.count(*get("max_tasks", None), 2, cfg.MAX_CELLS),
     )
 
 

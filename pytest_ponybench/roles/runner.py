@@ -167,6 +167,9 @@ class CellRunner:
             stopped = sky.wait_if_needed()
             if stopped:
                 pytest.skip(f"{weather.STOPPED}: {stopped}")
+            decided = self.run_dir.stopped()
+            if decided:  # --until-decided: the design needs no more cells
+                pytest.skip(f"sequential: {decided}")
             refused = ledger.acquire(cell.id)
             if refused:
                 pytest.skip(refused)

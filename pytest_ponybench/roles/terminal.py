@@ -139,9 +139,19 @@ class SummaryReporter:
         if matrix:
             tr.write_line("")
             tr.write_line(matrix)
-        verdicts = verdict.render_verdicts(records)
+        s = self.controller.plan.settings
+        try:
+            found = verdict.run_verdicts(
+                records, self.controller.run_dir.read_run_json(), primary=s.primary, family=s.family
+            )
+        except ValueError as exc:
+            tr.write_line(f"ponybench: no verdict: {exc}", red=True)
+            found = verdict.RunVerdicts([], records, [])
+        verdicts = verdict.render_rows(found.rows, found.records)
         if verdicts:
             tr.write_sep("-", "verdicts: each arm vs baseline")
+            for line in found.looks:
+                tr.write_line(line)
             tr.write_line(verdicts)
             moved = report.moved_most(records)
             if moved:
@@ -173,8 +183,11 @@ class SummaryReporter:
         ctl = self.controller
         budget = ctl.plan.settings.budget_usd
         line = f"spend: ${spent:.4f}" + (f" of a ${budget:g} budget" if budget else "")
-        if ctl.skipped:
-            line += f"; {len(ctl.skipped)} cell(s) not started (budget)"
+        by_budget = len(ctl.skipped) - ctl.decided_skips
+        if by_budget:
+            line += f"; {by_budget} cell(s) not started (budget)"
+        if ctl.decided_skips:
+            line += f"; {ctl.decided_skips} cell(s) not needed (decided early)"
         if not ctl.plan.paid:  # every model offline: the spend is notional
             line += (
                 " (offline models: the CLI's price for the offline server's token counts; nothing was paid)"

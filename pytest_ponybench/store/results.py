@@ -4,6 +4,7 @@ runs/<stamp>/
   run.json        provenance (written at start, completed at the end)
   results.jsonl   one line per cell attempt, appended whole under a file lock
   summary.json    aggregated rows
+  stopped.json    why no more cells start (a sequential run that decided)
   report.json     pytest-json-report output
   cells/<cell-id>/  one cell's folder (celldir.CellDir)
 """
@@ -26,6 +27,7 @@ from pytest_ponybench.store.celldir import CellDir
 
 __all__ = [
     "REPORT",
+    "STOPPED",
     "RESULTS",
     "RUN_JSON",
     "RunDir",
@@ -41,6 +43,9 @@ RESULTS = "results.jsonl"
 RUN_JSON = "run.json"
 SUMMARY = "summary.json"
 REPORT = "report.json"
+# Written when the run decided it needs no more cells (--until-decided); every worker reads it
+# before starting a cell.
+STOPPED = "stopped.json"
 
 
 def now_iso() -> str:
@@ -126,6 +131,25 @@ class RunDir:
         with locked(self.path / ".lock"):
             if not (self.path / RUN_JSON).exists():
                 write_json(self.path / RUN_JSON, {**provenance, "started": now_iso()})
+
+    def update(self, extra: dict[str, Any]) -> None:
+        """Set keys of run.json (the controller's, mid-run), whole or not at all."""
+        with locked(self.path / ".lock"):
+            data = self.read_run_json()
+            data.update(extra)
+            write_json(self.path / RUN_JSON, data)
+
+    def stop(self, reason: str) -> None:
+        """Tell every worker to start no more cells, and why."""
+        write_json(self.path / STOPPED, {"reason": reason, "at": now_iso()})
+
+    def stopped(self) -> str | None:
+        """Why the run starts no more cells, or None."""
+        try:
+            data = json.loads((self.path / STOPPED).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return str(data.get("reason") or "stopped") if isinstance(data, dict) else "stopped"
 
     def finish(self, extra: dict[str, Any]) -> None:
         with locked(self.path / ".lock"):

@@ -5,6 +5,7 @@ arm writes the good reference with probability 0.9, the baseline with 0.5, so pa
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -93,3 +94,51 @@ def test_an_a_a_run_decides_nothing(pytester: pytest.Pytester, bench_project: Ca
     # wall clock, whose false-verdict rate is what scripts/simulate_verdicts.py measures.
     for metric in ("pass", "loc", "cost", "tokens"):
         assert not decided[1].startswith(f"{metric} ") and f", {metric} " not in decided[1], out
+
+
+def test_until_decided_stops_early_with_the_right_verdict_and_resume_keeps_the_design(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """+40 points over the quick tasks: the sequential design decides before its 6 runs, the
+    cells it did not need are skipped (not missing), run.json carries the plan and the looks,
+    and a resume of the finished run runs nothing and says the same."""
+    root = bench_project(tasks=QUICK)
+    args = ["benchmarks", "-n", "2", "--models", "offline-coin", "--arm", f"careful=plugin:{CAREFUL}"]
+    result = pytester.runpytest_subprocess(*args, "--until-decided", "--max-runs", "6")
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED or result.ret == pytest.ExitCode.OK, out[-3000:]
+    run_dir = run_dirs(root)[0]
+    run = json.loads((run_dir / "run.json").read_text())
+    looks = run["sequential"]["looks"]
+    assert run["sequential"]["plan"]["max_runs"] == 6
+    assert looks[-1]["outcomes"] == {"offline-coin/careful": "better"}, looks
+    stopped_at = looks[-1]["runs"]
+    assert stopped_at < 6 and [lk["number"] for lk in looks] == list(range(1, len(looks) + 1))
+    recs = records(run_dir)
+    assert len(recs) < 6 * 2 * len(QUICK)
+    assert {r["run"] for r in recs} <= set(range(stopped_at + 1))  # at most one run past the stop
+    _, low, high, word = effect_line(out, "pass")
+    assert word == "better" and low <= 40.0 <= high, out
+    assert (
+        f"look {len(looks)} of at most 6, at {stopped_at} run(s) per task: offline-coin/careful better" in out
+    )
+    assert "cell(s) not needed (decided early)" in out and "missing" not in out.split("ponybench summary")[-1]
+    again = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--resume", str(run_dir))
+    assert len(records(run_dir)) == len(recs), "a decided run needs no more cells"
+    assert effect_line(again.stdout.str(), "pass")[3] == "better"
+
+
+def test_a_resume_that_would_change_the_design_is_refused(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=QUICK[:2])
+    args = ["benchmarks", "--models", "offline-coin", "--arm", f"careful=plugin:{CAREFUL}"]
+    pytester.runpytest_subprocess(*args, "--until-decided", "--max-runs", "2")
+    run_dir = run_dirs(root)[0]
+    run = json.loads((run_dir / "run.json").read_text())
+    run["sequential"]["plan"]["spending"] = "obrien-fleming"
+    (run_dir / "run.json").write_text(json.dumps(run))
+    (run_dir / "stopped.json").unlink(missing_ok=True)
+    result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--resume: the run's sequential design*differs from this one's*"])

@@ -49,6 +49,8 @@ def refused(pytester: pytest.Pytester, *args: str) -> str:
         ("retries = -1", "[tool.ponybench] retries in"),
         ('warmup = "sometimes"', "[tool.ponybench] warmup in"),
         ("colour = 1", "unknown key(s) colour"),
+        ('primary = "vibes"', "[tool.ponybench] primary in"),
+        ("judge_runs = 0", "[tool.ponybench] judge_runs in"),
     ],
 )
 def test_a_bad_pyproject_value_names_its_key(
@@ -78,6 +80,17 @@ def test_a_bad_pyproject_value_names_its_key(
         (["--resume", "nowhere"], "--resume nowhere: no such run dir"),
         (["--claude", "/nonexistent/claude"], "the claude CLI was not found"),
         (["--models", "sonnet"], "no credential was found"),
+        (
+            ["--until-decided", "--runs", "3"],
+            "--until-decided runs until decided, up to --max-runs; drop --runs",
+        ),
+        (["--max-runs", "4"], "--max-runs and --max-tasks are the stops of --until-decided"),
+        (["--until-decided", "--max-runs", "1"], "--max-runs must be from 2"),
+        (["--until-decided", "--max-tasks", "x"], "--max-tasks must be a"),
+        (["--primary", "happiness"], "--primary: unknown metric"),
+        (["--family", "planet"], "--family must be one of model, run"),
+        (["--judge-runs", "10"], "--judge-runs must be from 1 to 9"),
+        (["--judge-model", ""], "--judge-model must be a non-empty string"),
     ],
 )
 def test_a_bad_flag_names_itself(

@@ -198,6 +198,7 @@ def test_summarize_baseline_t1_by_hand() -> None:
         "scored": 3,  # every valid cell had checks (no open task)
         "outside": 0.0,  # no agent read or wrote outside its workspace
         "skill_used": None,  # no plugin registered a skill
+        "score_mean": None,  # no task declares graders
     }
 
 
