@@ -149,8 +149,11 @@ def make_arm(name: str, kind: str, value: Any, base: Path, where: str) -> Arm:
 
 
 def parse_spec(spec: str, base: Path, source: str = "--arm") -> Arm:
-    """--arm NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH"""
+    """--arm NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH, or
+    NAME=baseline: an A/A twin of the baseline (the run's measured noise floor)."""
     name, sep, rest = spec.partition("=")
+    if sep and name.strip() and rest.strip() == "baseline":
+        return make_arm(name.strip(), "baseline", None, base, source)
     kind, sep2, value = rest.partition(":")
     if not sep or not sep2 or not name:
         raise PonybenchError(
