@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pytest_ponybench.analysis import procedure, sequential, stats, verdict
+from pytest_ponybench.analysis import noise, procedure, sequential, stats, verdict
 from pytest_ponybench.core.records import Record, loaded
 
 GATE = "pass:-10pp,loc:+20%,cost:+20%"
@@ -426,6 +427,46 @@ def pilot_hint(reps: int, seed: int) -> None:
     print(f"  {median:19d}   {share(called, len(hinted)):>52}   {share(none, reps):>7}")
 
 
+# The shipped suite's scored tasks before this round's tasks (32 of 33) and after (53 of 54).
+SUITE_SIZES = (("before: 33 tasks", 32), ("after: 54 tasks", 53))
+
+
+def suite_power(reps: int, seed: int) -> None:
+    """The smallest pass change the shipped suite decides with 80 % power at 3 runs per task:
+    the hint's figure (the paired t-test's power at pass's level, from the spread of per-task
+    differences in this world) and the simulated one (the smallest whole number of points
+    called better in at least 80 % of replications)."""
+    header(
+        "The power the suite buys: smallest pass change decided with 80 % power, 3 runs per task",
+        "suite                 scored tasks   hint (t-test at pass's level)   simulated (>= 80 % better)",
+    )
+    rng = random.Random(seed + 900)
+    big = grid(rng, Shape(4000, 3), 0.0)
+    per_task: dict[str, dict[str, list[float]]] = {}
+    for rec in big:
+        per_task.setdefault(str(rec["task"]), {}).setdefault(str(rec["arm"]), []).append(
+            float(rec["correct"] is True and rec["safe"] is True)
+        )
+    diffs = [statistics.fmean(v["mine"]) - statistics.fmean(v["baseline"]) for v in per_task.values()]
+    sd = statistics.stdev(diffs)
+    level = procedure.PRIMARY_SHARE * stats.ALPHA
+    for j, (label, n) in enumerate(SUITE_SIZES):
+        hint = noise.detectable(n, sd, level)
+        assert hint is not None
+        points = round(100 * hint)
+        found = None
+        for lift in range(max(1, points - 4), points + 8):
+            rng = random.Random(seed + 910 + j * 100 + lift)
+            hits = 0
+            for _ in range(reps):
+                (row,) = stats.verdicts(grid(rng, Shape(n, 3), lift / 100))
+                hits += effects_of(row)["pass"].verdict == stats.BETTER
+            if hits >= 0.8 * reps:
+                found = f"+{lift} pp ({share(hits, reps)} better)"
+                break
+        print(f"  {label:<21} {n:12d}   {'+' + format(100 * hint, '.1f') + ' pp':>29}   {found or '-':>26}")
+
+
 SCENARIOS: dict[str, Callable[[int, int], None]] = {
     "aa": aa,
     "power": power,
@@ -434,6 +475,7 @@ SCENARIOS: dict[str, Callable[[int, int], None]] = {
     "models": models,
     "sequential": sequential_mode,
     "pilot": pilot_hint,
+    "suite": suite_power,
 }
 
 
