@@ -652,7 +652,9 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("ponybench", "benchmark Claude Code arms (pytest-ponybench)")
     for opt in HELP:
         short = f" [also {opt} where no other plugin uses it]" if long_name(opt) != opt else ""
-        kwargs: dict[str, Any] = {"dest": dest(opt), "help": HELP[opt] + short}
+        # argparse %-formats help text: a literal % must reach it doubled.
+        help_text = (HELP[opt] + short).replace("%", "%%")
+        kwargs: dict[str, Any] = {"dest": dest(opt), "help": help_text}
         if opt in _STORE_TRUE:
             kwargs.update(action="store_true", default=False)
         elif opt == OPT_ARM:
