@@ -67,8 +67,8 @@ def scratch_python(tmp_path: Path) -> tuple[Path, Path]:
 SCORE = """\
 import sys
 from pathlib import Path
-from pytest_ponybench import interpreter
-from pytest_ponybench.scoring import score
+from pytest_ponybench.scoring import interpreter
+from pytest_ponybench.scoring.checks import score
 from pytest_ponybench.core.tasks import Task
 
 check = b"import sys\\n\\ndef test_correct_no_pth_ran():\\n"

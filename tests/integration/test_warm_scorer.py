@@ -144,7 +144,7 @@ def test_sleeps():
 HARNESS = """\
 import sys
 from pathlib import Path
-from pytest_ponybench import sandbox
+from pytest_ponybench.isolation import sandbox
 import shutil
 root, tag = Path(sys.argv[1]), sys.argv[2]
 zygote = sandbox.warm_scorer()
