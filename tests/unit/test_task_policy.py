@@ -13,8 +13,8 @@ from pytest_ponybench.core.tasks import load_task
 from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
-allowed_tools = ["Read", "Edit", "Bash(git diff:*)", "mcp__notes__search"]
-disallowed_tools = ["WebFetch"]
+allowed_tools = ["Read", "Edit", "Write", "Glob"]
+disallowed_tools = ["WebFetch", "mcp__notes__search", "Read(./secrets/**)", "Edit(*.md)"]
 append_system_prompt = """Prefer the standard library.
 Keep functions short."""
 cell_timeout = 90
@@ -29,8 +29,8 @@ LOG_LEVEL = "debug"
 def test_every_policy_key_loads_with_the_task(tmp_path: Path) -> None:
     task = load_task(write_task(tmp_path / "t", GOOD_TOML + POLICY))
     assert task.policy == AgentPolicy(
-        allowed_tools=("Read", "Edit", "Bash(git diff:*)", "mcp__notes__search"),
-        disallowed_tools=("WebFetch",),
+        allowed_tools=("Read", "Edit", "Write", "Glob"),
+        disallowed_tools=("WebFetch", "mcp__notes__search", "Read(./secrets/**)", "Edit(*.md)"),
         append_system_prompt="Prefer the standard library.\nKeep functions short.",
         env={"APP_MODE": "test", "LOG_LEVEL": "debug"},
         cell_timeout=90.0,
@@ -57,6 +57,17 @@ def test_a_task_without_policy_has_an_empty_one_and_its_hash_moves_with_a_policy
         ('allowed_tools = "Read"', "allowed_tools", ["non-empty list"]),
         ('allowed_tools = ["Read", "rm -rf /"]', "allowed_tools", ["'rm -rf /' is not a tool name"]),
         ('disallowed_tools = ["Web Fetch"]', "disallowed_tools", ["not a tool name"]),
+        # What the CLI cannot enforce under the harness's bypassPermissions is refused, not ignored.
+        ('allowed_tools = ["Read", "Bash(git diff:*)"]', "allowed_tools", ["is a rule", "restricts nothing"]),
+        ('allowed_tools = ["Read", "mcp__notes__search"]', "allowed_tools", ["MCP tool", "disallowed_tools"]),
+        ('allowed_tools = ["Read", "Bash"]', "allowed_tools", ["'Bash' is refused to every session"]),
+        ('allowed_tools = ["Read", "Read"]', "allowed_tools", ["Read given more than once"]),
+        ('disallowed_tools = ["Write(*.md)"]', "disallowed_tools", ["never matches", "Edit(...)"]),
+        (
+            'allowed_tools = ["Read", "Glob"]\ndisallowed_tools = ["Glob"]',
+            "allowed_tools",
+            ["'disallowed_tools' refuses too: Glob"],
+        ),
         ('append_system_prompt = "  "', "append_system_prompt", ["non-empty text"]),
         ("append_system_prompt = 3", "append_system_prompt", ["non-empty text"]),
         ("cell_timeout = 0", "cell_timeout", ["positive number of seconds"]),
@@ -75,6 +86,8 @@ def test_a_task_without_policy_has_an_empty_one_and_its_hash_moves_with_a_policy
         ('env = { OPENAI_API_KEY = "x" }', "env", ["looks like a credential"]),
         ('env = { HOME = "/root" }', "env", ["set by the harness"]),
         ('env = { LD_PRELOAD = "x.so" }', "env", ["set by the harness"]),
+        ('env = { API_TIMEOUT_MS = "1" }', "env", ["set by the harness"]),
+        ('env = { HTTPS_PROXY = "http://proxy" }', "env", ["set by the harness"]),
     ],
 )
 def test_a_bad_policy_value_names_the_key(tmp_path: Path, line: str, key: str, words: list[str]) -> None:
@@ -96,3 +109,4 @@ def test_ordinary_names_are_not_mistaken_for_credentials(name: str) -> None:
 @pytest.mark.parametrize("spec", ["Read", "Bash(npm run test:*)", "mcp__github__get_issue", "Edit(src/**)"])
 def test_tools_as_the_cli_takes_them(spec: str) -> None:
     assert tool_problem(spec) is None
+
