@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight
@@ -31,7 +32,7 @@ def server() -> Iterator[OfflineServer]:
 
 
 def check(name: str, server: OfflineServer) -> dict[str, object]:
-    arm = Arm(name=name, kind="plugin", plugin_dir=PLUGINS / name)
+    arm = Arm(name, (Part("plugin", path=PLUGINS / name),))
     return preflight.activation_check(arm, "claude", server)
 
 
@@ -106,7 +107,7 @@ def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: Off
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "misplaced", "version": "1.0.0"}')
     (plugin / "skills" / "review").mkdir(parents=True)
     (plugin / "skills" / "review" / "SKILL.md").write_text("no front matter, so no description\n")
-    result = preflight.activation_check(Arm(name="m", kind="plugin", plugin_dir=plugin), "claude", server)
+    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", server)
     registered = result["evidence"]["registered"]["skills"]
     if "misplaced:review" in registered:
         pytest.skip("this CLI registers a skill without front matter")

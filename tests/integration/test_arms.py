@@ -66,7 +66,7 @@ def test_plugin_and_prompt_arms_reach_the_model_and_nothing_else_does(
         ("broken=settings:nofile.json", "arm 'broken' (--arm): settings * neither a JSON object*"),
         ("broken=prompt-file:missing.md", "arm 'broken' (--arm): prompt file * does not exist"),
         ("broken=magic:x", "arm 'broken' (--arm): unknown kind 'magic'*"),
-        ("justtext", "*--arm 'justtext': expected NAME=plugin:PATH*"),
+        ("justtext", "*--arm 'justtext': expected NAME=KIND:VALUE with KIND one of plugin, prompt*"),
     ],
 )
 def test_broken_arm_stops_before_any_cell(
@@ -84,11 +84,11 @@ def test_broken_arm_stops_before_any_cell(
 
 
 def test_arm_table_errors_name_the_key(pytester: pytest.Pytester, bench_project: Callable[..., Path]) -> None:
-    bench_project(tasks=["sql_lookup"], arms='odd = { plugin = "x", prompt = "y" }\n')
+    bench_project(tasks=["sql_lookup"], arms='odd = { plugins = "x", prompt = "y" }\n')
     result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["ERROR: arm 'odd' (*pyproject.toml ?tool.ponybench.arms?): give at most one of*"]
+        ["ERROR: arm 'odd' (*pyproject.toml ?tool.ponybench.arms?): unknown key(s) plugins (known: plugin,*"]
     )
 
 

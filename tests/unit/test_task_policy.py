@@ -8,8 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.core.arms import BASELINE, parse_spec
+from pytest_ponybench.core.cell import Cell, grid, runs_per_task
 from pytest_ponybench.core.policy import AgentPolicy, env_name_problem, tool_problem
 from pytest_ponybench.core.tasks import load_task
+from pytest_ponybench.htmlreport.details import cell_detail, policy_items
+from pytest_ponybench.session import agent
+from pytest_ponybench.session.run import applied_policy
 from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
@@ -110,3 +115,91 @@ def test_ordinary_names_are_not_mistaken_for_credentials(name: str) -> None:
 def test_tools_as_the_cli_takes_them(spec: str) -> None:
     assert tool_problem(spec) is None
 
+
+# --- applied: the command, the environment, the limits, the grid ---------------------------------
+
+
+def flag_values(cmd: list[str], flag: str) -> list[str]:
+    """The arguments after flag up to the next option."""
+    start = cmd.index(flag) + 1
+    end = next((i for i in range(start, len(cmd)) if cmd[i].startswith("--")), len(cmd))
+    return cmd[start:end]
+
+
+def test_the_command_applies_the_tools_and_the_appended_prompt(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "t", GOOD_TOML + POLICY))
+    told = parse_spec("told=prompt:Be brief.", tmp_path)
+    cmd = agent.build_command("claude", task.prompt, "offline-reference", told, 4, policy=task.policy)
+    # Bash stays refused; the task's refusals follow, one argument each (a rule may hold a space).
+    assert flag_values(cmd, "--disallowedTools") == [
+        "Bash",
+        "WebFetch",
+        "mcp__notes__search",
+        "Read(./secrets/**)",
+        "Edit(*.md)",
+    ]
+    # The whitelist goes to --tools: --allowedTools restricts nothing under bypassPermissions.
+    assert flag_values(cmd, "--tools") == ["Read,Edit,Write,Glob"] and "--allowedTools" not in cmd
+    # The arm's prompt, then the task's, then the instruction every arm gets, last.
+    appended = cmd[cmd.index("--append-system-prompt") + 1]
+    assert appended == f"Be brief.\n\nPrefer the standard library.\nKeep functions short.\n\n{agent.NO_RUN}"
+    assert cmd[cmd.index("--permission-mode") + 1] == "bypassPermissions"
+
+
+def test_a_task_without_policy_gets_the_command_it_always_got() -> None:
+    cmd = agent.build_command("claude", "p", "m", BASELINE, 3)
+    assert flag_values(cmd, "--disallowedTools") == ["Bash"] and "--tools" not in cmd
+    assert cmd[cmd.index("--append-system-prompt") + 1] == agent.NO_RUN
+    assert agent.build_command("claude", "p", "m", BASELINE, 3, policy=AgentPolicy()) == cmd
+
+
+def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_path: Path) -> None:
+    outside = {"PATH": "/usr/bin", "APP_MODE": "from-the-shell", "GITHUB_TOKEN": "secret"}
+    env = agent.cell_env(
+        tmp_path / "home",
+        base_url="http://127.0.0.1:9/cell/x",
+        offline=True,
+        api_timeout_ms=1000,
+        base=outside,
+        task_env={"APP_MODE": "test", "LOG_LEVEL": "debug"},
+    )
+    assert (env["APP_MODE"], env["LOG_LEVEL"]) == ("test", "debug")
+    assert "GITHUB_TOKEN" not in env  # the allowlist still decides what of the shell comes in
+    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
+    # Even a name the task check would refuse cannot displace what the harness sets.
+    forced = agent.cell_env(
+        tmp_path / "h2", base_url=None, offline=True, api_timeout_ms=1000, base={}, task_env={"HOME": "/root"}
+    )
+    assert forced["HOME"] == str(tmp_path / "h2")
+
+
+def test_the_tasks_limits_and_the_record_of_what_was_applied(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "t", GOOD_TOML + POLICY))
+    plain = load_task(write_task(tmp_path / "p", GOOD_TOML.replace("max_turns = 4\n", "")))
+    cell, other = Cell(task, BASELINE, "m", 0), Cell(plain, BASELINE, "m", 0)
+    assert (cell.timeout_s(300.0), cell.max_turns(30)) == (90.0, 4)
+    assert (other.timeout_s(300.0), other.max_turns(30)) == (300.0, 30)
+    applied = applied_policy(cell)
+    assert applied == {**task.policy.describe(), "max_turns": 4}
+    assert applied_policy(other) == {}
+    rec = {"cell_id": "x", "task": "t", "valid": True, "agent_policy": applied}
+    assert policy_items(rec) == [[k, v] for k, v in applied.items()]  # type: ignore[arg-type]
+    detail = cell_detail(rec, None, {}, None, tmp_path)  # type: ignore[arg-type]
+    assert detail["policy"][0] == ["allowed_tools", ["Read", "Edit", "Write", "Glob"]]
+
+
+def test_runs_of_a_task_unless_runs_is_given_on_the_command_line(tmp_path: Path) -> None:
+    five = load_task(write_task(tmp_path / "five", GOOD_TOML + "runs = 5\n"))
+    plain = load_task(write_task(tmp_path / "plain"))
+    assert runs_per_task([five, plain], 2, runs_given=False) == {"five": 5, "plain": 2}
+    assert runs_per_task([five, plain], 3, runs_given=True) == {"five": 3, "plain": 3}
+    cells = grid([five, plain], [BASELINE], ["m"], 2, runs_per_task([five, plain], 2, runs_given=False))
+    assert [c.id for c in cells] == [
+        "five-baseline-m-r0",
+        "plain-baseline-m-r0",
+        "five-baseline-m-r1",
+        "plain-baseline-m-r1",
+        "five-baseline-m-r2",
+        "five-baseline-m-r3",
+        "five-baseline-m-r4",
+    ]
