@@ -9,7 +9,7 @@ says what it adds to a session:
 | plugin | a plugin folder | `--plugin-dir` (its folder readable in the confinement) |
 | prompt | text, or `prompt-file:` | `--append-system-prompt` |
 | settings | JSON or a JSON file | `--settings` |
-| mcp | an MCP config (`mcpServers`) | `--mcp-config` (`--strict-mcp-config` always); its folder readable |
+| mcp | an MCP config of stdio servers | `--mcp-config` (`--strict-mcp-config` always); its folder readable |
 | claude-md | a CLAUDE.md, `@workspace` or `@user` | the workspace root or `~/.claude/CLAUDE.md`, memory on |
 | skills | a folder of `<name>/SKILL.md` | `~/.claude/skills/<name>/` |
 | agents | a folder of `*.md` subagents | `~/.claude/agents/` |
@@ -281,12 +281,15 @@ def _mcp_server(label: str, where: str, name: str, server: Any, folder: Path) ->
         raise arm_error(label, f"{where}: mcpServers.{name} must be an object")
     kind = server.get("type", "stdio")
     out = dict(server)
-    if kind in ("http", "sse"):
-        if not isinstance(server.get("url"), str) or not server["url"]:
-            raise arm_error(label, f"{where}: mcpServers.{name}.url must be a URL (type {kind!r})")
-        return out
     if kind != "stdio":
-        raise arm_error(label, f"{where}: mcpServers.{name}.type must be stdio, http or sse, not {kind!r}")
+        # A stdio server runs inside the cell's confinement, started by the CLI there, and that
+        # is what the pre-flight and the tests prove; how a confined cell reaches a server over
+        # the network (http, sse) is not proven, so such a config is refused rather than half-run.
+        raise arm_error(
+            label,
+            f"{where}: mcpServers.{name}.type is {kind!r}; an mcp arm runs stdio servers only "
+            "(a command the cell starts inside its confinement)",
+        )
     command, args, env = server.get("command"), server.get("args", []), server.get("env", {})
     if not isinstance(command, str) or not command.strip():
         raise arm_error(label, f"{where}: mcpServers.{name}.command must be a program or a path")

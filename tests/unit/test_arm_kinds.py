@@ -252,6 +252,11 @@ def write(path: Path, text: str) -> Path:
             "mcpServers.a.command './gone.sh' does not exist",
         ),
         (
+            {"m/c.json": '{"mcpServers": {"a": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}'},
+            "a=mcp:m/c.json",
+            "mcpServers.a.type is 'http'; an mcp arm runs stdio servers only",
+        ),
+        (
             {"m/c.json": '{"mcpServers": {"a": {"command": "x", "args": "y"}}}'},
             "m=mcp:m/c.json",
             "mcpServers.a.args must be a list of strings",
@@ -259,7 +264,7 @@ def write(path: Path, text: str) -> Path:
         (
             {"m/c.json": '{"mcpServers": {"a": {"type": "ws", "url": "x"}}}'},
             "m=mcp:m/c.json",
-            "mcpServers.a.type must be stdio, http or sse",
+            "mcpServers.a.type is 'ws'; an mcp arm runs stdio servers only",
         ),
         (
             {"c.json": '{"mcpServers": {"a": {"command": "x"}}}'},

@@ -311,7 +311,7 @@ def test_the_report_command_prints_the_page_and_names_a_bad_run_dir(
 
 
 def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) -> None:
-    arms = [
+    arms: list[dict[str, Any]] = [
         {"name": "baseline", "kind": "baseline", "hash": "b0", "parts": []},
         {  # a composed arm as run.json describes it (Arm.describe)
             "name": "house",
@@ -328,7 +328,7 @@ def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) ->
         },
         {"name": "old", "kind": "settings", "hash": "o0", "settings": '{"model": "x"}'},  # before parts
     ]
-    recs = [_rec("t1", a["name"]) for a in arms]
+    recs = [_rec("t1", str(a["name"])) for a in arms]
     run = _run_dir(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 1}})
     html = write_report(run).read_text()
     assert (
