@@ -18,6 +18,7 @@ import pytest
 
 from pytest_ponybench._util import procs, textfiles
 from pytest_ponybench.core.records import FIELDS
+from pytest_ponybench.isolation import confine
 
 REPO = Path(__file__).resolve().parents[1]
 CLAUDE = shutil.which("claude")
@@ -97,3 +98,28 @@ def one_task_project(root: Path, task: str = "merge_intervals", claude_line: str
     (root / "claude").write_text(f"#!/bin/sh\n{claude_line}\n")
     (root / "claude").chmod(0o755)
     return root
+
+
+ARM_FILES = REPO / "tests" / "arms"  # a CLAUDE.md, skills, agents, an output style
+NOTES_MCP = REPO / "examples" / "notes-mcp"
+
+
+def arm_project(root: Path) -> Path:
+    """A project root with the test arms (arms/), the example MCP server (mcp/notes/) and a
+    plugin (plugins/json-context/)."""
+    shutil.copytree(ARM_FILES, root / "arms")
+    shutil.copytree(NOTES_MCP, root / "mcp" / "notes")
+    shutil.copytree(REPO / "tests" / "plugins" / "json-context", root / "plugins" / "json-context")
+    return root
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def confined_or_skip() -> None:
+    state = confine.status()
+    if not state.available:
+        pytest.skip(f"confinement is not available here: {state.reason}")

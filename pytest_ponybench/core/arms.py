@@ -1,8 +1,12 @@
-"""Arms: what differs between runs (nothing, a plugin, an appended prompt, settings).
+"""Arms: what differs between runs. The baseline adds nothing; every other arm adds one or more
+parts (`armparts`): a plugin, a prompt, settings, an MCP config, a CLAUDE.md, skills, agents, an
+output style.
 
-Arms come from `[tool.ponybench.arms]` and from `--arm NAME=KIND:VALUE`. Every arm is validated
-before any cell runs and hashed by content, and the hash goes into every record, so a result
-always says exactly which plugin, prompt or settings produced it.
+Arms come from `[tool.ponybench.arms]` and from `--arm NAME=KIND:VALUE`; parts compose with `+`
+(`--arm x=plugin:a+settings:b.json`) or as several keys of one table (`x = { plugin = "a",
+settings = "b.json" }`, a list for a kind given twice). Every arm is validated before any cell
+runs and hashed by content, and the hash goes into every record, so a result always says
+exactly what produced it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.core.armparts import (
+    PART_KINDS,
+    REPEATABLE,
+    SPEC_KINDS,
+    Part,
+    Placement,
+    arm_error,
+    make_part,
+)
 from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
@@ -23,46 +36,110 @@ __all__ = [
     "KINDS",
     "NAME_RE",
     "SPEC_KINDS",
+    "TABLE_KEYS",
+    "compose",
     "from_table",
     "make_arm",
     "parse_spec",
     "resolve",
-    "validate_plugin",
 ]
 
-KINDS = ("baseline", "plugin", "prompt", "settings")
+KINDS = ("baseline", *PART_KINDS)
 NAME_RE = re.compile(r"^[A-Za-z0-9_.]+$")
-SPEC_KINDS = ("plugin", "prompt", "prompt-file", "settings")
+# [tool.ponybench.arms] keys: the spec kinds with `_` for `-`.
+TABLE_KEYS = tuple(k.replace("-", "_") for k in SPEC_KINDS)
+# A part of a composed spec starts at `+KIND:` (a `+` elsewhere belongs to the value).
+_PART_START = re.compile(r"\+(?=(?:" + "|".join(re.escape(k) for k in SPEC_KINDS) + r"):)")
+_SPEC_HELP = (
+    "expected NAME=KIND:VALUE with KIND one of " + ", ".join(SPEC_KINDS) + " (parts joined with +, "
+    "e.g. NAME=plugin:PATH+settings:FILE), or NAME=baseline for an A/A twin"
+)
 
 
 @dataclass(frozen=True)
 class Arm:
     name: str
-    kind: str  # baseline | plugin | prompt | settings
-    prompt: str | None = None
-    settings: str | None = None  # JSON text
-    plugin_dir: Path | None = None
+    parts: tuple[Part, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """`baseline`, the kind of its one part, or the kinds of its parts joined with `+`."""
+        return "+".join(p.kind for p in self.parts) if self.parts else "baseline"
+
+    def has(self, kind: str) -> bool:
+        return any(p.kind == kind for p in self.parts)
+
+    def of(self, kind: str) -> list[Part]:
+        return [p for p in self.parts if p.kind == kind]
+
+    @property
+    def prompt(self) -> str | None:
+        """The text appended to the system prompt, or None."""
+        texts = [p.text.rstrip() for p in self.of("prompt") if p.text]
+        return "\n\n".join(texts) if texts else None
+
+    @property
+    def settings(self) -> str | None:
+        """The session's --settings JSON: a settings part and an output style's selection."""
+        merged: dict[str, Any] = {}
+        for part in self.parts:
+            merged.update(part.settings())
+        return json.dumps(merged, sort_keys=True) if merged else None
+
+    @property
+    def plugin_dirs(self) -> tuple[Path, ...]:
+        return tuple(p.path for p in self.of("plugin") if p.path is not None)
+
+    @property
+    def plugin_dir(self) -> Path | None:
+        """The first plugin folder (provenance records its git state)."""
+        return self.plugin_dirs[0] if self.plugin_dirs else None
+
+    @property
+    def mcp_config(self) -> str | None:
+        """Every MCP part's servers as one config, or None."""
+        servers: dict[str, Any] = {}
+        for part in self.of("mcp"):
+            servers.update(json.loads(part.text or "{}").get("mcpServers", {}))
+        return json.dumps({"mcpServers": servers}, sort_keys=True) if servers else None
+
+    @property
+    def reads_memory(self) -> bool:
+        """Whether the session must read CLAUDE.md files (off for every other arm)."""
+        return self.has("claude-md")
+
+    @property
+    def setting_sources(self) -> str:
+        """--setting-sources: the user source only where the arm placed files in ~/.claude."""
+        return "user,project,local" if any(p.user_source for p in self.parts) else "project,local"
 
     def cli_args(self) -> list[str]:
-        """The claude flags that make this arm (the shared instruction is added by the caller)."""
-        if self.kind == "plugin" and self.plugin_dir is not None:
-            return ["--plugin-dir", str(self.plugin_dir)]
-        if self.kind == "settings" and self.settings is not None:
-            return ["--settings", self.settings]
-        return []
+        """The claude flags that make this arm (its prompt is appended by the caller)."""
+        args: list[str] = []
+        for path in self.plugin_dirs:
+            args += ["--plugin-dir", str(path)]
+        if (mcp := self.mcp_config) is not None:
+            args += ["--mcp-config", mcp]
+        if (settings := self.settings) is not None:
+            args += ["--settings", settings]
+        return args
+
+    def readable(self) -> list[Path]:
+        """What of the host a confined session must be able to read for this arm."""
+        return [path.resolve() for part in self.parts for path in part.readable()]
+
+    def placements(self) -> list[Placement]:
+        """Files copied into the cell (workspace or HOME) before the session starts."""
+        return [p for part in self.parts for p in part.placements()]
 
     def content_hash(self) -> str:
-        h = hashlib.sha256(f"{self.kind}\0".encode())
-        if self.prompt is not None:
-            h.update(self.prompt.encode())
-        if self.settings is not None:
-            h.update(json.dumps(json.loads(self.settings), sort_keys=True).encode())
-        if self.plugin_dir is not None:
-            for p in sorted(self.plugin_dir.rglob("*")):
-                if ".git" in p.relative_to(self.plugin_dir).parts or not p.is_file():
-                    continue
-                h.update(p.relative_to(self.plugin_dir).as_posix().encode() + b"\0")
-                h.update(hashlib.sha256(p.read_bytes()).digest())
+        if not self.parts:
+            return hashlib.sha256(b"baseline\0").hexdigest()[:16]
+        if len(self.parts) == 1:
+            return self.parts[0].content_hash()
+        h = hashlib.sha256(b"composed\0")
+        for part in self.parts:
+            h.update(part.content_hash().encode() + b"\0")
         return h.hexdigest()[:16]
 
     def describe(self) -> dict[str, Any]:
@@ -73,115 +150,79 @@ class Arm:
             "plugin_dir": str(self.plugin_dir) if self.plugin_dir else None,
             "prompt": self.prompt,
             "settings": self.settings,
+            "parts": [p.describe() for p in self.parts],
         }
 
 
-BASELINE = Arm("baseline", "baseline")
+BASELINE = Arm("baseline")
 
 
-def _fail(where: str, msg: str) -> PonybenchError:
-    return PonybenchError(f"arm {where}: {msg}")
+def compose(name: str, parts: Sequence[Part], label: str) -> Arm:
+    """An arm of these parts: a kind at most once (a plugin and an MCP config may repeat), MCP
+    server names distinct, and one outputStyle at most."""
+    seen: dict[str, int] = {}
+    for part in parts:
+        seen[part.kind] = seen.get(part.kind, 0) + 1
+    twice = [k for k, n in seen.items() if n > 1 and k not in REPEATABLE]
+    if twice:
+        raise arm_error(
+            label,
+            f"gives {', '.join(twice)} more than once; only {' and '.join(REPEATABLE)} may repeat",
+        )
+    servers = [n for p in parts if p.kind == "mcp" for n in p.names]
+    dup = sorted({n for n in servers if servers.count(n) > 1})
+    if dup:
+        raise arm_error(label, f"MCP server name(s) {', '.join(dup)} in more than one config")
+    styles = [p for p in parts if "outputStyle" in p.settings()]
+    if len(styles) > 1:
+        raise arm_error(label, "selects an output style twice (its settings set outputStyle too)")
+    return Arm(name, tuple(parts))
 
 
-def validate_plugin(name: str, path: Path) -> Path:
-    """A plugin dir must exist and hold a .claude-plugin/plugin.json with a name."""
-    path = path.expanduser().resolve()
-    if not path.is_dir():
-        raise _fail(name, f"plugin dir {path} does not exist")
-    manifest = path / ".claude-plugin" / "plugin.json"
-    if not manifest.is_file():
-        raise _fail(name, f"{path} is not a plugin dir: {manifest} is missing")
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(name, f"{manifest} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
-        raise _fail(name, f'{manifest} has no "name"')
-    return path
-
-
-def _read_text(label: str, path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise _fail(label, f"{path} is not UTF-8 text: {exc}") from None
-    except OSError as exc:
-        raise _fail(label, f"{path} cannot be read: {exc}") from None
-
-
-def _settings_text(name: str, value: str, base: Path) -> str:
-    text = value.strip()
-    if not text.startswith("{"):
-        path = (base / text).expanduser()
-        if not path.is_file():
-            raise _fail(name, f"settings {value!r} is neither a JSON object nor an existing file")
-        text = _read_text(name, path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _fail(name, f"settings are not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise _fail(name, "settings must be a JSON object")
-    return json.dumps(data, sort_keys=True)
-
-
-def make_arm(name: str, kind: str, value: Any, base: Path, where: str) -> Arm:
+def make_arm(name: str, parts: Sequence[tuple[str, Any]], base: Path, where: str) -> Arm:
+    """An arm from (kind, value) pairs as --arm and the table spell them; none: a baseline."""
     label = f"{name!r} ({where})"
     if not NAME_RE.match(name):
-        raise _fail(label, "names may use letters, digits, '_' and '.' (they appear in test ids)")
-    if kind == "baseline":
-        return Arm(name, "baseline")
-    if kind == "plugin":
-        return Arm(name, "plugin", plugin_dir=validate_plugin(label, base / str(value)))
-    if kind == "prompt":
-        if not str(value).strip():
-            raise _fail(label, "the prompt is empty")
-        return Arm(name, "prompt", prompt=str(value))
-    if kind == "prompt-file":
-        path = (base / str(value)).expanduser()
-        if not path.is_file():
-            raise _fail(label, f"prompt file {path} does not exist")
-        return Arm(name, "prompt", prompt=_read_text(label, path))
-    if kind == "settings":
-        text = json.dumps(value, sort_keys=True) if isinstance(value, dict) else str(value)
-        return Arm(name, "settings", settings=_settings_text(label, text, base))
-    raise _fail(label, f"unknown kind {kind!r}; expected one of {', '.join(SPEC_KINDS)}")
+        raise arm_error(label, "names may use letters, digits, '_' and '.' (they appear in test ids)")
+    return compose(name, [make_part(kind, value, base, label) for kind, value in parts], label)
 
 
 def parse_spec(spec: str, base: Path, source: str = "--arm") -> Arm:
-    """--arm NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH, or
-    NAME=baseline: an A/A twin of the baseline (the run's measured noise floor)."""
+    """NAME=KIND:VALUE, parts joined with `+KIND:` (see SPEC_KINDS), or NAME=baseline: an A/A
+    twin of the baseline (the run's measured noise floor)."""
     name, sep, rest = spec.partition("=")
     if sep and name.strip() and rest.strip() == "baseline":
-        return make_arm(name.strip(), "baseline", None, base, source)
-    kind, sep2, value = rest.partition(":")
-    if not sep or not sep2 or not name:
-        raise PonybenchError(
-            f"{source} {spec!r}: expected NAME=plugin:PATH, NAME=prompt:TEXT, NAME=prompt-file:PATH "
-            "or NAME=settings:JSON_OR_PATH"
-        )
-    return make_arm(name.strip(), kind.strip(), value, base, source)
+        return make_arm(name.strip(), [], base, source)
+    pieces = [p.partition(":") for p in _PART_START.split(rest)]
+    if not sep or not name.strip() or any(not colon for _, colon, _ in pieces):
+        raise PonybenchError(f"{source} {spec!r}: {_SPEC_HELP}")
+    return make_arm(name.strip(), [(kind.strip(), value) for kind, _, value in pieces], base, source)
 
 
 def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
-    """[tool.ponybench.arms]: name = {} (baseline) or {plugin|prompt|prompt_file|settings = ...}."""
+    """[tool.ponybench.arms]: name = {} (baseline) or a table of parts, e.g. { plugin = "p",
+    settings = "s.json" }; a list gives a repeatable kind more than once."""
     arms = []
     for name, body in table.items():
+        label = f"{name!r} ({where})"
         if not isinstance(body, dict):
-            raise _fail(f"{name!r} ({where})", 'must be a table, e.g. { plugin = "path" }')
-        keys = [k for k in body if k in ("plugin", "prompt", "prompt_file", "settings")]
-        unknown = sorted(set(body) - {"plugin", "prompt", "prompt_file", "settings"})
-        if unknown or len(keys) > 1:
-            raise _fail(
-                f"{name!r} ({where})",
-                "give at most one of plugin, prompt, prompt_file, settings"
-                + (f" (unknown: {', '.join(unknown)})" if unknown else ""),
-            )
-        if not keys:
-            arms.append(make_arm(name, "baseline", None, base, where))
-        else:
-            key = keys[0]
-            arms.append(make_arm(name, key.replace("_", "-"), body[key], base, where))
+            raise arm_error(label, 'must be a table, e.g. { plugin = "path" }')
+        unknown = sorted(set(body) - set(TABLE_KEYS))
+        if unknown:
+            raise arm_error(label, f"unknown key(s) {', '.join(unknown)} (known: {', '.join(TABLE_KEYS)})")
+        parts: list[tuple[str, Any]] = []
+        for key, value in body.items():
+            kind = key.replace("_", "-")
+            values = value if isinstance(value, list) else [value]
+            if isinstance(value, list) and (not value or kind not in REPEATABLE):
+                raise arm_error(
+                    label,
+                    f"key {key!r}: a list is for a kind given more than once ({', '.join(REPEATABLE)})"
+                    if kind not in REPEATABLE
+                    else f"key {key!r}: the list is empty",
+                )
+            parts += [(kind, v) for v in values]
+        arms.append(make_arm(name, parts, base, where))
     return arms
 
 
@@ -205,12 +246,12 @@ def resolve(
     arms: dict[str, Arm] = {"baseline": BASELINE}
     origin: dict[str, str] = {}
     for arm, source in declared:
-        if arm.name == "baseline" and arm.kind != "baseline":
-            raise _fail(
+        if arm.name == "baseline" and arm.parts:
+            raise arm_error(
                 f"'baseline' ({source})", "the name is reserved for the arm with nothing added; name yours"
             )
         if arm.name in origin:
-            raise _fail(f"{arm.name!r} ({source})", f"declared twice (also in {origin[arm.name]})")
+            raise arm_error(f"{arm.name!r} ({source})", f"declared twice (also in {origin[arm.name]})")
         origin[arm.name] = source
         arms[arm.name] = arm
     if wanted:

@@ -2,8 +2,14 @@
 
 Top-level task.toml keys (`max_turns` predates them and stays in tasks.py):
 
-- `allowed_tools`, `disallowed_tools`: lists of tool names, `Tool(pattern)` allowed as the CLI
-  takes it (`Bash(git diff:*)`, `mcp__notes__search`);
+- `allowed_tools`: a whitelist of built-in tools (`Read`, `Edit`, `Write`, `Glob`...), given to
+  `--tools`. The harness runs with bypassPermissions, under which `--allowedTools` and its rules
+  restrict nothing, and `--tools` leaves MCP tools alone (claude 2.1.332): so a rule
+  (`Read(src/**)`), an MCP tool and Bash (refused to every session) are refused here;
+- `disallowed_tools`: names or rules given to `--disallowedTools`, which holds under
+  bypassPermissions: `Glob`, `mcp__notes` (a server's every tool), `mcp__notes__search`,
+  `Read(./secrets/**)`, `Edit(*.md)` (file-writing rules are spelled `Edit(...)`: a `Write(...)`
+  rule never matches);
 - `append_system_prompt`: text added after the arm's system prompt for this task;
 - `env`: variable -> string, passed into the session. Names are checked: never a credential
   (a task folder is committed), never a `CLAUDE*`/`ANTHROPIC*` variable (the harness owns how the
@@ -34,7 +40,10 @@ __all__ = [
     "RESERVED_ENV",
     "RESERVED_PREFIXES",
     "TOOL_RE",
+    "allowed_problem",
+    "disallowed_problem",
     "env_name_problem",
+    "listed_tool_problem",
     "parse_policy",
     "tool_problem",
 ]
@@ -47,8 +56,29 @@ TOOL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_*-]*(\(.+\))?$", re.DOTALL)
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OWNED_PREFIXES = ("CLAUDE", "ANTHROPIC")
 # Set by the harness for every session (its home, its confinement, the CLI's own runtime).
+# How it reaches the API (proxies, CA bundles, its timeout) is the harness's too.
 RESERVED_ENV = frozenset(
-    {"HOME", "PATH", "TMPDIR", "USER", "LOGNAME", "SHELL", "PWD", "IS_SANDBOX", "NODE_OPTIONS", "NODE_PATH"}
+    {
+        "HOME",
+        "PATH",
+        "TMPDIR",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "PWD",
+        "IS_SANDBOX",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "API_TIMEOUT_MS",
+        "DISABLE_AUTOUPDATER",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "NO_PROXY",
+        "ALL_PROXY",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "NODE_EXTRA_CA_CERTS",
+    }
 )
 RESERVED_PREFIXES = ("LD_", "DYLD_", "PONYBENCH_")
 # Words that name a credential wherever they stand in a name, and parts that do as a whole part
@@ -114,6 +144,41 @@ def env_name_problem(name: str) -> str | None:
     return None
 
 
+def allowed_problem(spec: str) -> str | None:
+    """Why a tool cannot be in an allowed list (a whitelist of built-in tools), or None."""
+    if "(" in spec:
+        return (
+            f"{spec!r} is a rule, and under the harness's bypassPermissions an allowed rule restricts "
+            "nothing: list the tool's name here and what to refuse in disallowed_tools"
+        )
+    if spec.startswith("mcp__"):
+        return (
+            f"{spec!r} is an MCP tool, which the whitelist (--tools) does not cover: an MCP arm brings "
+            "its tools; refuse one with disallowed_tools"
+        )
+    if spec == "Bash":
+        return "'Bash' is refused to every session (the benchmark measures code written, not run)"
+    return None
+
+
+def disallowed_problem(spec: str) -> str | None:
+    """Why a tool or rule would refuse nothing, or None."""
+    if spec.startswith("Write("):
+        return (
+            f"{spec!r} never matches: the CLI's file-writing rules are spelled Edit(...) (they cover Write)"
+        )
+    return None
+
+
+def listed_tool_problem(key: str, spec: object) -> str | None:
+    """Why spec cannot be an entry of task.toml's `allowed_tools` or `disallowed_tools` (key),
+    or None (the importer of other suites asks the same)."""
+    why = tool_problem(spec)
+    if why is None and isinstance(spec, str):
+        why = allowed_problem(spec) if key == "allowed_tools" else disallowed_problem(spec)
+    return why
+
+
 def _tools(meta: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ...] | None:
     value = meta.get(key)
     if value is None:
@@ -121,9 +186,13 @@ def _tools(meta: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ..
     if not isinstance(value, list) or not value:
         problem(f"task.toml: key {key!r} must be a non-empty list of tool names, not {value!r}")
         return None
-    bad = [why for v in value if (why := tool_problem(v)) is not None]
+    bad = [why for v in value if (why := listed_tool_problem(key, v)) is not None]
     if bad:
         problem(f"task.toml: key {key!r}: {bad[0]}")
+        return None
+    twice = sorted({v for v in value if value.count(v) > 1})
+    if twice:
+        problem(f"task.toml: key {key!r}: {', '.join(twice)} given more than once")
         return None
     return tuple(value)
 
@@ -165,9 +234,16 @@ def parse_policy(meta: Mapping[str, Any], problem: Problem) -> AgentPolicy:
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
         problem(f"task.toml: key 'runs' must be a whole number >= 1, not {runs!r}")
         runs = None
+    allowed = _tools(meta, "allowed_tools", problem)
+    disallowed = _tools(meta, "disallowed_tools", problem) or ()
+    both = sorted(set(allowed or ()) & set(disallowed))
+    if both:
+        problem(
+            f"task.toml: key 'allowed_tools' names what key 'disallowed_tools' refuses too: {', '.join(both)}"
+        )
     return AgentPolicy(
-        allowed_tools=_tools(meta, "allowed_tools", problem),
-        disallowed_tools=_tools(meta, "disallowed_tools", problem) or (),
+        allowed_tools=allowed,
+        disallowed_tools=disallowed,
         append_system_prompt=append,
         env=_env(meta, problem),
         cell_timeout=float(timeout) if timeout is not None else None,

@@ -164,6 +164,7 @@ class Record(TypedDict, total=False):
     arm_hash: str
     task_hash: str
     scored: bool
+    agent_policy: dict[str, Any]
     claude_version: str | None
     started: str
     finished: str
@@ -255,10 +256,14 @@ FIELDS: dict[str, str] = {
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
-    "arm_hash": "Hash of the arm's content (plugin files, prompt, settings).",
+    "arm_hash": "Hash of the arm's content, every part of it (plugin files, prompt, settings, the MCP "
+    "config and its folder, CLAUDE.md, skills, agents, output style).",
     "task_hash": "Hash of the task folder's content (prompt, seed, references, checks).",
     "scored": "False for an open task: nothing to check, so the cell stays out of the pass, correct and "
     "safe figures and the verdicts (its words and chat code still count).",
+    "agent_policy": "The task's agent policy as the session got it (task.toml's `allowed_tools`, "
+    "`disallowed_tools`, `append_system_prompt`, `env`, `cell_timeout`, `runs`, `max_turns`, "
+    "those it sets); `{}` when it sets none.",
     "claude_version": "`claude --version` of the CLI that ran the cell.",
     "started": "When the attempt started (UTC, ISO 8601).",
     "finished": "When the attempt's record was written (UTC, ISO 8601).",

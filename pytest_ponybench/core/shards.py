@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 __all__ = [
@@ -116,20 +116,28 @@ def cell_block(cell: Any) -> BlockKey:
 
 @dataclass(frozen=True)
 class GridSpec:
-    """What defines a grid: task id -> content hash, arm name -> content hash, models, runs."""
+    """What defines a grid: task id -> content hash, arm name -> content hash, models, runs, and
+    the tasks that have runs of their own (task.toml's `runs`)."""
 
     tasks: Mapping[str, str]
     arms: Mapping[str, str]
     models: tuple[str, ...]
     runs: int
+    task_runs: Mapping[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "tasks": dict(sorted(self.tasks.items())),
             "arms": dict(sorted(self.arms.items())),
             "models": sorted(self.models),
             "runs": self.runs,
         }
+        if self.task_runs:  # only then: a grid without keeps the hash it always had
+            out["task_runs"] = dict(sorted(self.task_runs.items()))
+        return out
+
+    def runs_of(self, task: str) -> int:
+        return self.task_runs.get(task, self.runs)
 
     @property
     def hash(self) -> str:
@@ -137,7 +145,11 @@ class GridSpec:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def blocks(self) -> list[BlockKey]:
-        return [(t, m, r) for r in range(self.runs) for t in self.tasks for m in self.models]
+        """In the grid's order (`cell.grid`): run-major, a task's own extra runs last."""
+        most = max([self.runs, *self.task_runs.values()])
+        return [
+            (t, m, r) for r in range(most) for t in self.tasks if r < self.runs_of(t) for m in self.models
+        ]
 
     def cell_ids(self) -> list[str]:
         """Every cell of the grid, in the order the grid runs them (arms adjacent per block)."""
@@ -158,8 +170,15 @@ def cell_id(task: str, arm: str, model: str, run: int) -> str:
     return f"{task}-{arm}-{model}-r{run}"
 
 
-def spec_of(tasks: Mapping[str, str], arms: Mapping[str, str], models: Sequence[str], runs: int) -> GridSpec:
-    return GridSpec(dict(tasks), dict(arms), tuple(models), int(runs))
+def spec_of(
+    tasks: Mapping[str, str],
+    arms: Mapping[str, str],
+    models: Sequence[str],
+    runs: int,
+    task_runs: Mapping[str, int] | None = None,
+) -> GridSpec:
+    own = {t: int(n) for t, n in (task_runs or {}).items() if int(n) != int(runs)}
+    return GridSpec(dict(tasks), dict(arms), tuple(models), int(runs), own)
 
 
 def spec_from_run_json(info: Mapping[str, Any]) -> GridSpec:
@@ -177,11 +196,17 @@ def spec_from_run_json(info: Mapping[str, Any]) -> GridSpec:
         raise ValueError("run.json has no 'arms' list")
     if not isinstance(options, dict) or not options.get("models") or not options.get("runs"):
         raise ValueError("run.json has no 'options' with 'models' and 'runs'")
-    return GridSpec(
+    own = options.get("task_runs") or {}
+    if not isinstance(own, dict) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in own.values()
+    ):
+        raise ValueError("run.json 'options.task_runs' is not a table of task id -> runs")
+    return spec_of(
         {str(k): str(v) for k, v in tasks.items()},
         {str(a.get("name")): str(a.get("hash")) for a in arms if isinstance(a, dict)},
         tuple(str(m) for m in options["models"]),
         int(options["runs"]),
+        {str(t): n for t, n in own.items()},
     )
 
 
@@ -202,6 +227,11 @@ def describe_difference(a: GridSpec, b: GridSpec, a_name: str = "first", b_name:
         )
     if a.runs != b.runs:
         out.append(f"runs {a.runs} in {a_name} but {b.runs} in {b_name}")
+    for task in sorted(set(a.task_runs) | set(b.task_runs)):
+        if a.runs_of(task) != b.runs_of(task) and task in a.tasks and task in b.tasks:
+            out.append(
+                f"task {task!r} has {a.runs_of(task)} runs in {a_name} but {b.runs_of(task)} in {b_name}"
+            )
     return out
 
 

@@ -8,7 +8,7 @@ What maps (task.toml keys as the graders spec and the per-task policy name them)
 | name | the task folder's name (`names.task_id`) |
 | description, tags | description, tags (tags as identifiers) |
 | runs, max_turns, timeout_seconds | runs, max_turns, cell_timeout (CPE's defaults 3, 10, 300 written out) |
-| allowed_tools, disallowed_tools, append_system_prompt, env | the same keys (env names checked) |
+| allowed_tools, disallowed_tools, append_system_prompt, env | the same keys (tools and env names checked) |
 | add_dirs, scaffold_script (with --allow-scaffold) | files under seed/ (laid by the importer) |
 | plugins (or the plugin the suite sits in) | an arm named after the plugin; baseline is without it |
 | model | a `--models` hint (models are the grid's, not a task's) |
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from pytest_ponybench.core.policy import env_name_problem, tool_problem
+from pytest_ponybench.core.policy import env_name_problem, listed_tool_problem
 from pytest_ponybench.cpe.cases import Case, Grader
 from pytest_ponybench.cpe.jsregex import translate
 from pytest_ponybench.cpe.names import tag_name, task_id
@@ -351,11 +351,17 @@ def policy_toml(case: Case, items: list[Item]) -> dict[str, Any]:
         "max_turns": case.max_turns,
         "cell_timeout": case.timeout_seconds,
     }
+    refused = set(case.disallowed_tools)
     for key, tools in (("allowed_tools", case.allowed_tools), ("disallowed_tools", case.disallowed_tools)):
-        kept = [t for t in tools if tool_problem(t) is None]
-        for t in tools:
-            if t not in kept:
-                items.append(Item(NOT_IMPORTED, f"{key}: {tool_problem(t)}"))
+        kept: list[str] = []
+        for t in dict.fromkeys(tools):
+            why = listed_tool_problem(key, t)
+            if why is None and key == "allowed_tools" and t in refused:
+                why = f"{t!r} is in disallowed_tools too, which wins"
+            if why is None:
+                kept.append(t)
+            else:
+                items.append(Item(NOT_IMPORTED, f"{key}: {why}"))
         if kept:
             out[key] = kept
     if case.append_system_prompt:

@@ -285,16 +285,37 @@ def _run_info(source: Source, records: Sequence[Record]) -> dict[str, Any]:
     }
 
 
+def _part(part: Mapping[str, Any], arm: Mapping[str, Any], first_plugin: bool) -> str:
+    """One part of an arm in words (run.json's `parts`)."""
+    kind, value = str(part.get("kind")), str(part.get("value", ""))
+    names = part.get("names") if isinstance(part.get("names"), list) else []
+    listed = f" ({', '.join(map(str, names))})" if names else ""
+    if kind == "plugin":
+        return f"plugin {value}" + (f" ({_sha(arm)})" if first_plugin and "git_sha" in arm else "")
+    if kind in ("prompt", "settings"):
+        return f"{kind}: {value}"
+    if kind == "claude-md":
+        path, _, scope = value.rpartition("@")
+        return f"CLAUDE.md {path} @{scope}"
+    return f"{kind.replace('-', ' ')} {value}{listed}"
+
+
 def _arm(arm: Mapping[str, Any]) -> dict[str, str]:
     """An arm as run.json describes it: name, kind, hash and what it adds, in words."""
     what = []
-    if arm.get("plugin_dir"):
-        what.append(f"plugin {arm['plugin_dir']}" + (f" ({_sha(arm)})" if "git_sha" in arm else ""))
-    if arm.get("prompt"):
-        what.append(f"prompt: {arm['prompt']}")
-    if arm.get("settings"):
-        settings = arm["settings"]
-        what.append(f"settings: {settings if isinstance(settings, str) else json.dumps(settings)}")
+    parts = arm.get("parts")
+    if isinstance(parts, list):
+        plugins = [i for i, p in enumerate(parts) if isinstance(p, dict) and p.get("kind") == "plugin"]
+        first = plugins[0] if plugins else -1  # run.json's git state is of the first plugin
+        what = [_part(p, arm, i == first) for i, p in enumerate(parts) if isinstance(p, dict)]
+    else:  # run dirs from before arms had parts
+        if arm.get("plugin_dir"):
+            what.append(f"plugin {arm['plugin_dir']}" + (f" ({_sha(arm)})" if "git_sha" in arm else ""))
+        if arm.get("prompt"):
+            what.append(f"prompt: {arm['prompt']}")
+        if arm.get("settings"):
+            settings = arm["settings"]
+            what.append(f"settings: {settings if isinstance(settings, str) else json.dumps(settings)}")
     return {
         "name": str(arm.get("name", "?")),
         "kind": str(arm.get("kind", "?")),

@@ -33,6 +33,7 @@ __all__ = [
     "cell_detail",
     "main",
     "outcome",
+    "policy_items",
     "reason",
     "write_parts",
 ]
@@ -127,6 +128,7 @@ def cell_detail(
         failed=[c for c in checks if isinstance(c, dict) and c.get("outcome") != "passed" and is_valid(rec)],
         graders=[_grader(o) for o in outcomes_of(rec)] if is_valid(rec) else [],
         score=record_number(rec.get("score")),
+        policy=policy_items(rec),
         record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
     )
     if folder is None:
@@ -146,6 +148,12 @@ def cell_detail(
     if CellDir(folder).workspace.is_dir():
         detail["diff"] = bases.diff(folder, task)
     return detail
+
+
+def policy_items(rec: Record) -> list[list[Any]]:
+    """The task's agent policy as the cell's session got it, key by key (none: empty)."""
+    policy = rec.get("agent_policy")
+    return [[str(k), v] for k, v in policy.items()] if isinstance(policy, dict) else []
 
 
 def _grader(o: GraderOutcome) -> dict[str, Any]:
@@ -172,6 +180,7 @@ def _frame(rec: Record, task: str) -> dict[str, Any]:
         "reason": reason(rec),
         "error": rec.get("error"),
         "failed": [],
+        "policy": [],
         "record": [],
         "folder": None,
         "transcript": [],

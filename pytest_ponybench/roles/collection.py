@@ -106,7 +106,9 @@ class BenchmarkCollection:
         for item in items:
             cell = cell_of(self.plan, item)
             if cell is not None:
-                item.add_marker(pytest.mark.timeout(limit + cell.task.timeout + TIMEOUT_MARGIN_S))
+                item.add_marker(
+                    pytest.mark.timeout(cell.timeout_s(limit) + cell.task.timeout + TIMEOUT_MARGIN_S)
+                )
 
     @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_collection_modifyitems")
     def pytest_collection_modifyitems_in_grid_order(

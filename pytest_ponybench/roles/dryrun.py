@@ -21,8 +21,12 @@ def describe(plan: Plan) -> list[str]:
     """The grid and the pre-flight, in words."""
     s = plan.settings
     cells = plan.cells
+    own = plan.own_runs
+    runs = f"{s.runs} runs" + (
+        f" ({', '.join(f'{t}: {n}' for t, n in own.items())}, their task.toml's runs)" if own else ""
+    )
     lines = [
-        f"grid: {len(plan.tasks)} tasks x {len(plan.arms)} arms x {len(s.models)} models x {s.runs} runs"
+        f"grid: {len(plan.tasks)} tasks x {len(plan.arms)} arms x {len(s.models)} models x {runs}"
         f" = {len(cells)} cells",
         f"  per task: {len(cells) // max(1, len(plan.tasks))} cells; "
         + "; ".join(f"{arm}: {n}" for arm, n in Counter(c.arm.name for c in cells).items())

@@ -19,8 +19,9 @@ import pytest
 from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
+from pytest_ponybench.core.armparts import MEMORY_FILES
 from pytest_ponybench.core.arms import Arm
-from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.cell import Cell, grid, runs_per_task
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
@@ -51,6 +52,13 @@ class Plan:
     collect_only: bool = False
     cell_by_id: Mapping[str, Cell] = field(default_factory=dict)
     shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
+    # Runs of each task (a task's own `runs` unless --runs was given); empty: settings.runs.
+    task_runs: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def own_runs(self) -> dict[str, int]:
+        """The tasks whose runs differ from the run's (their own `runs` in task.toml)."""
+        return {t: n for t, n in sorted(self.task_runs.items()) if n != self.settings.runs}
 
     @property
     def sequential(self) -> sequential.Plan | None:
@@ -100,6 +108,8 @@ class Plan:
         info = provenance.provenance(
             self.settings, list(self.arms), list(self.tasks), [c.id for c in self.cells], claude_version
         )
+        if self.own_runs:
+            info["options"]["task_runs"] = self.own_runs
         info["mode"] = self.mode.value
         if self.mode is not Mode.RESCORE:
             spec = shards.spec_of(
@@ -107,6 +117,7 @@ class Plan:
                 {a.name: a.content_hash() for a in self.arms},
                 self.settings.models,
                 self.settings.runs,
+                self.own_runs,
             )
             info.update(shards.provenance(self.shard, spec))
         if self.previous is not None:
@@ -239,18 +250,26 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
             )
         )
     tasks = _tasks(settings)
+    _memory_conflicts(tasks, arms)
+    task_runs: dict[str, int] = {}
     if mode is Mode.RESCORE:
         assert run_dir is not None
         cells = _rescore_cells(run_dir, tasks, arms)
     else:
-        size = len(tasks) * len(arms) * len(settings.models) * settings.runs
+        if mode is Mode.RESUME:
+            assert run_dir is not None
+            own = previous.task_runs_of(info, cfg.OPT_RESUME, run_dir)
+            task_runs = {t.id: own.get(t.id, settings.runs) for t in tasks}
+        else:
+            task_runs = runs_per_task(tasks, settings.runs, cfg.OPT_RUNS in settings.grid_given)
+        size = sum(task_runs.values()) * len(arms) * len(settings.models)
         if size > cfg.MAX_CELLS:
             raise PonybenchError(
                 f"ponybench: the grid has {size} cells ({len(tasks)} tasks x {len(arms)} arms x "
-                f"{len(settings.models)} models x {settings.runs} runs), more than {cfg.MAX_CELLS}: "
-                f"narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
+                f"{len(settings.models)} models x {_runs_words(settings.runs, task_runs)}), more than "
+                f"{cfg.MAX_CELLS}: narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
             )
-        cells = tuple(grid(list(tasks), list(arms), list(settings.models), settings.runs))
+        cells = tuple(grid(list(tasks), list(arms), list(settings.models), settings.runs, task_runs))
         if shard is not None:
             # Placed over the whole grid, so every shard of it computes the same split.
             cells = tuple(shards.select(cells, shard, shards.cell_block))
@@ -269,6 +288,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         collect_only=collect_only,
         cell_by_id=by_id,
         shard=shard,
+        task_runs=task_runs,
     )
     if mode is Mode.RESCORE and not plan.judged:
         return plan  # no claude: the workspaces are scored again as they are
@@ -276,6 +296,37 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if not collect_only and not settings.dry_run:
         _check_credentials(plan.live_models)
     return replace(plan, claude=claude)
+
+
+def _runs_words(runs: int, task_runs: Mapping[str, int]) -> str:
+    own = sorted({n for n in task_runs.values() if n != runs})
+    return f"{runs} runs" + (f" (tasks' own: {', '.join(map(str, own))})" if own else "")
+
+
+def seeded_memory(task: Task) -> list[str]:
+    """The CLAUDE.md files a task lays into its workspace (seed or fixture)."""
+    found = [rel for rel in task.seed if Path(rel).name in MEMORY_FILES]
+    if task.fixture_path is not None and task.fixture_path.is_dir():
+        found += [
+            p.relative_to(task.fixture_path).as_posix()
+            for name in MEMORY_FILES
+            for p in task.fixture_path.rglob(name)
+        ]
+    return sorted(found)
+
+
+def _memory_conflicts(tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> None:
+    """A claude-md arm turns CLAUDE.md reading on for its sessions: a task that seeds one would
+    then be read under that arm and not under the others, an effect that is not the arm's."""
+    readers = [a.name for a in arms if a.reads_memory]
+    clash = [(t.id, found) for t in tasks if readers and (found := seeded_memory(t))]
+    if clash:
+        task, found = clash[0]
+        raise PonybenchError(
+            f"arm {readers[0]!r} places a CLAUDE.md and turns memory on, but task {task} seeds "
+            f"{', '.join(found)}, which its sessions would then read too (and the other arms' not): "
+            f"leave that task out ({cfg.OPT_TASKS}) or measure the arm on tasks without one"
+        )
 
 
 def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:

@@ -1,9 +1,10 @@
 """Pre-flight: never pay for a broken instrument.
 
 Before any cell that would spend money: the selected tasks' selftest, and an arm activation
-check that runs each arm once against the offline server and proves its content reaches the
-model. Then an optional prompt-cache warm-up per (model, arm). Everything here is recorded in
-run.json.
+check that runs each arm once against the offline server, confined and with its files laid as a
+cell's, and proves every part of it reached the session (`part_proof`: a plugin here, the other
+kinds by `core.armproof`). Then an optional prompt-cache warm-up per (model, arm). Everything
+here is recorded in run.json.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.core import armproof
 from pytest_ponybench.core import skills as skills_mod
+from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
@@ -28,7 +31,7 @@ from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
 from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
 from pytest_ponybench.roles.selftest import check_reference
-from pytest_ponybench.session import agent
+from pytest_ponybench.session import agent, armfiles
 from pytest_ponybench.session.judge import Judging
 
 __all__ = [
@@ -40,8 +43,10 @@ __all__ = [
     "declared_hook_events",
     "hook_answers",
     "model_context",
+    "part_proof",
     "plugin_problems",
     "selftest_problems",
+    "settings_proof",
     "warm_up",
 ]
 
@@ -173,11 +178,6 @@ def model_context(answer: str) -> tuple[str | None, bool]:
     return (context.strip() or None, False) if isinstance(context, str) else (None, False)
 
 
-def _reached(context: str, log: str) -> bool:
-    head = context[:200]
-    return head in log or json.dumps(head)[1:-1] in log
-
-
 def plugin_problems(
     plugin_dir: Path, init: dict[str, Any], stream_path: Path, log: str
 ) -> tuple[list[str], dict[str, Any]]:
@@ -208,9 +208,9 @@ def plugin_problems(
         waiting = waiting or is_async
         if context is not None:
             contexts.append(context)
-            if not _reached(context, log):
+            if not armproof.reached(context, log):
                 problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
-    evidence["hook_context_reached"] = bool(contexts) and all(_reached(c, log) for c in contexts)
+    evidence["hook_context_reached"] = bool(contexts) and all(armproof.reached(c, log) for c in contexts)
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
 
@@ -265,19 +265,20 @@ def _session(
             base_url=server.cell_url(cell_id) if offline and server else None,
             offline=offline,
             api_timeout_ms=int(timeout_s * 600),
+            memory=arm.reads_memory,
         )
+        armfiles.lay_arm(arm, ws, home)
         credentials = None if offline else agent.login_credentials(env)
         # Confined like a cell where this machine can: a probe session runs the arm's hooks too.
         confined = confine.status().available
         if confined:
-            plugin = [arm.plugin_dir.resolve()] if arm.plugin_dir is not None else []
             cmd, pre = confine.agent_command(
                 cmd,
                 workspace=ws,
                 home=home,
                 env=env,
                 hide=[PACKAGE_ROOT, Path.cwd()],
-                readable=plugin,
+                readable=arm.readable(),
                 credentials=credentials,
                 credentials_path=home / agent.CREDENTIALS,
             )
@@ -305,40 +306,53 @@ def _session(
     return stream, run, text, agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
 
 
+def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """A settings part: an outputStyle it sets must show in the session; anything else the CLI
+    accepts without a visible effect to check."""
+    style = part.settings().get("outputStyle")
+    if style is None or "output_style" not in init:
+        return [], {"observable": False}
+    shown = init["output_style"]
+    if str(shown).lower() != str(style).lower():
+        return [f"outputStyle {style!r} did not take effect (session shows {shown!r})"], {
+            "output_style": shown
+        }
+    return [], {"output_style": shown}
+
+
+def part_proof(
+    part: Part, init: dict[str, Any], stream_path: Path, log: str
+) -> tuple[list[str], dict[str, Any]]:
+    """What one part of an arm must show in the probe session: (problems, evidence)."""
+    if part.kind == "plugin" and part.path is not None:
+        return plugin_problems(part.path, init, stream_path, log)
+    if part.kind == "settings":
+        return settings_proof(part, init)
+    if part.kind in ("mcp", "skills", "agents"):
+        return armproof.init_proof(part, init)
+    return armproof.request_proof(part, log)
+
+
 def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: float = 60.0) -> dict[str, Any]:
-    """Run arm once offline; ok only when its content demonstrably reached the model."""
+    """Run arm once offline; ok only when every part's content demonstrably reached the session.
+    A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
     problems: list[str] = []
-    evidence: dict[str, Any] = {}
+    found: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
         stream, _run, log, invalid = _session(
             arm, claude, server, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
         )
-        if arm.kind == "plugin" and arm.plugin_dir is not None:
-            found, evidence = plugin_problems(
-                arm.plugin_dir, stream.init or {}, Path(tmp) / "out" / "claude.jsonl", log
-            )
-            problems += found
+        for part in arm.parts:
+            issues, seen = part_proof(part, stream.init or {}, Path(tmp) / "out" / "claude.jsonl", log)
+            problems += [f"{part.kind}: {i}" for i in issues] if len(arm.parts) > 1 else issues
+            found.append({"kind": part.kind, **seen})
     if invalid:
         problems.insert(0, f"the probe session failed: {invalid}")
     if not log:
         problems.insert(0, "no request reached the model")
-    if arm.kind == "prompt" and arm.prompt:
-        needle = json.dumps(arm.prompt.strip())[1:-1][:200]
-        evidence["prompt_in_request"] = needle in log
-        if needle not in log:
-            problems.append("the appended prompt is not in the model's system prompt")
-    elif arm.kind == "settings" and arm.settings:
-        settings = json.loads(arm.settings)
-        style = settings.get("outputStyle")
-        init = stream.init or {}
-        if style is not None and "output_style" in init:
-            evidence["output_style"] = init["output_style"]
-            if str(init["output_style"]).lower() != str(style).lower():
-                problems.append(
-                    f"outputStyle {style!r} did not take effect (session shows {init['output_style']!r})"
-                )
-        else:
-            evidence["observable"] = False  # accepted by the CLI; no visible effect to check
+    evidence: dict[str, Any] = {"parts": found} if len(found) > 1 else {}
+    if len(found) == 1:
+        evidence = {k: v for k, v in found[0].items() if k != "kind"}
     return {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
 
 

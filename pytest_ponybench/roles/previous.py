@@ -11,12 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.arms import Arm, validate_plugin
+from pytest_ponybench.core.armparts import PART_KINDS
+from pytest_ponybench.core.arms import Arm, make_arm
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.store.results import RUN_JSON, RunDir
 
-__all__ = ["arms_of", "grid_conflicts", "open_run", "resumed_settings"]
+__all__ = ["arms_of", "grid_conflicts", "open_run", "resumed_settings", "task_runs_of"]
 
 
 def open_run(path_text: str, flag: str, root: Path) -> tuple[RunDir, dict[str, Any]]:
@@ -42,9 +43,33 @@ def _where(flag: str, run_dir: RunDir, key: str) -> str:
     return f"{flag} {run_dir.path}: {RUN_JSON} {key}"
 
 
+def _arm_of(desc: dict[str, Any], where: str, flag: str) -> Arm:
+    """One arm as run.json describes it: by its parts, or (before parts) by kind and content."""
+    name, kind = desc["name"], str(desc.get("kind"))
+    parts = desc.get("parts")
+    if isinstance(parts, list):
+        given = [
+            (str(p["kind"]), p["value"])
+            for p in parts
+            if isinstance(p, dict) and p.get("kind") in PART_KINDS and isinstance(p.get("value"), str)
+        ]
+        if len(given) != len(parts):
+            raise PonybenchError(f"{where}: arm {name!r} has malformed parts")
+        return make_arm(name, given, Path("/"), flag)
+    texts = {k: desc.get(k) for k in ("prompt", "settings", "plugin_dir")}
+    if kind not in ("baseline", "plugin", "prompt", "settings") or any(
+        v is not None and not isinstance(v, str) for v in texts.values()
+    ):
+        raise PonybenchError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
+    value = texts["plugin_dir"] if kind == "plugin" else texts[kind] if kind != "baseline" else None
+    if kind != "baseline" and value is None:
+        raise PonybenchError(f"{where}: arm {name!r} is malformed (kind {kind!r} without its {kind})")
+    return make_arm(name, [] if kind == "baseline" else [(kind, value)], Path("/"), flag)
+
+
 def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
-    """The arms a run used, rebuilt from run.json; a plugin that changed since is an error,
-    because resuming would mix two different arms under one name."""
+    """The arms a run used, rebuilt from run.json; an arm whose content changed since is an
+    error, because resuming would mix two different arms under one name."""
     described = info.get("arms")
     if not isinstance(described, list) or not described:
         raise PonybenchError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
@@ -53,27 +78,26 @@ def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
         where = _where(flag, run_dir, f"arms[{i}]")
         if not isinstance(desc, dict) or not isinstance(desc.get("name"), str):
             raise PonybenchError(f"{where}: not an arm description with a name")
-        name, kind = desc["name"], str(desc.get("kind"))
-        texts = {k: desc.get(k) for k in ("prompt", "settings", "plugin_dir")}
-        if kind not in ("baseline", "plugin", "prompt", "settings") or any(
-            v is not None and not isinstance(v, str) for v in texts.values()
-        ):
-            raise PonybenchError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
-        plugin = texts["plugin_dir"]
-        arm = Arm(
-            name,
-            kind,
-            prompt=texts["prompt"],
-            settings=texts["settings"],
-            plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
-        )
+        arm = _arm_of(desc, where, flag)
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
             raise PonybenchError(
-                f"{flag}: arm {name!r} changed since that run (hash {desc['hash']} then, "
+                f"{flag}: arm {arm.name!r} changed since that run (hash {desc['hash']} then, "
                 f"{arm.content_hash()} now); start a new run to measure the new version"
             )
         arms.append(arm)
     return arms
+
+
+def task_runs_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> dict[str, int]:
+    """The tasks that ran their own number of runs (options.task_runs), as the run recorded them."""
+    opts = info.get("options")
+    own = opts.get("task_runs") if isinstance(opts, dict) else None
+    if own is None:
+        return {}
+    where = _where(flag, run_dir, "options.task_runs")
+    if not isinstance(own, dict):
+        raise PonybenchError(f"{where}: not a table of task id -> runs")
+    return {str(t): cfg.count(f"{where}.{t}", n, 1, cfg.MAX_RUNS) for t, n in own.items()}
 
 
 def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunDir) -> cfg.Settings:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import CellError, ErrorKind
 from pytest_ponybench.isolation.sandbox import Spawned, death_signal_prefix, kill_group, namespace_prefix
 
@@ -46,6 +47,7 @@ __all__ = [
     "pid_namespace_prefix",
     "place_credentials",
     "run_claude",
+    "tool_flags",
 ]
 
 # Appended to every arm's system prompt, identically: the benchmark measures the code written,
@@ -94,10 +96,30 @@ OFFLINE_API_KEY = "ponybench-offline-key"
 API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
 
 
+def tool_flags(policy: AgentPolicy) -> list[str]:
+    """The task's tools as flags: Bash is refused to every session (the benchmark measures code
+    written, not run) and the task's disallowed tools with it (names or rules, one argument
+    each: a rule may hold a space); an allowed list is a whitelist of built-in tools, given to
+    `--tools`, because under bypassPermissions `--allowedTools` restricts nothing (claude 2.1.332)."""
+    flags = ["--disallowedTools", "Bash", *(t for t in policy.disallowed_tools if t != "Bash")]
+    if policy.allowed_tools is not None:
+        flags += ["--tools", ",".join(policy.allowed_tools)]
+    return flags
+
+
 def build_command(
-    claude: str, prompt: str, model: str, arm: Arm, max_turns: int, max_budget_usd: float | None = None
+    claude: str,
+    prompt: str,
+    model: str,
+    arm: Arm,
+    max_turns: int,
+    max_budget_usd: float | None = None,
+    policy: AgentPolicy | None = None,
 ) -> list[str]:
-    append = NO_RUN if not arm.prompt else f"{arm.prompt.rstrip()}\n\n{NO_RUN}"
+    """The claude command of one session: the arm's flags, the task's policy, and one identical
+    instruction appended last for every arm."""
+    policy = policy or AgentPolicy()
+    texts = [t.rstrip() for t in (arm.prompt, policy.append_system_prompt) if t]
     cmd = [
         claude,
         "-p",
@@ -110,15 +132,14 @@ def build_command(
         "--permission-mode",
         "bypassPermissions",
         "--setting-sources",
-        "project,local",
+        arm.setting_sources,
         "--strict-mcp-config",
-        "--disallowedTools",
-        "Bash",
+        *tool_flags(policy),
         "--max-turns",
         str(max_turns),
         *arm.cli_args(),
         "--append-system-prompt",
-        append,
+        "\n\n".join([*texts, NO_RUN]),
     ]
     if max_budget_usd is not None:
         cmd += ["--max-budget-usd", f"{max_budget_usd:g}"]
@@ -141,11 +162,16 @@ def cell_env(
     offline: bool,
     api_timeout_ms: int,
     base: Mapping[str, str] | None = None,
+    memory: bool = False,
+    task_env: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The environment of one claude session: the allowlist, its own home and config, no user
-    settings (a logged-in user's credentials: `login_credentials`)."""
+    """The environment of one claude session: the allowlist, the task's own variables (names
+    checked by core.policy), its own home and config, no user settings (a logged-in user's
+    credentials: `login_credentials`). CLAUDE.md files are read only when memory is on (an arm
+    that places one); the harness's own variables always win."""
     src = dict(os.environ if base is None else base)
     env = {k: v for k, v in src.items() if allowed_env(k, live=not offline)}
+    env.update(task_env or {})
     home.mkdir(parents=True, exist_ok=True)
     env.update(
         {
@@ -160,6 +186,8 @@ def cell_env(
     # A user's own API_TIMEOUT_MS wins; else the CLI gives up on a silent API before the cell
     # timeout, so a hang ends as an API error with a reason rather than as a kill.
     env.setdefault("API_TIMEOUT_MS", str(api_timeout_ms))
+    if memory:
+        del env["CLAUDE_CODE_DISABLE_CLAUDE_MDS"]  # CLAUDE.md read for this arm only
     if os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # else bypassPermissions is refused as root
     if offline:

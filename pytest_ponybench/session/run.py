@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
-from pytest_ponybench.core import skills
+from pytest_ponybench.core import armproof, skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
@@ -26,13 +26,13 @@ from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
 from pytest_ponybench.scoring.score import Grading, score_cell
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps
-from pytest_ponybench.session import agent, audit, integrity
+from pytest_ponybench.session import agent, armfiles, audit, integrity
 from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
 from pytest_ponybench.store.slots import StartSlots
 
-__all__ = ["CellContext", "Extend", "rescore_cell", "run_cell"]
+__all__ = ["CellContext", "Extend", "applied_policy", "rescore_cell", "run_cell"]
 
 # Adds metrics to a finished record (the pytest_ponybench_record implementations).
 Extend = Callable[[Cell, Record, Path], None]
@@ -104,14 +104,16 @@ class Observed:
 
 
 def seed(cell: Cell, place: Scratch, cdir: CellDir) -> dict[str, str]:
-    """Lay the task into the workspace and commit it as the base; keep the prompt (the report's
-    transcript starts with it) and the seeded files' manifest (rescore needs it)."""
+    """Lay the task into the workspace (and the arm's files into the workspace or the cell's
+    HOME) and commit it as the base; keep the prompt (the report's transcript starts with it)
+    and the seeded files' manifest (rescore needs it)."""
     if workspace.inside_git_repo(place.root):
         raise RuntimeError(
             f"the scratch folder {place.root} lies inside a git repository whose "
             "history the agent would see; point TMPDIR elsewhere"
         )
     seeded = workspace.lay(cell.task, place.workspace)
+    seeded.update(armfiles.lay_arm(cell.arm, place.workspace, place.home))
     workspace.snapshot(place.workspace, keep=place.base_git)
     cdir.prompt.write_text(cell.task.prompt, encoding="utf-8")
     write_json(cdir.seeded, seeded)
@@ -127,10 +129,25 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         if ctx.endpoint and offline
         else None
     )
-    turns = cell.task.max_turns or ctx.max_turns
-    cmd = agent.build_command(ctx.claude, cell.task.prompt, cell.model, cell.arm, turns, ctx.max_budget_usd)
-    api_timeout_ms = int(min(ctx.cell_timeout * 0.6, 120 if offline else 600) * 1000)
-    env = agent.cell_env(place.home, base_url=url, offline=offline, api_timeout_ms=api_timeout_ms)
+    policy = cell.task.policy
+    cmd = agent.build_command(
+        ctx.claude,
+        cell.task.prompt,
+        cell.model,
+        cell.arm,
+        cell.max_turns(ctx.max_turns),
+        ctx.max_budget_usd,
+        policy=policy,
+    )
+    api_timeout_ms = int(min(cell.timeout_s(ctx.cell_timeout) * 0.6, 120 if offline else 600) * 1000)
+    env = agent.cell_env(
+        place.home,
+        base_url=url,
+        offline=offline,
+        api_timeout_ms=api_timeout_ms,
+        memory=cell.arm.reads_memory,
+        task_env=policy.env,
+    )
     credentials = None if offline else agent.login_credentials(env)
     state = confine.status()
     if not state.available:
@@ -145,7 +162,7 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         home=place.home,
         env=env,
         hide=_harness_paths(cell, ctx),
-        readable=[cell.arm.plugin_dir.resolve()] if cell.arm.plugin_dir is not None else [],
+        readable=cell.arm.readable(),
         credentials=credentials,
         credentials_path=place.home / agent.CREDENTIALS,
     )
@@ -168,7 +185,7 @@ def observe(cell: Cell, place: Scratch, started: Launch, cdir: CellDir, ctx: Cel
         env=started.env,
         stdout=cdir.stream,
         stderr=cdir.stderr,
-        timeout_s=ctx.cell_timeout,
+        timeout_s=cell.timeout_s(ctx.cell_timeout),
         confined=started.confined,
         on_started=slot.release if slot is not None else None,  # called however it ends
         pass_fds=started.prefix.pass_fds if started.prefix is not None else (),
@@ -195,9 +212,8 @@ def judge(
     )
     audit.apply(rec, seen.tried)
     if seen.run.timed_out:
-        rec["reason"] = (f"timed out after {ctx.cell_timeout:g}s; " + str(rec.get("reason") or "")).rstrip(
-            "; "
-        )
+        limit = cell.timeout_s(ctx.cell_timeout)
+        rec["reason"] = (f"timed out after {limit:g}s; " + str(rec.get("reason") or "")).rstrip("; ")
     return rec
 
 
@@ -277,6 +293,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
         arm_hash=cell.arm.content_hash(),
         task_hash=cell.task.content_hash(),
         scored=cell.task.scored,
+        agent_policy=applied_policy(cell),
         claude_version=ctx.claude_version,
         started=now_iso(),
     )
@@ -320,15 +337,26 @@ def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:
     return paths + ([cell.task.fixture_path] if cell.task.fixture_path else [])
 
 
+def applied_policy(cell: Cell) -> dict[str, Any]:
+    """The task's policy keys as this cell's session got them (`max_turns` among them); {} for
+    a task that sets none."""
+    applied = cell.task.policy.describe()
+    if cell.task.max_turns is not None:
+        applied["max_turns"] = cell.task.max_turns
+    return applied
+
+
 def _arm_not_applied(arm: Arm, stream: agent.Stream) -> CellError | None:
-    """A plugin the CLI could not load measured the baseline under the arm's name: invalid."""
-    if arm.kind != "plugin":
-        return None
-    errors = [e for e in (stream.init or {}).get("plugin_errors") or [] if isinstance(e, dict)]
+    """A plugin the CLI could not load, or an MCP server that did not connect, measured the
+    baseline under the arm's name: invalid."""
+    init = stream.init or {}
+    errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)] if arm.has("plugin") else []
     if errors:
         return CellError(
             ErrorKind.ARM, f"the arm's plugin was not loaded: {errors[0].get('message') or errors[0]}"
         )
+    if arm.has("mcp") and stream.init is not None and (down := armproof.connection_problems(arm, init)):
+        return CellError(ErrorKind.ARM, f"the arm's MCP server was not applied: {down[0]}")
     return None
 
 

@@ -5,19 +5,26 @@ answering in JSON with additionalContext (explanatory-output-style), one answeri
 asynchronously with hooks on other events too (security-guidance), an agent only
 (code-simplifier), a skill only (frontend-design), a command, hooks on PreToolUse only; and the
 broken ones: a hook that prints nothing, one whose JSON gives the model nothing, one that fails
-after printing. Each runs through the real CLI against the offline server."""
+after printing. Each runs through the real CLI against the offline server.
+
+The other arm kinds too: an MCP config (its server confined with the agent), a CLAUDE.md in the
+workspace or the user's memory, a skills folder, subagents, an output style, and arms composed of
+several parts. A part the session does not show is refused by the pre-flight, naming the part."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.armparts import Part
+from pytest_ponybench.core.arms import Arm, parse_spec
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight
-from tests.support import REPO
+from tests.support import CLAUDE, NOTES_MCP, REPO, arm_project, confined_or_skip, write
 
 pytestmark = pytest.mark.needs_claude
 
@@ -31,7 +38,7 @@ def server() -> Iterator[OfflineServer]:
 
 
 def check(name: str, server: OfflineServer) -> dict[str, object]:
-    arm = Arm(name=name, kind="plugin", plugin_dir=PLUGINS / name)
+    arm = Arm(name, (Part("plugin", path=PLUGINS / name),))
     return preflight.activation_check(arm, "claude", server)
 
 
@@ -106,7 +113,7 @@ def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: Off
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "misplaced", "version": "1.0.0"}')
     (plugin / "skills" / "review").mkdir(parents=True)
     (plugin / "skills" / "review" / "SKILL.md").write_text("no front matter, so no description\n")
-    result = preflight.activation_check(Arm(name="m", kind="plugin", plugin_dir=plugin), "claude", server)
+    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", server)
     registered = result["evidence"]["registered"]["skills"]
     if "misplaced:review" in registered:
         pytest.skip("this CLI registers a skill without front matter")
@@ -133,3 +140,112 @@ def test_preflight_runs_json_and_async_plugins_through_the_plugin(
     )
     result.assert_outcomes(passed=3)
     assert (root / "runs").is_dir()
+
+
+# --- every other arm kind, alone and composed ---------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return arm_project(tmp_path / "project")
+
+
+def check_spec(spec: str, root: Path, server: OfflineServer) -> dict[str, Any]:
+    return preflight.activation_check(parse_spec(spec, root), CLAUDE or "claude", server)
+
+
+@pytest.mark.parametrize(
+    ("spec", "evidence"),
+    [
+        (
+            "notes=mcp:mcp/notes/mcp.json",
+            {
+                "mcp_servers": {"notes": "connected"},
+                "mcp_tools": {"notes": ["mcp__notes__lookup", "mcp__notes__read_file"]},
+            },
+        ),
+        ("house=claude-md:arms/memory/CLAUDE.md", {"claude_md_in_request": True}),
+        ("mine=claude-md:arms/memory/CLAUDE.md@user", {"claude_md_in_request": True}),
+        ("tidy=skills:arms/skills", {"skills_listed": ["name-things", "tidy-imports"]}),
+        ("review=agents:arms/agents", {"agents_listed": ["strict-reviewer"]}),
+        ("terse=output-style:arms/output-styles/terse.md", {"output_style_in_request": True}),
+    ],
+)
+def test_each_kind_is_proven_in_the_preflight(
+    spec: str, evidence: dict[str, Any], project: Path, server: OfflineServer
+) -> None:
+    result = check_spec(spec, project, server)
+    assert result["ok"], result
+    assert result["evidence"] == evidence
+
+
+def test_a_composed_arm_is_proven_part_by_part(project: Path, server: OfflineServer) -> None:
+    result = check_spec(
+        "all=plugin:plugins/json-context+prompt:PONYBENCH-COMPOSED-77+claude-md:arms/memory/CLAUDE.md@user"
+        "+skills:arms/skills/tidy-imports+agents:arms/agents+output-style:arms/output-styles/terse.md"
+        "+mcp:mcp/notes/mcp.json",
+        project,
+        server,
+    )
+    assert result["ok"], result
+    parts = result["evidence"]["parts"]
+    assert [p["kind"] for p in parts] == [
+        "plugin",
+        "prompt",
+        "claude-md",
+        "skills",
+        "agents",
+        "output-style",
+        "mcp",
+    ]
+    assert parts[0]["hook_context_reached"] is True and parts[1]["prompt_in_request"] is True
+    assert parts[2]["claude_md_in_request"] and parts[5]["output_style_in_request"]
+    assert parts[3]["skills_listed"] == ["tidy-imports"] and parts[4]["agents_listed"] == ["strict-reviewer"]
+    assert parts[6]["mcp_servers"] == {"notes": "connected"}
+
+
+def test_a_part_the_session_does_not_show_is_refused(tmp_path: Path, server: OfflineServer) -> None:
+    # Built past the parser's checks, as a CLI that changed its reading would leave them.
+    skill = write(tmp_path / "skills" / "review" / "SKILL.md", "no front matter, so no description\n")
+    style = write(tmp_path / "styles" / "terse.md", "---\nname: Terse\n---\nAnswer tersely. PONY-S-1\n")
+    agents = write(tmp_path / "agents" / "r.md", "---\nname: r\ndescription: d\n---\nbody\n").parent
+    parts = (
+        Part("skills", path=skill.parent.parent, names=("review",)),
+        Part("output-style", path=style, names=("terse",)),  # selected by a name it does not have
+        Part("agents", path=agents, names=("ghost",)),
+        Part("prompt", text="PONY-P-1"),
+    )
+    result = preflight.activation_check(Arm("broken", parts), CLAUDE or "claude", server)
+    assert result["problems"] == [
+        "skills: its skill 'review' is not listed in the session's skills",
+        "output-style: its output style 'terse' never reached the model's system prompt",
+        "agents: its agent 'ghost' is not listed in the session's agents",
+    ]
+    assert result["evidence"]["parts"][3] == {"kind": "prompt", "prompt_in_request": True}
+
+
+def test_an_mcp_server_that_does_not_start_is_refused(project: Path, server: OfflineServer) -> None:
+    write(
+        project / "dead" / "mcp.json",
+        json.dumps({"mcpServers": {"dead": {"command": "python3", "args": ["-c", "raise SystemExit(3)"]}}}),
+    )
+    result = check_spec("dead=mcp:dead/mcp.json", project, server)
+    assert not result["ok"]
+    assert result["problems"][0].startswith("its MCP server 'dead' did not connect (status failed)")
+
+
+def test_an_mcp_server_sees_its_own_folder_and_nothing_else_of_the_host(
+    project: Path, server: OfflineServer
+) -> None:
+    confined_or_skip()
+    # Its config names a server outside the config's folder: unconfined it would start; in the
+    # cell that file does not exist, so the server never connects and the arm is refused.
+    write(
+        project / "elsewhere" / "mcp.json",
+        json.dumps({"mcpServers": {"far": {"command": "python3", "args": [str(NOTES_MCP / "server.py")]}}}),
+    )
+    result = check_spec("far=mcp:elsewhere/mcp.json", project, server)
+    assert result["problems"] == [
+        "its MCP server 'far' did not connect (status failed); in the cell it can read only its "
+        "config's folder and the system"
+    ]

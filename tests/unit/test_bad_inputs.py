@@ -195,3 +195,58 @@ def test_resume_with_the_run_s_own_grid_flags_goes_on(pytester: pytest.Pytester,
     )
     assert result.ret == pytest.ExitCode.OK, result.stdout.str() + result.stderr.str()
     result.stdout.fnmatch_lines(["*test_cell*merge_intervals-baseline-offline-reference-r1*"])
+
+
+def test_a_claude_md_arm_is_refused_with_a_task_that_seeds_one(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    # Memory is turned on for that arm only: the task's own CLAUDE.md would be read under it alone.
+    (project / "benchmarks" / "tasks" / TASK / "seed").mkdir()
+    (project / "benchmarks" / "tasks" / TASK / "seed" / "CLAUDE.md").write_text("Use tabs.\n")
+    (project / "house").mkdir()
+    (project / "house" / "CLAUDE.md").write_text("Keep functions short.\n")
+    out = refused(pytester, "--arm", "md=claude-md:house/CLAUDE.md@user")
+    assert f"arm 'md' places a CLAUDE.md and turns memory on, but task {TASK} seeds CLAUDE.md" in out
+    assert "--tasks" in out
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("x=prompt:a+prompt:b", "arm 'x' (--arm): gives prompt more than once"),
+        ("x=skills:nowhere", "arm 'x' (--arm): skills folder"),
+        ("x=mcp:pyproject.toml", "arm 'x' (--arm): * is not valid JSON"),
+    ],
+)
+def test_a_bad_arm_part_is_a_usage_error(
+    pytester: pytest.Pytester, project: Path, spec: str, said: str
+) -> None:
+    out = refused(pytester, "--arm", spec)
+    head, _, rest = said.partition("*")
+    assert head in out and rest in out, out
+
+
+def test_a_tasks_own_runs_set_its_cells_unless_runs_is_given(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    toml = project / "benchmarks" / "tasks" / TASK / "task.toml"
+    toml.write_text(toml.read_text() + "runs = 3\n")
+
+    def cells(*args: str) -> list[str]:
+        result = pytester.runpytest(
+            "benchmarks",
+            "--claude",
+            "./claude",
+            "--collect-only",
+            "-q",
+            "--models",
+            "offline-reference",
+            *args,
+        )
+        assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+        return sorted(line.split("[", 1)[1].rstrip("]") for line in result.outlines if "test_cell[" in line)
+
+    assert cells() == [f"{TASK}-baseline-offline-reference-r{r}" for r in range(3)]
+    assert cells("--runs", "1") == [f"{TASK}-baseline-offline-reference-r0"]
+    write_pyproject(project, "runs = 2")  # a project default is a default: the task's own wins
+    assert len(cells()) == 3

@@ -16,8 +16,9 @@ import pytest
 from pytest_ponybench import cli
 from pytest_ponybench.core import tasks
 from pytest_ponybench.cpe import tomlw
-from pytest_ponybench.cpe.cases import CaseError, load_case
+from pytest_ponybench.cpe.cases import Case, CaseError, load_case
 from pytest_ponybench.cpe.importer import import_suite, render
+from pytest_ponybench.cpe.mapping import NOT_IMPORTED, Item, policy_toml
 
 DATA = Path(__file__).parent / "data" / "cpe"
 EXAMPLE_PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "careful-plugin"
@@ -368,7 +369,7 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "runs": 5,
         "max_turns": 12,
         "cell_timeout": 600,
-        "allowed_tools": ["Read", "Edit", "Bash(pytest:*)"],
+        "allowed_tools": ["Read", "Edit"],  # a rule restricts nothing under bypassPermissions: listed
         "disallowed_tools": ["WebFetch"],
         "append_system_prompt": 'Be brief.\nQuote "exactly".\n',
         "env": {"APP_MODE": "test", "FEATURE": "on"},  # YAML 1.2: `on` is a string
@@ -457,6 +458,8 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "grader 'vs_missing' (baseline, evals/kitchen/case.yaml): baseline_file 'missing.jsonl' does not",
         "env: 'CLAUDE_CODE_DEBUG': CLAUDE* and ANTHROPIC* variables are the harness's",
         "env: 'GITHUB_TOKEN' looks like a credential",
+        "allowed_tools: 'Bash(pytest:*)' is a rule, and under the harness's bypassPermissions an allowed "
+        "rule restricts nothing",
         "context.scaffold_script 'setup.sh': not run (--allow-scaffold",
         "context.history_file 'history.jsonl': a resumed session has no equivalent",
         "execution.growthbook_overrides (tengu_flag): feature flags",
@@ -812,3 +815,28 @@ def test_the_readme_example_is_real_output(
     for line in block.splitlines():
         if line.strip() and line.strip() != "...":
             assert line in printed, line
+
+
+def test_tools_the_task_loader_would_refuse_are_listed_not_imported(tmp_path: Path) -> None:
+    case = Case(
+        dir=tmp_path,
+        source="case_yaml",
+        where="evals/x/case.yaml",
+        schema_version="1.0",
+        name="x",
+        prompt="p",
+        allowed_tools=("Read", "Glob", "Bash", "mcp__notes__find", "Glob"),
+        disallowed_tools=("Glob", "Write(*.md)", "WebFetch"),
+    )
+    items: list[Item] = []
+    toml = policy_toml(case, items)
+    assert toml["allowed_tools"] == ["Read"] and toml["disallowed_tools"] == ["Glob", "WebFetch"]
+    assert [i.kind for i in items] == [NOT_IMPORTED] * 4
+    said = " | ".join(i.text for i in items)
+    for words in (
+        "allowed_tools: 'Glob' is in disallowed_tools too, which wins",
+        "allowed_tools: 'Bash' is refused to every session",
+        "allowed_tools: 'mcp__notes__find' is an MCP tool",
+        "disallowed_tools: 'Write(*.md)' never matches",
+    ):
+        assert words in said, said

@@ -308,3 +308,32 @@ def test_the_report_command_prints_the_page_and_names_a_bad_run_dir(
     assert "missing: no such run dir" in capsys.readouterr().err
     assert main(["compare", str(run), "--html", str(tmp_path / "within.html")]) == 0
     assert "report: " in capsys.readouterr().err and (tmp_path / "within.html").is_file()
+
+
+def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) -> None:
+    arms: list[dict[str, Any]] = [
+        {"name": "baseline", "kind": "baseline", "hash": "b0", "parts": []},
+        {  # a composed arm as run.json describes it (Arm.describe)
+            "name": "house",
+            "kind": "plugin+claude-md+skills+output-style",
+            "hash": "h0",
+            "git_sha": "0123456789abcdef",
+            "git_dirty": False,
+            "parts": [
+                {"kind": "plugin", "hash": "p", "value": "/p/plugins/mine", "names": ["mine"]},
+                {"kind": "claude-md", "hash": "c", "value": "/p/arms/CLAUDE.md@user"},
+                {"kind": "skills", "hash": "s", "value": "/p/arms/skills", "names": ["tidy", "name"]},
+                {"kind": "output-style", "hash": "o", "value": "/p/arms/terse.md", "names": ["Terse"]},
+            ],
+        },
+        {"name": "old", "kind": "settings", "hash": "o0", "settings": '{"model": "x"}'},  # before parts
+    ]
+    recs = [_rec("t1", str(a["name"])) for a in arms]
+    run = _run_dir(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 1}})
+    html = write_report(run).read_text()
+    assert (
+        "plugin /p/plugins/mine (git 0123456789ab, clean); CLAUDE.md /p/arms/CLAUDE.md @user; "
+        "skills /p/arms/skills (tidy, name); output style /p/arms/terse.md (Terse)"
+    ) in html
+    assert '<td class="what">settings: {&#34;model&#34;: &#34;x&#34;}</td>' in html
+    assert '<td class="what">nothing added</td>' in html

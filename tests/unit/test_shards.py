@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from pytest_ponybench.core import shards
+from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import BASELINE, Arm
 from pytest_ponybench.core.cell import Cell, grid
 from pytest_ponybench.core.shards import GridSpec, Shard, assign, parse_shard
@@ -90,7 +91,7 @@ def test_the_block_hash_and_the_split_are_fixed_values() -> None:
 
 def test_select_keeps_the_grid_order_and_matches_cell_ids() -> None:
     tasks = load_tasks(REPO / "benchmarks" / "tasks", REPO / "fixtures")[:5]
-    arms = [BASELINE, Arm("terse", "prompt", prompt="Be terse.")]
+    arms = [BASELINE, Arm("terse", (Part("prompt", text="Be terse."),))]
     cells = grid(tasks, arms, ["offline-reference", "offline-flawed"], 2)
     spec = shards.spec_of(
         {t.id: t.content_hash() for t in tasks},
@@ -106,6 +107,38 @@ def test_select_keeps_the_grid_order_and_matches_cell_ids() -> None:
         assert part == [c for c in cells if c in part]  # grid order kept
         picked += part
     assert sorted(c.id for c in picked) == sorted(c.id for c in cells)
+
+
+def test_a_task_with_runs_of_its_own_keeps_shards_and_cell_ids_in_step() -> None:
+    tasks = load_tasks(REPO / "benchmarks" / "tasks", REPO / "fixtures")[:4]
+    own = {tasks[1].id: 4, tasks[2].id: 1}
+    per_task = {t.id: own.get(t.id, 2) for t in tasks}
+    cells = grid(tasks, [BASELINE], ["offline-reference"], 2, per_task)
+    assert {t.id: sum(c.task == t for c in cells) for t in tasks} == per_task
+    # Run-major: every task's run 0 first, the extra runs of a task with more at the end.
+    assert [c.run for c in cells][:4] == [0, 0, 0, 0] and [c.task.id for c in cells][-2:] == [tasks[1].id] * 2
+    hashes = {t.id: t.content_hash() for t in tasks}
+    spec = shards.spec_of(hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2, per_task)
+    assert spec.task_runs == own and [c.id for c in cells] == spec.cell_ids()
+    for index in (1, 2):
+        part = shards.select(cells, Shard(index, 2), shards.cell_block)
+        assert [c.id for c in part] == spec.shard_cell_ids(Shard(index, 2))
+    # A grid without runs of its own keeps the hash it always had; one with them has another.
+    plain = shards.spec_of(hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2)
+    same = shards.spec_of(
+        hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2, {tasks[0].id: 2}
+    )
+    assert "task_runs" not in plain.as_dict() and plain.hash == same.hash != spec.hash
+    info = {
+        "tasks": hashes,
+        "arms": [{"name": "baseline", "hash": BASELINE.content_hash()}],
+        "options": {"models": ["offline-reference"], "runs": 2, "task_runs": own},
+    }
+    assert shards.spec_from_run_json(info) == spec
+    assert shards.describe_difference(plain, spec) == [
+        f"task {tasks[1].id!r} has 2 runs in first but 4 in second",
+        f"task {tasks[2].id!r} has 2 runs in first but 1 in second",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pytest_ponybench.core.armparts import PART_KINDS
 from pytest_ponybench.core.graders.deterministic import (
     FLAGS,
     MODES,
@@ -69,7 +70,7 @@ TYPE_KEYS: dict[str, tuple[str, ...]] = {
 }
 INPUT_KEYS = ("path", "regex")
 STEP_KEYS = ("tool", "input")
-ARM_KINDS = ("plugin", "prompt", "settings")  # what expect_fire may name by kind
+ARM_KINDS = PART_KINDS  # what expect_fire may name by kind (a composed arm only by name)
 # Tools a reference may declare for the offline agents to call: what reads or looks, never what
 # writes (the reference's files are written from its folder), runs code (Bash is not offered
 # in cells) or starts a subagent (which the same offline model would then play).

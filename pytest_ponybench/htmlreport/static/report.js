@@ -309,6 +309,18 @@
       });
       body.appendChild(section("graders" + (d.score === null || d.score === undefined ? "" : " (score " + fmt(d.score, 2) + ")"), gl));
     }
+    if (d.policy && d.policy.length) {
+      var pl = el("ul", "policy");
+      d.policy.forEach(function (p) {
+        var li = el("li");
+        li.appendChild(el("code", null, p[0]));
+        var v = typeof p[1] === "string" ? p[1] : JSON.stringify(p[1]);
+        if (v.indexOf("\n") < 0 && v.length <= 200) li.appendChild(el("span", "policy-value", " = " + v));
+        else li.appendChild(clipped(v, "message", 1500));
+        pl.appendChild(li);
+      });
+      body.appendChild(section("agent policy (the task's, as the session got it)", pl));
+    }
     body.appendChild(section("workspace diff against the seeded base", diffView(d.diff)));
     body.appendChild(section("transcript", transcript(d.transcript)));
     var rec = el("details");

@@ -1,0 +1,434 @@
+"""The parts an arm is made of, one kind each: what it is, how it is checked, hashed and applied.
+
+An arm is a baseline (no part) or one or more parts (`arms.Arm`). Each part is validated when
+the plan is read, so a bad one is one error naming the arm and where it was declared, and it
+says what it adds to a session:
+
+| kind | given as | applied as (claude 2.1.332) |
+|---|---|---|
+| plugin | a plugin folder | `--plugin-dir` (its folder readable in the confinement) |
+| prompt | text, or `prompt-file:` | `--append-system-prompt` |
+| settings | JSON or a JSON file | `--settings` |
+| mcp | an MCP config of stdio servers | `--mcp-config` (`--strict-mcp-config` always); its folder readable |
+| claude-md | a CLAUDE.md, `@workspace` or `@user` | the workspace root or `~/.claude/CLAUDE.md`, memory on |
+| skills | a folder of `<name>/SKILL.md` | `~/.claude/skills/<name>/` |
+| agents | a folder of `*.md` subagents | `~/.claude/agents/` |
+| output-style | a style file | `~/.claude/output-styles/`, selected with `outputStyle` |
+
+Files are copied into the cell's own HOME (or workspace) rather than bound from the host, so the
+confinement lets a session read nothing of them but the copies; what lands in `~/.claude` is
+read only with the `user` setting source, which such an arm adds (the HOME is the cell's own
+and holds nothing else). What the CLI needs of each was measured on claude 2.1.332: a user skill
+is listed by its folder's name and only with a `description` in its front matter; an agent by
+its front matter's `name`, and only with a `description`; an output style is selected by its
+front matter's `name` (case counts), else by its file name; an MCP config has no working `cwd`,
+so paths in it are taken from the config's folder here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = [
+    "HOME",
+    "MCP_SKIP",
+    "MEMORY_FILES",
+    "PART_KINDS",
+    "Part",
+    "Placement",
+    "REPEATABLE",
+    "SCOPES",
+    "SPEC_KINDS",
+    "WORKSPACE",
+    "arm_error",
+    "front_matter",
+    "make_part",
+    "mcp_tool_prefix",
+    "style_body",
+    "tree_hash",
+]
+
+PART_KINDS = ("plugin", "prompt", "settings", "mcp", "claude-md", "skills", "agents", "output-style")
+# As --arm and [tool.ponybench.arms] name them: prompt-file gives a prompt part.
+SPEC_KINDS = (
+    "plugin",
+    "prompt",
+    "prompt-file",
+    "settings",
+    "mcp",
+    "claude-md",
+    "skills",
+    "agents",
+    "output-style",
+)
+# Kinds a composed arm may hold more than once: the CLI takes several plugins and MCP configs;
+# two prompts, two settings or two skill folders would have to be merged by rules of our own.
+REPEATABLE = ("plugin", "mcp")
+WORKSPACE, HOME = "workspace", "home"
+SCOPES = ("workspace", "user")  # where a claude-md part is placed
+# Files the CLI reads as memory once CLAUDE.md reading is on (a task that seeds one would then
+# be read too, under a claude-md arm only).
+MEMORY_FILES = ("CLAUDE.md", "CLAUDE.local.md")
+# Not part of an MCP folder's content: a python server run unconfined writes its bytecode there.
+MCP_SKIP = (".git", "__pycache__")
+_TOOL_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def arm_error(label: str, msg: str) -> PonybenchError:
+    return PonybenchError(f"arm {label}: {msg}")
+
+
+def mcp_tool_prefix(server: str) -> str:
+    """The prefix the CLI gives a server's tools: `mcp__<server>__`, characters other than
+    letters, digits, `_` and `-` made `_` (measured: `dot.notes` -> `mcp__dot_notes__`)."""
+    return f"mcp__{_TOOL_NAME_UNSAFE.sub('_', server)}__"
+
+
+def front_matter(text: str) -> dict[str, str] | None:
+    """The `key: value` lines of a Markdown file's front matter, or None when it has none."""
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None
+    out: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.strip() == "---":
+            return out
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not line[:1].isspace():
+            out[key.strip()] = value.strip().strip("'\"")
+    return None  # never closed
+
+
+def style_body(text: str) -> str:
+    """An output style's instructions: the file without its front matter."""
+    if front_matter(text) is None:
+        return text.strip()
+    return text.lstrip("\ufeff").split("---", 2)[2].strip()
+
+
+def tree_hash(h: Any, root: Path, skip: tuple[str, ...] = (".git",)) -> None:
+    """Add every file under root (relative name and content) to h, in a stable order."""
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if any(part in skip for part in rel.parts) or not p.is_file():
+            continue
+        h.update(rel.as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A file or folder copied into the cell before the session starts."""
+
+    source: Path
+    root: str  # WORKSPACE or HOME
+    dest: str  # relative to that root
+
+
+@dataclass(frozen=True)
+class Part:
+    """One thing an arm adds. Which fields are set depends on the kind (see the module's table)."""
+
+    kind: str
+    text: str | None = None  # prompt; settings JSON; MCP config as the CLI gets it
+    path: Path | None = None  # the file or folder it comes from
+    scope: str | None = None  # claude-md: workspace | user
+    names: tuple[str, ...] = ()  # what the session must list: skills, agents, MCP servers, the style
+    source: str | None = None  # mcp: the config as written (sorted), which the hash covers
+
+    @property
+    def user_source(self) -> bool:
+        """Read by the CLI only with the `user` setting source (files in the cell's ~/.claude)."""
+        return self.kind in ("skills", "agents", "output-style") or (
+            self.kind == "claude-md" and self.scope == "user"
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """What the part adds to the session's --settings."""
+        if self.kind == "settings" and self.text is not None:
+            data = json.loads(self.text)
+            return data if isinstance(data, dict) else {}
+        if self.kind == "output-style" and self.names:
+            return {"outputStyle": self.names[0]}
+        return {}
+
+    def readable(self) -> list[Path]:
+        """What of the host a confined session must read for this part (copies need nothing)."""
+        if self.kind in ("plugin", "mcp") and self.path is not None:
+            return [self.path if self.kind == "plugin" else self.path.parent]
+        return []
+
+    def placements(self) -> list[Placement]:
+        path = self.path
+        if path is None:
+            return []
+        if self.kind == "claude-md":
+            if self.scope == "user":
+                return [Placement(path, HOME, ".claude/CLAUDE.md")]
+            return [Placement(path, WORKSPACE, "CLAUDE.md")]
+        if self.kind == "skills":
+            if (path / "SKILL.md").is_file():
+                return [Placement(path, HOME, f".claude/skills/{path.name}")]
+            return [Placement(path / n, HOME, f".claude/skills/{n}") for n in self.names]
+        if self.kind == "agents":
+            return [Placement(f, HOME, f".claude/agents/{f.name}") for f in _agent_files(path)]
+        if self.kind == "output-style":
+            return [Placement(path, HOME, f".claude/output-styles/{path.name}")]
+        return []
+
+    def content_hash(self) -> str:
+        """The hash of what the part is; a plugin, prompt or settings part alone keeps the hash
+        arms had before parts existed, so earlier run dirs still resume."""
+        h = hashlib.sha256(f"{self.kind}\0".encode())
+        if self.kind == "prompt" and self.text is not None:
+            h.update(self.text.encode())
+        elif self.kind == "settings" and self.text is not None:
+            h.update(json.dumps(json.loads(self.text), sort_keys=True).encode())
+        elif self.kind == "plugin" and self.path is not None:
+            tree_hash(h, self.path)
+        elif self.kind == "mcp" and self.path is not None:
+            h.update((self.source or "").encode() + b"\0")
+            tree_hash(h, self.path.parent, MCP_SKIP)
+        elif self.path is not None:
+            h.update(f"{self.scope or ''}\0{self.path.name}\0".encode())
+            if self.path.is_dir():
+                tree_hash(h, self.path)
+            else:
+                h.update(hashlib.sha256(self.path.read_bytes()).digest())
+        return h.hexdigest()[:16]
+
+    def value(self) -> str:
+        """The part as `make_part` takes it again (a resume rebuilds arms from run.json)."""
+        if self.kind in ("prompt", "settings"):
+            return self.text or ""
+        where = str(self.path)
+        return f"{where}@{self.scope}" if self.kind == "claude-md" else where
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hash": self.content_hash(), "value": self.value()}
+        if self.names:
+            out["names"] = list(self.names)
+        return out
+
+
+def _read_text(label: str, path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise arm_error(label, f"{path} is not UTF-8 text: {exc}") from None
+    except OSError as exc:
+        raise arm_error(label, f"{path} cannot be read: {exc}") from None
+
+
+def _plugin(label: str, path: Path) -> Part:
+    """A plugin dir must exist and hold a .claude-plugin/plugin.json with a name."""
+    path = path.expanduser().resolve()
+    if not path.is_dir():
+        raise arm_error(label, f"plugin dir {path} does not exist")
+    manifest = path / ".claude-plugin" / "plugin.json"
+    if not manifest.is_file():
+        raise arm_error(label, f"{path} is not a plugin dir: {manifest} is missing")
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise arm_error(label, f"{manifest} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
+        raise arm_error(label, f'{manifest} has no "name"')
+    return Part("plugin", path=path, names=(data["name"],))
+
+
+def _settings(label: str, value: Any, base: Path) -> Part:
+    text = json.dumps(value, sort_keys=True) if isinstance(value, dict) else str(value).strip()
+    if not text.startswith("{"):
+        path = (base / text).expanduser()
+        if not path.is_file():
+            raise arm_error(label, f"settings {value!r} is neither a JSON object nor an existing file")
+        text = _read_text(label, path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise arm_error(label, f"settings are not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise arm_error(label, "settings must be a JSON object")
+    return Part("settings", text=json.dumps(data, sort_keys=True))
+
+
+def _file(label: str, what: str, value: Any, base: Path) -> Path:
+    path = (base / str(value)).expanduser().resolve()
+    if not path.is_file():
+        raise arm_error(label, f"{what} {path} does not exist")
+    return path
+
+
+def _folder(label: str, what: str, value: Any, base: Path) -> Path:
+    path = (base / str(value)).expanduser().resolve()
+    if not path.is_dir():
+        raise arm_error(label, f"{what} {path} does not exist or is not a folder")
+    return path
+
+
+def _mcp_server(label: str, where: str, name: str, server: Any, folder: Path) -> dict[str, Any]:
+    """One server of an MCP config, with the paths it names made absolute from the config's
+    folder (the CLI starts it in the workspace, and has no `cwd` of its own for it)."""
+    if not isinstance(server, dict):
+        raise arm_error(label, f"{where}: mcpServers.{name} must be an object")
+    kind = server.get("type", "stdio")
+    out = dict(server)
+    if kind != "stdio":
+        # A stdio server runs inside the cell's confinement, started by the CLI there, and that
+        # is what the pre-flight and the tests prove; how a confined cell reaches a server over
+        # the network (http, sse) is not proven, so such a config is refused rather than half-run.
+        raise arm_error(
+            label,
+            f"{where}: mcpServers.{name}.type is {kind!r}; an mcp arm runs stdio servers only "
+            "(a command the cell starts inside its confinement)",
+        )
+    command, args, env = server.get("command"), server.get("args", []), server.get("env", {})
+    if not isinstance(command, str) or not command.strip():
+        raise arm_error(label, f"{where}: mcpServers.{name}.command must be a program or a path")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise arm_error(label, f"{where}: mcpServers.{name}.args must be a list of strings")
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise arm_error(label, f"{where}: mcpServers.{name}.env must be a table of strings")
+    if "/" in command:
+        found = (folder / command).resolve()
+        if not found.exists():
+            raise arm_error(label, f"{where}: mcpServers.{name}.command {command!r} does not exist ({found})")
+        out["command"] = str(found)
+    out["args"] = [
+        str((folder / a).resolve()) if a and not a.startswith("-") and (folder / a).exists() else a
+        for a in args
+    ]
+    return out
+
+
+def _mcp(label: str, value: Any, base: Path) -> Part:
+    path = _file(label, "MCP config", value, base)
+    try:
+        data = json.loads(_read_text(label, path))
+    except json.JSONDecodeError as exc:
+        raise arm_error(label, f"{path} is not valid JSON: {exc}") from None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict) or not servers:
+        raise arm_error(label, f'{path}: no "mcpServers" object naming at least one server')
+    folder = path.parent
+    # The folder is readable by the agent (the server runs in its sandbox): never the project.
+    if folder == base.resolve() or folder in base.resolve().parents:
+        raise arm_error(
+            label,
+            f"{path}: the folder of an MCP config is readable in the cell, and {folder} holds the "
+            "project (its tasks and checks); put the config and its server in a folder of their own",
+        )
+    resolved = {str(n): _mcp_server(label, str(path), str(n), s, folder) for n, s in servers.items()}
+    return Part(
+        "mcp",
+        text=json.dumps({"mcpServers": resolved}, sort_keys=True),
+        path=path,
+        names=tuple(resolved),
+        source=json.dumps(data, sort_keys=True),
+    )
+
+
+def _claude_md(label: str, value: Any, base: Path) -> Part:
+    text = str(value)
+    where, sep, scope = text.rpartition("@")
+    if not sep or "/" in scope:
+        where, scope = text, "workspace"
+    if scope not in SCOPES:
+        raise arm_error(label, f"claude-md {text!r}: place it @workspace or @user, not @{scope}")
+    path = _file(label, "CLAUDE.md", where, base)
+    if not _read_text(label, path).strip():
+        raise arm_error(label, f"{path} is empty")
+    return Part("claude-md", path=path, scope=scope)
+
+
+def _skills(label: str, value: Any, base: Path) -> Part:
+    path = _folder(label, "skills folder", value, base)
+    one = (path / "SKILL.md").is_file()
+    found = [path] if one else sorted(d for d in path.iterdir() if (d / "SKILL.md").is_file())
+    if not found:
+        raise arm_error(label, f"skills folder {path} holds no <name>/SKILL.md")
+    for skill in found:
+        meta = front_matter(_read_text(label, skill / "SKILL.md"))
+        if not meta or not meta.get("description"):
+            raise arm_error(
+                label,
+                f"{skill / 'SKILL.md'} has no description in its front matter (---/description: .../---): "
+                "the CLI does not list such a skill",
+            )
+    return Part("skills", path=path, names=tuple(s.name for s in found))
+
+
+def _agent_files(path: Path) -> list[Path]:
+    return sorted(f for f in path.glob("*.md") if f.is_file())
+
+
+def _agents(label: str, value: Any, base: Path) -> Part:
+    path = _folder(label, "agents folder", value, base)
+    files = _agent_files(path)
+    if not files:
+        raise arm_error(label, f"agents folder {path} holds no *.md subagent definition")
+    names: list[str] = []
+    for f in files:
+        meta = front_matter(_read_text(label, f)) or {}
+        missing = [k for k in ("name", "description") if not meta.get(k)]
+        if missing:
+            raise arm_error(
+                label,
+                f"{f}: its front matter has no {' or '.join(missing)}: the CLI does not list such an agent",
+            )
+        if meta["name"] in names:
+            raise arm_error(label, f"{f}: agent name {meta['name']!r} is given twice in {path}")
+        names.append(meta["name"])
+    return Part("agents", path=path, names=tuple(names))
+
+
+def _output_style(label: str, value: Any, base: Path) -> Part:
+    path = _file(label, "output style", value, base)
+    text = _read_text(label, path)
+    if path.suffix != ".md":
+        raise arm_error(label, f"output style {path} must be a .md file (the CLI reads no other)")
+    if not style_body(text):
+        raise arm_error(label, f"output style {path} has no instructions after its front matter")
+    name = (front_matter(text) or {}).get("name") or path.stem
+    return Part("output-style", path=path, names=(name,))
+
+
+def make_part(kind: str, value: Any, base: Path, label: str) -> Part:
+    """One part of an arm from its kind (as --arm spells it) and value; paths are relative to
+    base (the project root). label names the arm and where it was declared, for errors."""
+    if kind == "plugin":
+        return _plugin(label, base / str(value))
+    if kind == "prompt":
+        if not isinstance(value, str) or not value.strip():
+            raise arm_error(label, "the prompt is empty")
+        return Part("prompt", text=value)
+    if kind == "prompt-file":
+        path = (base / str(value)).expanduser()
+        if not path.is_file():
+            raise arm_error(label, f"prompt file {path} does not exist")
+        text = _read_text(label, path)
+        if not text.strip():
+            raise arm_error(label, f"prompt file {path} is empty")
+        return Part("prompt", text=text)
+    if kind == "settings":
+        return _settings(label, value, base)
+    makers = {
+        "mcp": _mcp,
+        "claude-md": _claude_md,
+        "skills": _skills,
+        "agents": _agents,
+        "output-style": _output_style,
+    }
+    if kind in makers:
+        if not isinstance(value, str) or not value.strip():
+            raise arm_error(label, f"{kind} needs a path")
+        return makers[kind](label, value.strip(), base)
+    raise arm_error(label, f"unknown kind {kind!r}; expected one of {', '.join(SPEC_KINDS)}")

@@ -1,0 +1,130 @@
+"""Did an arm's parts reach the session? What its init event and its requests must show.
+
+Pure functions over the `system/init` event of the stream and the text of the offline server's
+request log (claude 2.1.332): an MCP server is listed in `mcp_servers` with status `connected`
+and its tools in `tools` as `mcp__<server>__<tool>`; a user skill is listed in `skills` by its
+folder's name and an agent in `agents` by its front matter's name; a prompt, a CLAUDE.md and an
+output style are text the model's request carries (the JSON body escapes it). A plugin is
+proven by `roles/preflight.plugin_problems`, which reads its hooks' events as well.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pytest_ponybench.core.armparts import Part, mcp_tool_prefix, style_body
+from pytest_ponybench.core.arms import Arm
+
+__all__ = [
+    "NEEDLE_CHARS",
+    "connection_problems",
+    "init_proof",
+    "listed",
+    "reached",
+    "request_proof",
+]
+
+NEEDLE_CHARS = 200  # the head of a text looked for in the request log
+
+
+def reached(text: str, log: str) -> bool:
+    """Whether the head of text is in the request log, as it is or JSON-escaped."""
+    head = text.strip()[:NEEDLE_CHARS]
+    return bool(head) and (head in log or json.dumps(head)[1:-1] in log)
+
+
+def listed(init: Mapping[str, Any], key: str) -> list[str]:
+    """The names an init event lists under key (entries are names or objects with a name)."""
+    items = init.get(key)
+    out = []
+    for item in items if isinstance(items, list) else []:
+        name = item.get("name") if isinstance(item, dict) else item
+        if isinstance(name, str):
+            out.append(name)
+    return out
+
+
+def _servers(init: Mapping[str, Any]) -> dict[str, str]:
+    items = init.get("mcp_servers")
+    out: dict[str, str] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            out[item["name"]] = str(item.get("status"))
+    return out
+
+
+def connection_problems(arm: Arm, init: Mapping[str, Any]) -> list[str]:
+    """The arm's MCP servers that did not connect in this session (each cell checks it: a
+    server that failed to start measured the baseline under the arm's name)."""
+    status = _servers(init)
+    return [
+        f"its MCP server {name!r} did not connect (status {status.get(name, 'not listed')})"
+        for part in arm.of("mcp")
+        for name in part.names
+        if status.get(name) != "connected"
+    ]
+
+
+def _mcp(part: Part, init: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    tools = listed(init, "tools")
+    problems: list[str] = []
+    found: dict[str, list[str]] = {}
+    status = _servers(init)
+    for name in part.names:
+        prefix = mcp_tool_prefix(name)
+        found[name] = [t for t in tools if t.startswith(prefix)]
+        if status.get(name) != "connected":
+            problems.append(
+                f"its MCP server {name!r} did not connect (status {status.get(name, 'not listed')}); "
+                "in the cell it can read only its config's folder and the system"
+            )
+        elif not found[name]:
+            problems.append(f"its MCP server {name!r} connected but the session lists no tool {prefix}*")
+    return problems, {"mcp_servers": {n: status.get(n) for n in part.names}, "mcp_tools": found}
+
+
+def _names(part: Part, init: Mapping[str, Any], key: str, what: str) -> tuple[list[str], dict[str, Any]]:
+    have = listed(init, key)
+    missing = [n for n in part.names if n not in have]
+    problems = [f"its {what} {n!r} is not listed in the session's {key}" for n in missing]
+    return problems, {f"{key}_listed": [n for n in part.names if n in have]}
+
+
+def init_proof(part: Part, init: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """What the init event must list for an MCP, skills or agents part: (problems, evidence)."""
+    if part.kind == "mcp":
+        return _mcp(part, init)
+    if part.kind == "skills":
+        return _names(part, init, "skills", "skill")
+    if part.kind == "agents":
+        return _names(part, init, "agents", "agent")
+    return [], {}
+
+
+def _text_of(part: Part) -> str | None:
+    """The text of a part the model's request must carry, or None."""
+    if part.kind == "prompt":
+        return part.text
+    if part.kind in ("claude-md", "output-style") and part.path is not None:
+        text = part.path.read_text(encoding="utf-8", errors="replace")
+        return style_body(text) if part.kind == "output-style" else text
+    return None
+
+
+def request_proof(part: Part, log: str) -> tuple[list[str], dict[str, Any]]:
+    """What the logged requests must carry for a prompt, CLAUDE.md or output style part."""
+    text = _text_of(part)
+    if text is None:
+        return [], {}
+    ok = reached(text, log)
+    if part.kind == "prompt":
+        key, message = "prompt_in_request", "the appended prompt is not in the model's system prompt"
+    elif part.kind == "claude-md":
+        key = "claude_md_in_request"
+        message = f"its CLAUDE.md never reached the model (placed @{part.scope})"
+    else:
+        key = "output_style_in_request"
+        message = f"its output style {part.names[0]!r} never reached the model's system prompt"
+    return ([] if ok else [message]), {key: ok}
