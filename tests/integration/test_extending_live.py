@@ -32,7 +32,7 @@ def test_record_hook_adds_metrics_to_every_cell(
     root = bench_project(tasks=["merge_intervals"])
     pytester.makeconftest(CONFTEST)
     result = pytester.runpytest_subprocess("benchmarks", "--models", "offline-reference,offline-flawed")
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, xfailed=1)
     recs = {r["model"]: r for r in records(run_dirs(root)[-1])}
     for model, rec in recs.items():
         extra = rec["extra"]

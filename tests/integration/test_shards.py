@@ -64,7 +64,7 @@ def grid(pytester: pytest.Pytester, bench_project: Callable[..., Path]) -> dict[
     """One unsharded run and the three shards of the same grid, each its own pytest command."""
     root = bench_project(tasks=TASKS, arms=ARMS)
     whole = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models", MODELS)
-    assert whole.ret == 1, whole.stdout.str()  # the flawed model's cells fail
+    assert whole.ret == 0, whole.stdout.str()  # the flawed model's cells fail as intended (xfail)
     parts = [shard_run(pytester, root, f"{i}/3") for i in (1, 2, 3)]
     return {"root": root, "whole": run_dirs(root)[-1], "parts": parts}
 
@@ -118,9 +118,9 @@ def test_a_missing_shard_is_listed_and_resume_runs_exactly_its_cells(
     assert listed == lost, done.stdout + done.stderr
     before = len(records(root / "partial"))
     resumed = pytester.runpytest_subprocess("benchmarks", "-n", "2", "--resume", "partial")
-    assert resumed.ret in (0, 1), resumed.stdout.str()  # 1: flawed cells among them fail
+    assert resumed.ret == 0, resumed.stdout.str()  # flawed cells among them: xfail
     outcomes = resumed.parseoutcomes()
-    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == len(lost)
+    assert outcomes.get("passed", 0) + outcomes.get("xfailed", 0) == len(lost)
     new = records(root / "partial")[before:]
     assert sorted(r["cell_id"] for r in new) == sorted(lost)
     summary = json.loads((root / "partial" / "summary.json").read_text())
