@@ -966,7 +966,10 @@ def mutants_of(
     shape: Callable[[str], object]
     if is_javascript(path):
         shape = js_shape
-        found = list(js_edits(text)) if shape(text) is not None else []
+        try:
+            found = list(js_edits(text))
+        except JsSyntaxError:
+            return []
     else:
         shape = _python_shape
         try:

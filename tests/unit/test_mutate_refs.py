@@ -509,6 +509,8 @@ def test_js_ids_are_stable_across_unrelated_edits() -> None:
 def test_js_unreadable_sources_make_no_mutants() -> None:
     assert script().mutants_of("good", "m.js", 'const s = "never closed;\n') == []
     assert script().mutants_of("good", "m.js", "function f() {\n  return 1;\n") == []
+    assert script().mutants_of("good", "m.js", "f(a < 1;\n") == []
+    assert script().mutants_of("good", "m.js", "const s = `open ${x < 1}\n") == []
 
 
 def test_javascript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
