@@ -23,6 +23,26 @@ comprehension's ``if`` dropped), ``drop_call`` (a sanitizer such as ``html.escap
 ``drop_kwarg`` (``encoding=``, ``errors=``, ``newline=``, ``check=``, ``filter=``, ``mode=``,
 ``safe=``, ``quote=``, ``strict=``, ``follow_symlinks=``).
 
+JavaScript files (``.js``, ``.mjs``, ``.cjs``) get a mutator over tokens: a small tokenizer of
+the script's own that reads strings, template literals (their text apart from the code in
+``${...}``), regular expression literals (a ``/`` where an expression may start) and comments,
+so an operator never edits inside them by mistake. A parser would have to come from npm, which
+the scorer's machine may not reach, and every operator is one token's edit (or a guard's span,
+found by its brackets), which tokens suffice for; node, where present, then compiles every
+mutant (``vm``, nothing run) and one it cannot parse is left out with a note on stderr. The
+operators, in the spirit of Python's: ``compare`` (< <=, > >=, === !==, == !=), ``boolop``
+(each && / ||), ``not`` (a ``!`` dropped), ``number`` (n+1, n-1; hex, BigInt and separators
+kept), ``bool`` (true / false), ``string`` (a string or a template without substitutions
+emptied; object keys, ``obj["key"]``, directives, import sources and ``require()`` arguments
+left alone), ``guard`` (``if (...) return/throw/continue/break ...;``, or a block ending in one,
+without else, dropped), ``drop_call`` (``encodeURIComponent``, ``encodeURI``, the file's own
+``escape*``/``sanitize*``/``quote*`` helpers, ``path.resolve``/``normalize``/``basename`` and
+``fs.realpath`` however imported -- several arguments joined with "/" --, ``.trim()``,
+``.toLowerCase()``), ``swap_call`` (``timingSafeEqual(a, b)`` -> ``a.equals(b)``) and ``regex``
+(a leading ``^`` or final ``$`` dropped from a regex literal or a ``RegExp`` pattern given as a
+string, a template or a concatenation). ``throw`` statements and ``new ...Error(...)`` are left
+alone, as a Python ``raise`` is.
+
 A mutant's id is a hash of the reference, the file, the operator, the source lines it changes
 (before and after, whitespace collapsed) and its rank among mutants with the same four, so it
 survives unrelated edits. A survivor is either killed by a new or sharper check or marked
@@ -673,9 +693,10 @@ class _JsMutator:
         return any(self.depth[j] == self.depth[k] and self.is_(j, "from") for j in range(k, end + 1))
 
     def _path_bindings(self) -> dict[str, str]:
-        """Local names bound to the path (or fs) module ("" ) or to one of its sanitizing
-        functions (that function's name): `const path = require("node:path")`, `import { resolve
-        as r } from "node:path"`, `const { resolve: r } = require("path")` and the like."""
+        """Local names bound to the path (or fs) module ("") or to one of its sanitizing
+        functions (that function's name): `const path = require("node:path")`, `import path`
+        or `import * as path from "path"`, `import { resolve as r } from "node:path"`,
+        `const { resolve: r } = require("path")`."""
         out: dict[str, str] = {}
         for k, tok in enumerate(self.toks):
             if tok.kind != "string" or tok.text[1:-1] not in JS_PATH_MODULES:
@@ -701,8 +722,6 @@ class _JsMutator:
                     original = self.text_of(j - 2) if self.is_(j - 1, ":", "as") else self.text_of(j)
                     if original in JS_PATH_SANITIZERS:
                         out[self.text_of(j)] = original
-        # `import path, { x } from "path"` and the like are rare; a namespace import binds
-        # the name after `as`
         return out
 
     def _sanitizing_helpers(self) -> set[str]:
