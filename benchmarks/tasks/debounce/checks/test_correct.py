@@ -75,6 +75,20 @@ def test_every_call_restarts_the_wait(js):
         f"with calls at 0, 50 and 149 ms fn should run once at 249 ms with the last call's arguments, got {got['after']}")
 
 
+def test_a_call_one_ms_later_ends_the_burst_one_ms_later(js):
+    got = run(js, """
+        const d = debounce(fn, 100);
+        d(1); advance(1); d(2);
+        advance(99);
+        const before = seen();
+        advance(1);
+        return {before, after: seen()};
+    """)
+    assert got["before"] == [], f"with calls at 0 and 1 ms fn ran at 100 ms, before the burst's end: {got['before']}"
+    assert got["after"] == [[101, 2]], (
+        f"with calls at 0 and 1 ms fn should run once at 101 ms with the last call's arguments, got {got['after']}")
+
+
 def test_separate_bursts_run_separately(js):
     got = run(js, """
         const d = debounce(fn, 100);

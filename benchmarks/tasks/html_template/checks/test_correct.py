@@ -39,6 +39,10 @@ FILLS = [
     ("no placeholders &amp; {braces} {{ not valid }} {{a-b}} {{}} }}", {"a": 1}, "no placeholders &amp; {braces} {{ not valid }} {{a-b}} {{}} }}"),
     ("{{a}}", {"a": 1.5}, "1.5"),
     ("", {}, ""),
+    # never closed: kept as they are, to the end of the template
+    ("Dear {{name", {"name": "Ann"}, "Dear {{name"),
+    ("Dear {{{name", {"name": "Ann"}, "Dear {{{name"),
+    ("Dear {{ name }", {"name": "Ann"}, "Dear {{ name }"),
 ]
 
 

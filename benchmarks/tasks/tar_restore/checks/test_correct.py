@@ -61,8 +61,8 @@ def test_relative_dest_dir_resolves_to_an_absolute_path(js, backup, tmp_path, mo
     monkeypatch.chdir(tmp_path)
     got = restore(js, archive, "docs/readme.txt", "restore")
     assert got["ok"], f"restoreFile with destDir 'restore' rejected: {got.get('message')}"
-    assert os.path.realpath(got["value"]) == os.path.realpath(dest / "docs" / "readme.txt"), (
-        f"the path resolved should be absolute, got {got['value']!r}")
+    assert os.path.isabs(got["value"]) and os.path.realpath(got["value"]) == os.path.realpath(
+        dest / "docs" / "readme.txt"), f"the path resolved should be absolute, got {got['value']!r}"
 
 
 @pytest.mark.parametrize("member", ["docs/missing.txt", "readme.txt", "-missing"], ids=["missing", "basename", "dash"])

@@ -41,11 +41,17 @@ def refs(resp):
     return [item["ref"] for item in body]
 
 
+# One link-value of RFC 8288: <url> and its ;-separated parameters (rel="next" or rel=next).
+LINK_VALUE = r'<[^>]*>(?:\s*;\s*[A-Za-z*-]+\s*=\s*(?:"[^"]*"|[^\s,;"]+))*'
+
+
 def links(resp):
     """rel -> (path, {param: value}) from the Link header."""
     value = resp["headers"].get("link")
     if value is None:
         return {}
+    assert not value.strip() or re.fullmatch(rf"\s*{LINK_VALUE}(?:\s*,\s*{LINK_VALUE})*\s*", value), (
+        f"the Link header {value!r} should be a comma-separated list of <url>; rel=\"...\" entries (RFC 8288)")
     found = {}
     for m in re.finditer(r'<([^>]*)>\s*;\s*rel="?([a-z]+)"?', value):
         parts = urlsplit(m.group(1))

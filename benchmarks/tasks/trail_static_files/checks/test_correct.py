@@ -25,8 +25,10 @@ def test_files_inside_are_served(js, site, path, body, ctype):
     "%2e%2e", "%252e%252e%252fsecret.txt",
 ])
 def test_anything_else_is_404(js, site, path):
-    (r,) = serve_all(js, site, [path])
+    r, missing = serve_all(js, site, [path, "nope.css"])
     assert r["status"] == 404, f"serveStatic(root, {path!r}) should be a 404 like a missing file, got {r['status']}"
+    assert r == missing, (
+        f"serveStatic(root, {path!r}) should be the same 404 as a missing file ({missing}), got {r}")
 
 
 def test_absolute_path_is_404(js, site, tmp_path):
