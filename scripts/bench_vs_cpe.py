@@ -23,12 +23,13 @@ loopback when the machine allows one, so neither side can reach anything else):
   selftest, a session proving the arm active; the script declares the imported case's two
   references for it); by default there is none, as in an offline run and in CPE.
 
-One untimed round warms the page cache; then the rounds alternate which side goes first, and
-the script prints the median wall time each way (with the spread), the ratio, the CPU each
-side's processes used (``getrusage`` of the waited-for children; the CPE side adds this
-script's own CPU, where its model server runs), and where ponybench's time goes, from timestamps
-taken without touching the plugin: the scratch project's own conftest.py (the benchmark
-project's extension point) stamps the controller's hooks, the records give each claude
+One untimed round warms the page cache and writes ponybench's bytecode (PYTHONDONTWRITEBYTECODE
+is dropped for ponybench, as an installed package has its bytecode); then the rounds alternate
+which side goes first, and the script prints the median wall time each way (with the spread),
+the ratio, the CPU each side's processes used (``getrusage`` of the waited-for children; the CPE
+side adds this script's own CPU, where its model server runs), and where ponybench's time goes,
+from timestamps taken without touching the plugin: the scratch project's own conftest.py (the
+benchmark project's extension point) stamps the controller's hooks, the records give each claude
 session's wall time, and the script times the whole command:
 
   start-up     process start to the conftest's import (python, pytest, the plugins' imports)
@@ -251,6 +252,10 @@ def run_pony(
     argv += ["--tasks", args.task, "--arm", f"careful=plugin:{plugin}", "--models", args.model]
     argv += ["-p", "no:cacheprovider", "-q"] + (["--preflight"] if args.preflight else [])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
+    # An installed package has its bytecode (pip compiles it at install); without this the
+    # controller and every worker would compile ponybench's modules from source each run
+    # (about 2 s of CPU a process). The untimed round writes the bytecode.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["BENCH_STAMPS"] = str(stamps)
     before = set((proj / "runs").iterdir()) if (proj / "runs").is_dir() else set()
     cpu0 = _cpu()
