@@ -1,6 +1,7 @@
 """The harness's own CPU per cell, claude excluded, with the cold scorer and the warm one.
 
-Run from the repository: ``python scripts/bench_cell_cpu.py [--small 8] [--large 32] [--workers 2]``.
+Run from the repository: ``python scripts/bench_cell_cpu.py [--small 8] [--large 32] [--workers 2]
+[--scorers cold,warm] [--no-selftest]``.
 
 For each scorer (``PONYBENCH_SCORER=cold``, then the default warm one) it runs the same offline
 grid twice, with few cells and with many: ``pytest benchmarks -n W --models offline-reference``
@@ -112,16 +113,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--large", type=int, default=32, help="cells in the large run")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the projects and run dirs")
+    parser.add_argument(
+        "--scorers", default="cold,warm", help="which scorers to measure (cold, warm or both)"
+    )
+    parser.add_argument(
+        "--no-selftest", action="store_true", help="leave out the selftest (minutes on a busy machine)"
+    )
     args = parser.parse_args(argv)
+    scorers = [x for x in args.scorers.split(",") if x]
+    if not scorers or any(x not in ("cold", "warm") for x in scorers):
+        parser.error(f"--scorers: cold, warm or cold,warm, not {args.scorers!r}")
     if shutil.which("claude") is None:
         sys.exit("the claude CLI is not on PATH")
     base = Path(tempfile.mkdtemp(prefix="ponybench-cellcpu-"))
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rows: dict[str, list[str]] = {}
-    for scorer in ("cold", "warm"):
+    for scorer in scorers:
         small = grid(scorer, args.small, args.workers, base)
         large = grid(scorer, args.large, args.workers, base)
-        test_cpu, test_wall, code = selftest(scorer, args.workers, base)
+        test_cpu, test_wall, code = (
+            (0.0, 0.0, 0) if args.no_selftest else selftest(scorer, args.workers, base)
+        )
         added = large.cells - small.cells
         slope = (large.harness_cpu_s - small.harness_cpu_s) / added
         rows[scorer] = [
@@ -134,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{slope - large.scorer_cpu_s / large.cells:.2f} s",
             f"{small.harness_cpu_s - small.cells * slope:.1f} s",
             f"{small.wall_s:.1f} / {large.wall_s:.1f} s",
-            f"{test_wall:.1f} s, {test_cpu:.1f} s CPU" + ("" if code == 0 else f" (exit {code})"),
+            "-"
+            if args.no_selftest
+            else f"{test_wall:.1f} s, {test_cpu:.1f} s CPU" + ("" if code == 0 else f" (exit {code})"),
         ]
     labels = [
         "cells, small / large run",
@@ -149,9 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"`pytest --selftest-only -n {args.workers}`",
     ]
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print("| | cold scorer | warm scorer |\n|---|---|---|")
+    print("| | " + " | ".join(f"{x} scorer" for x in scorers) + " |\n|---" + "|---" * len(scorers) + "|")
     for i, label in enumerate(labels):
-        print(f"| {label} | {rows['cold'][i]} | {rows['warm'][i]} |")
+        print(f"| {label} | " + " | ".join(rows[x][i] for x in scorers) + " |")
     if args.keep:
         print(f"\nkept: {base}")
     else:

@@ -1,25 +1,36 @@
 """A small run timed both ways: pytest-ponybench against Claude Code's own `claude plugin eval`.
 
-Run from anywhere: ``python scripts/bench_vs_cpe.py [--rounds 3] [--runs 6] [-j 2] [--task sql_lookup]``.
+Run from anywhere: ``python scripts/bench_vs_cpe.py [--rounds 5] [--runs 6] [-j 2] [--task T]
+[--grading same|shipped] [--preflight]``.
 
-The same shape both ways: one task (a case), with and without a plugin (examples/careful-plugin),
+The same shape both ways: one case, with and without a plugin (examples/careful-plugin),
 `--runs` runs, `-j` sessions at a time, the same offline model, against a Messages API on
 loopback (the offline model server; the whole script runs in a network namespace with only the
 loopback when the machine allows one, so neither side can reach anything else):
 
 - CPE: ``claude plugin eval PLUGIN --case T --runs 6 -j 2 --model M --no-publish --trust-plugin``
-  on a copy of the plugin whose evals/T/case.yaml has the task's prompt and one regex grader,
-  pointed at a server this script starts;
+  on a copy of the plugin whose evals/T/case.yaml has the prompt of the shipped task T
+  (default explain_fixture_scopes, a question answered in chat) and one regex grader (the reply
+  is not empty), pointed at a server this script starts;
 - ponybench: ``python -m pytest benchmarks -n 2 --runs 6 --tasks T --arm careful=plugin:PLUGIN
-  --models M --preflight`` in a scratch project holding the task (the plugin starts its own
-  offline server). `--preflight` makes the offline run pay what a paid run pays before its first
-  cell (the selftest of the task, the arm's activation check); `--no-preflight` leaves it out.
+  --models M`` in a scratch project (the plugin starts its own offline server). What it grades:
+  - ``--grading same`` (the default): the very case, as ``ponybench import-cpe PLUGIN/evals``
+    imports it: an open task with the same regex grader on the reply, CPE's max_turns and
+    timeout. Both sides do the same grading work, so the figure is what the harness costs;
+  - ``--grading shipped``: the shipped task T itself, with its hidden checks when it has any
+    (e.g. ``--task sql_lookup``: about a second of sandboxed pytest per cell that CPE does not do).
+  ``--preflight`` makes ponybench pay what a paid run pays before its first cell (the task's
+  selftest, a session proving the arm active; the script declares the imported case's two
+  references for it); by default there is none, as in an offline run and in CPE.
 
-One untimed round warms the page cache; then the rounds alternate which side goes first, and
-the script prints the median wall time each way, the ratio, and where ponybench's time goes,
+One untimed round warms the page cache and writes ponybench's bytecode (PYTHONDONTWRITEBYTECODE
+is dropped for ponybench, as an installed package has its bytecode); then the rounds alternate
+which side goes first, and the script prints the median wall time each way (with the spread),
+the ratio, the CPU each side's processes used (``getrusage`` of the waited-for children; the CPE
+side adds this script's own CPU, where its model server runs), and where ponybench's time goes,
 from timestamps taken without touching the plugin: the scratch project's own conftest.py (the
-benchmark project's extension point) stamps the controller's hooks, the records give each
-claude session's wall time, and the script times the whole command:
+benchmark project's extension point) stamps the controller's hooks, the records give each claude
+session's wall time, and the script times the whole command:
 
   start-up     process start to the conftest's import (python, pytest, the plugins' imports)
   configure    pytest_configure: the plan (tasks, arms), `claude --version`, the pre-flight, run.json
@@ -28,7 +39,7 @@ claude session's wall time, and the script times the whole command:
                claude sessions (`wall_s`), the scoring (`scorer_s`), the waits for a start slot
                (`start_wait_s`), each summed and divided by -j, and the rest (workspace, git,
                audit, record)
-  finish       pytest_sessionfinish: summary.json, report.json, the HTML report
+  finish       pytest_sessionfinish: summary.json, run.json, the HTML report (or its start)
   summary      pytest_terminal_summary: the tables, verdicts, spend line
   exit         the end of the summary to the process's exit
 
@@ -43,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -135,10 +147,19 @@ graders:
 """
 
 
+REFS = {  # the imported case's two references, for --preflight's selftest
+    "good": 'reply = "Function scope is the default; a module-scoped fixture is made once."\n'
+    "graders = { answered = true }\n",
+    "bad": 'reply = " "\ngraders = { answered = false }\n',
+}
+
+
 @dataclass
 class Round:
     cpe_s: float = 0.0
     pony_s: float = 0.0
+    cpe_cpu_s: float = 0.0
+    pony_cpu_s: float = 0.0
     cpe_parts: dict[str, float] = field(default_factory=dict)
     pony_parts: dict[str, float] = field(default_factory=dict)
 
@@ -187,11 +208,33 @@ def pony_parts(
     }
 
 
-def project(root: Path, task: str) -> Path:
-    """A scratch benchmark project with one task of the shipped suite and the timing conftest."""
-    (root / "benchmarks" / "tasks").mkdir(parents=True)
+def _cpu() -> float:
+    """CPU seconds of this process and of every child it waited for, so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def project(root: Path, task: str, plugin: Path, grading: str, preflight: bool) -> Path:
+    """A scratch benchmark project with the timing conftest and one task: the plugin's CPE case
+    as `ponybench import-cpe` imports it (grading "same"), or the shipped task (grading "shipped")."""
+    tasks = root / "benchmarks" / "tasks"
+    tasks.mkdir(parents=True)
     shutil.copy(ROOT / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
-    shutil.copytree(ROOT / "benchmarks" / "tasks" / task, root / "benchmarks" / "tasks" / task)
+    if grading == "shipped":
+        shutil.copytree(ROOT / "benchmarks" / "tasks" / task, tasks / task)
+    else:
+        ponybench = Path(sys.executable).with_name("ponybench")
+        done = subprocess.run(
+            [str(ponybench), "import-cpe", str(plugin / "evals"), "-o", str(tasks)],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0 or not (tasks / task / "task.toml").is_file():
+            raise SystemExit(f"ponybench import-cpe failed:\n{done.stdout}{done.stderr}")
+        if preflight:
+            for ref, text in REFS.items():
+                (tasks / task / ref / "ref.toml").write_text(text)
     shutil.copytree(ROOT / "fixtures", root / "fixtures")
     (root / "pyproject.toml").write_text(
         '[tool.ponybench]\ntasks = "benchmarks/tasks"\nfixtures = "fixtures"\nout = "runs"\n'
@@ -203,14 +246,19 @@ def project(root: Path, task: str) -> Path:
 
 def run_pony(
     proj: Path, plugin: Path, args: argparse.Namespace, runs: int, log: Path
-) -> tuple[float, dict[str, float], int]:
+) -> tuple[float, float, dict[str, float], int]:
     stamps = log.with_suffix(".stamps.json")
     argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(args.j), "--runs", str(runs)]
     argv += ["--tasks", args.task, "--arm", f"careful=plugin:{plugin}", "--models", args.model]
-    argv += ["-p", "no:cacheprovider", "-q"] + ([] if args.no_preflight else ["--preflight"])
+    argv += ["-p", "no:cacheprovider", "-q"] + (["--preflight"] if args.preflight else [])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
+    # An installed package has its bytecode (pip compiles it at install); without this the
+    # controller and every worker would compile ponybench's modules from source each run
+    # (about 2 s of CPU a process). The untimed round writes the bytecode.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["BENCH_STAMPS"] = str(stamps)
     before = set((proj / "runs").iterdir()) if (proj / "runs").is_dir() else set()
+    cpu0 = _cpu()
     t0 = time.time()
     with log.open("wb") as out:
         subprocess.run(
@@ -223,12 +271,13 @@ def run_pony(
             timeout=1800,
         )
     t_end = time.time()
+    cpu = _cpu() - cpu0
     (run_dir,) = set((proj / "runs").iterdir()) - before
     records = [
         json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()
     ]
     parts = pony_parts(json.loads(stamps.read_text()), records, t0, t_end, args.j)
-    return t_end - t0, parts, len(records)
+    return t_end - t0, cpu, parts, len(records)
 
 
 def _load() -> str:
@@ -239,14 +288,27 @@ def _median(xs: Sequence[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
+def _spread(xs: Sequence[float]) -> str:
+    return f"{min(xs):.1f}-{max(xs):.1f}" if xs else "-"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=6)
     ap.add_argument("-j", type=int, default=2, help="sessions at a time (CPE -j, pytest -n)")
-    ap.add_argument("--task", default="sql_lookup", help="a task of the shipped suite")
+    ap.add_argument(
+        "--task", default="explain_fixture_scopes", help="the shipped task whose prompt the case gets"
+    )
+    ap.add_argument(
+        "--grading",
+        choices=("same", "shipped"),
+        default="same",
+        help="ponybench grades the imported case (same: the regex grader) or the shipped task "
+        "(shipped: its hidden checks)",
+    )
     ap.add_argument("--model", default="offline-idle", help="an offline model both sides run")
-    ap.add_argument("--no-preflight", action="store_true", help="leave ponybench's pre-flight out")
+    ap.add_argument("--preflight", action="store_true", help="ponybench pays a paid run's pre-flight")
     ap.add_argument(
         "--no-isolate", action="store_true", help="do not enter a loopback-only network namespace"
     )
@@ -263,12 +325,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     (evals / args.task).mkdir(parents=True)
     (evals / args.task / "case.yaml").write_text(CASE.format(task=args.task, prompt=json.dumps(prompt)))
     plugin = lab_plugin(scratch / "careful", evals)
-    proj = project(scratch / "project", args.task)
+    proj = project(scratch / "project", args.task, plugin, args.grading, args.preflight)
     sessions = 2 * args.runs
+    graded = (
+        "the imported case (the same regex grader both ways)"
+        if args.grading == "same"
+        else "the shipped task (its hidden checks; CPE: a regex grader)"
+    )
     print(
-        f"shape: task {args.task}, with and without careful, {args.runs} runs = {sessions} sessions, "
-        f"{args.j} at a time, model {args.model}; "
-        f"ponybench {'without' if args.no_preflight else 'with'} its pre-flight"
+        f"shape: case {args.task}, with and without careful, {args.runs} runs = {sessions} sessions, "
+        f"{args.j} at a time, model {args.model}; ponybench grades {graded}, "
+        f"{'with' if args.preflight else 'without'} its pre-flight"
     )
     print(
         f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "
@@ -288,6 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tag = f"r{n}-{side}"
                     if side == "cpe":
                         out = scratch / "cpe" / tag
+                        cpu0 = _cpu()
                         t0 = time.time()
                         done = run_cpe(
                             server,
@@ -297,6 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             scratch=scratch / "cli" / tag,
                         )
                         t_end = t0 + done.wall_s
+                        r.cpe_cpu_s = _cpu() - cpu0
                         (scratch / f"{tag}.log").write_text(done.output)
                         if not done.aggregate.is_file():
                             raise SystemExit(
@@ -304,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             )
                         r.cpe_s, r.cpe_parts = done.wall_s, cpe_parts(done.aggregate, t0, t_end, args.j)
                     else:
-                        r.pony_s, r.pony_parts, cells = run_pony(
+                        r.pony_s, r.pony_cpu_s, r.pony_parts, cells = run_pony(
                             proj, plugin, args, runs, scratch / f"{tag}.log"
                         )
                         if cells != 2 * runs:
@@ -317,7 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rounds.append(r)
                 print(
                     f"round {n} ({' then '.join(order)}): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s, "
-                    f"ratio {r.pony_s / r.cpe_s:.2f}"
+                    f"ratio {r.pony_s / r.cpe_s:.2f}; CPU cpe {r.cpe_cpu_s:.1f} s, "
+                    f"ponybench {r.pony_cpu_s:.1f} s; load {_load()}"
                 )
         failed = False
     finally:
@@ -332,9 +402,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.rmtree(scratch, ignore_errors=True)
     cpe = _median([r.cpe_s for r in rounds])
     pony = _median([r.pony_s for r in rounds])
+    ratios = [r.pony_s / r.cpe_s for r in rounds]
+    cpe_range, pony_range = _spread([r.cpe_s for r in rounds]), _spread([r.pony_s for r in rounds])
     print(
-        f"\nmedian of {len(rounds)} rounds: claude plugin eval {cpe:.1f} s, ponybench {pony:.1f} s, "
-        f"ratio {pony / cpe:.2f}x  (load after: {_load()})"
+        f"\nmedian of {len(rounds)} rounds: claude plugin eval {cpe:.1f} s ({cpe_range}), "
+        f"ponybench {pony:.1f} s ({pony_range}), "
+        f"ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}-{max(ratios):.2f}; "
+        f"of the medians {pony / cpe:.2f}x)  (load after: {_load()})"
+    )
+    cpe_cpu = _median([r.cpe_cpu_s for r in rounds])
+    pony_cpu = _median([r.pony_cpu_s for r in rounds])
+    print(
+        f"CPU (medians): claude plugin eval {cpe_cpu:.1f} s, ponybench {pony_cpu:.1f} s, "
+        f"ratio {pony_cpu / cpe_cpu:.2f}x"
     )
     print("\nwhere the time goes (medians, seconds):")
     print("  ponybench")

@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import threading
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
 from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.roles.reportjob import BackgroundReport
 from pytest_ponybench.roles.runner import judging_of
 from pytest_ponybench.session import agent, interrupts
 from pytest_ponybench.store import results, spend, weather
@@ -104,8 +106,7 @@ class Controller:
         self.skipped: set[str] = set()  # not started: the budget, or a sequential run decided
         self.decided_skips = 0  # of those, the cells --until-decided did not need
         self.write_error: str | None = None  # why summary.json or run.json could not be written
-        self.report_path: Path | None = None
-        self.report_error: str | None = None
+        self._report: BackgroundReport | None = None
         self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
         self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
         self._server: OfflineServer | None = None
@@ -235,7 +236,18 @@ class Controller:
         recorded = {str(r.get("cell_id")) for r in self.run_dir.records()}
         return [c for c in self.expected if c not in recorded and c not in self.skipped]
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
+        """summary.json and run.json, then the HTML report on a thread while the other plugins
+        finish (xdist waits for its workers to exit; the terminal summary is rendered); the
+        report is waited for before its outcome is printed and before this hook returns."""
+        self.finish(session)
+        try:
+            yield
+        finally:
+            self.report_outcome()
+
+    def finish(self, session: pytest.Session) -> None:
         if self._server is not None:
             self._server.stop()
             self._server = None
@@ -255,20 +267,31 @@ class Controller:
                 },
             )
             self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
-            if not self.plan.settings.no_report:
-                self.write_report()
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+            return
+        if not self.plan.settings.no_report:
+            self._report = BackgroundReport(self._write_report)
+            self._report.start()
 
-    def write_report(self) -> None:
-        """The HTML report of the run dir; a report that cannot be written never fails the run."""
+    def _write_report(self) -> Path:
         from pytest_ponybench.htmlreport import write_report
 
-        try:
-            self.report_path = write_report(self.run_dir.path)
-        except Exception as exc:  # the records are on disk; `ponybench report` can try again
-            self.report_error = f"{type(exc).__name__}: {exc}"
+        return write_report(self.run_dir.path)
+
+    def report_outcome(self) -> tuple[Path | None, str | None]:
+        """The HTML report's path, or why it was not written (waits for it); (None, None) when
+        none was to be written."""
+        return self._report.outcome() if self._report is not None else (None, None)
+
+    @property
+    def report_path(self) -> Path | None:
+        return self.report_outcome()[0]
+
+    @property
+    def report_error(self) -> str | None:
+        return self.report_outcome()[1]
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:

@@ -12,12 +12,17 @@ from tests.support import run_dirs
 pytestmark = pytest.mark.needs_claude
 
 
-@pytest.mark.parametrize("no_report", [False, True])
+@pytest.mark.parametrize(
+    ("no_report", "workers"), [(False, None), (True, None), (False, "2")], ids=["report", "none", "xdist"]
+)
 def test_the_session_writes_the_report_unless_asked_not_to(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path], no_report: bool
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], no_report: bool, workers: str | None
 ) -> None:
+    """The report is written on a thread while the session ends (with xdist, while the workers
+    exit); the summary names it only once it is whole."""
     root = bench_project(tasks=["merge_intervals"])
-    args = ["benchmarks", "-p", "no:xdist", "--models", "offline-reference"]
+    dist = ["-n", workers] if workers else ["-p", "no:xdist"]
+    args = ["benchmarks", *dist, "--models", "offline-reference"]
     result = pytester.runpytest_subprocess(*args, *(["--no-report"] if no_report else []))
     result.assert_outcomes(passed=1)
     run_dir = run_dirs(root)[-1]
