@@ -150,13 +150,14 @@ def find_plugins(root: Path) -> tuple[list[Plugin], list[str]]:
 
 def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
     """The `[tool.ponybench]` block init writes: where things are, and the arms."""
+    bench = Path(tasks).parent.as_posix()
     lines = [
-        "# pytest-ponybench: `pytest benchmarks ...` runs the tasks below, each arm against the",
-        '# baseline (nothing added). Written by `ponybench init`; README "Arms" and "Options".',
+        f"# pytest-ponybench: `pytest {bench} ...` runs the tasks below, each arm against the baseline",
+        '# (nothing added). Written by `ponybench init`; README "Arms" and "Options".',
         "[tool.ponybench]",
         f"tasks = {_toml_string(tasks)}",
-        f"fixtures = {_toml_string(_DEFAULT_FIXTURES)}     # repositories that fixture tasks copy",
-        'out = "runs"               # one run directory per run',
+        f"fixtures = {_toml_string(_DEFAULT_FIXTURES)}    # the repositories that fixture tasks copy",
+        'out = "runs"             # a folder per run: records, workspaces, report.html',
         "",
         "[tool.ponybench.arms]",
     ]
@@ -246,7 +247,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     bench = Path(tasks).parent.as_posix()
     plugins, notes = ([], []) if table is not None else find_plugins(root)
     steps = [
-        write_new(root / "conftest.py", CONFTEST, "conftest.py", "the project's hooks (examples)"),
+        write_new(root / "conftest.py", CONFTEST, "conftest.py", "the project's hooks, as examples"),
         write_new(
             root / bench / "test_cells.py",
             (SUITE / "test_cells.py").read_text(encoding="utf-8"),
