@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "KINDS",
     "NAME_RE",
     "SPEC_KINDS",
+    "apart_from",
     "from_table",
     "make_arm",
     "parse_spec",
@@ -42,6 +44,10 @@ class Arm:
     prompt: str | None = None
     settings: str | None = None  # JSON text
     plugin_dir: Path | None = None
+    # Folders inside plugin_dir that are the benchmark's, not the plugin's (its tasks, fixtures
+    # and run dirs, when the plugin is the repository ponybench runs in): left out of the hash,
+    # so a run writing its records there does not change the arm it measures.
+    apart: tuple[Path, ...] = ()
 
     def cli_args(self) -> list[str]:
         """The claude flags that make this arm (the shared instruction is added by the caller)."""
@@ -58,9 +64,7 @@ class Arm:
         if self.settings is not None:
             h.update(json.dumps(json.loads(self.settings), sort_keys=True).encode())
         if self.plugin_dir is not None:
-            for p in sorted(self.plugin_dir.rglob("*")):
-                if ".git" in p.relative_to(self.plugin_dir).parts or not p.is_file():
-                    continue
+            for p in sorted(_plugin_files(self.plugin_dir, self.apart)):
                 h.update(p.relative_to(self.plugin_dir).as_posix().encode() + b"\0")
                 h.update(hashlib.sha256(p.read_bytes()).digest())
         return h.hexdigest()[:16]
@@ -77,6 +81,38 @@ class Arm:
 
 
 BASELINE = Arm("baseline", "baseline")
+
+
+def _plugin_files(root: Path, apart: Sequence[Path]) -> Iterable[Path]:
+    """The files that make the plugin: not its .git, not a virtual environment in it (a folder
+    holding pyvenv.cfg: installed packages, not the plugin's content) and not the folders apart."""
+    skip = {os.path.realpath(a) for a in apart}
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [
+            d
+            for d in dirs
+            if d != ".git"
+            and os.path.realpath(os.path.join(top, d)) not in skip
+            and not os.path.isfile(os.path.join(top, d, "pyvenv.cfg"))
+        ]
+        for name in files:
+            path = Path(top, name)
+            if name != ".git" and path.is_file():  # .git is a file in a worktree or submodule
+                yield path
+
+
+def apart_from(arms: Iterable[Arm], folders: Iterable[Path]) -> list[Arm]:
+    """The arms, each plugin arm told which of folders lie inside its plugin dir (and so are
+    not hashed as part of it)."""
+    folders = [Path(os.path.realpath(f)) for f in folders]
+    out = []
+    for arm in arms:
+        if arm.plugin_dir is not None:
+            plugin = Path(os.path.realpath(arm.plugin_dir))
+            inside = tuple(f for f in folders if plugin in f.parents)
+            arm = replace(arm, apart=inside)
+        out.append(arm)
+    return out
 
 
 def _fail(where: str, msg: str) -> PonybenchError:

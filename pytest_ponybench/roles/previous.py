@@ -7,11 +7,12 @@ value read here is checked, and a bad one is a usage error naming the flag, the 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.arms import Arm, validate_plugin
+from pytest_ponybench.core.arms import Arm, apart_from, validate_plugin
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.store.results import RUN_JSON, RunDir
@@ -42,9 +43,10 @@ def _where(flag: str, run_dir: RunDir, key: str) -> str:
     return f"{flag} {run_dir.path}: {RUN_JSON} {key}"
 
 
-def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
+def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir, apart: Sequence[Path] = ()) -> list[Arm]:
     """The arms a run used, rebuilt from run.json; a plugin that changed since is an error,
-    because resuming would mix two different arms under one name."""
+    because resuming would mix two different arms under one name. `apart`: the benchmark's own
+    folders, left out of a plugin's hash as they were when the run started (`apart_from`)."""
     described = info.get("arms")
     if not isinstance(described, list) or not described:
         raise PonybenchError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
@@ -60,12 +62,17 @@ def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
         ):
             raise PonybenchError(f"{where}: arm {name!r} is malformed (kind {kind!r})")
         plugin = texts["plugin_dir"]
-        arm = Arm(
-            name,
-            kind,
-            prompt=texts["prompt"],
-            settings=texts["settings"],
-            plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
+        (arm,) = apart_from(
+            [
+                Arm(
+                    name,
+                    kind,
+                    prompt=texts["prompt"],
+                    settings=texts["settings"],
+                    plugin_dir=validate_plugin(f"{name!r} ({flag})", Path(plugin)) if plugin else None,
+                )
+            ],
+            apart,
         )
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
             raise PonybenchError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -219,6 +220,12 @@ def test_init_in_an_empty_git_repository_with_a_plugin(installed: tuple[Path, Pa
     recs = records(run_dirs(repo)[0])
     assert len(recs) == 16 and all(r["valid"] for r in recs)
     assert all(("my-plugin" in r["plugins"]) == (r["arm"] == "my_plugin") for r in recs)
+    # The plugin is the repository, records and tasks included: the arm it measures is one
+    # arm all run long, whatever the run writes beside it.
+    described = json.loads((run_dirs(repo)[0] / "run.json").read_text())["arms"]
+    assert {r["arm_hash"] for r in recs if r["arm"] == "my_plugin"} == {
+        a["hash"] for a in described if a["name"] == "my_plugin"
+    }
 
     out = ok(
         run(
