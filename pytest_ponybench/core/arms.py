@@ -84,17 +84,22 @@ BASELINE = Arm("baseline", "baseline")
 
 
 def _plugin_files(root: Path, apart: Sequence[Path]) -> Iterable[Path]:
-    """The files that make the plugin: not its .git, not a virtual environment in it (a folder
-    holding pyvenv.cfg: installed packages, not the plugin's content) and not the folders apart."""
+    """The files that make the plugin: not the folders apart, and nothing a tool writes beside
+    its content: .git, bytecode (__pycache__), a cache (a folder tagged by CACHEDIR.TAG, as
+    .pytest_cache is, which pytest writes during the very run that hashes the arm) or a virtual
+    environment (a folder holding pyvenv.cfg)."""
     skip = {os.path.realpath(a) for a in apart}
+
+    def kept(top: str, name: str) -> bool:
+        path = os.path.join(top, name)
+        return (
+            name not in (".git", "__pycache__")
+            and os.path.realpath(path) not in skip
+            and not any(os.path.isfile(os.path.join(path, tag)) for tag in ("pyvenv.cfg", "CACHEDIR.TAG"))
+        )
+
     for top, dirs, files in os.walk(root):
-        dirs[:] = [
-            d
-            for d in dirs
-            if d != ".git"
-            and os.path.realpath(os.path.join(top, d)) not in skip
-            and not os.path.isfile(os.path.join(top, d, "pyvenv.cfg"))
-        ]
+        dirs[:] = [d for d in dirs if kept(top, d)]
         for name in files:
             path = Path(top, name)
             if name != ".git" and path.is_file():  # .git is a file in a worktree or submodule

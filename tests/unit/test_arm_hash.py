@@ -47,7 +47,7 @@ def test_a_run_writing_beside_a_root_plugin_leaves_its_hash_alone(tmp_path: Path
     assert arm.content_hash() != before
 
 
-def test_a_virtual_environment_and_git_inside_the_plugin_are_not_hashed(tmp_path: Path) -> None:
+def test_git_bytecode_caches_and_a_virtual_environment_in_the_plugin_are_not_hashed(tmp_path: Path) -> None:
     root = plugin_repo(tmp_path / "repo")
     arm = Arm("mine", "plugin", plugin_dir=root)
     before = arm.content_hash()
@@ -57,6 +57,11 @@ def test_a_virtual_environment_and_git_inside_the_plugin_are_not_hashed(tmp_path
     (venv / "lib" / "site-packages" / "pkg" / "__init__.py").write_text("x = 1\n")
     (root / ".git" / "objects").mkdir(parents=True)
     (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (root / "__pycache__").mkdir()
+    (root / "__pycache__" / "conftest.cpython-311.pyc").write_bytes(b"\x00\x01")
+    (root / ".pytest_cache" / "v" / "cache").mkdir(parents=True)
+    (root / ".pytest_cache" / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+    (root / ".pytest_cache" / "v" / "cache" / "nodeids").write_text("[]\n")
     assert arm.content_hash() == before
     # A folder named like one but without pyvenv.cfg is the plugin's.
     (root / "env").mkdir()
