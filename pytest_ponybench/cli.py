@@ -9,6 +9,8 @@
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+  ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
+  ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
 
 `compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
 folder holding one) stands where a run dir does.
@@ -45,10 +47,12 @@ __all__ = [
     "USAGE",
     "build_parser",
     "cmd_compare",
+    "cmd_init",
     "cmd_merge",
     "cmd_noise",
     "cmd_report",
     "cmd_summary",
+    "cmd_task_new",
     "load_records",
     "main",
 ]
@@ -478,6 +482,34 @@ def cmd_import_cpe(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from pytest_ponybench.scaffold.project import init_project, render_init
+
+    print(render_init(init_project(Path(args.dir), with_suite=args.with_suite), Path.cwd()))
+    return OK
+
+
+def cmd_task_new(args: argparse.Namespace) -> int:
+    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+    from pytest_ponybench.scaffold.newtask import new_task, render_new_task
+
+    table, _ = read_pyproject(Path.cwd())  # the project's own folders, as `pytest` there reads them
+    tasks = args.tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
+    fixtures = table.get("fixtures") or DEFAULTS["fixtures"]
+    if not isinstance(tasks, str) or not isinstance(fixtures, str):
+        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    done = new_task(
+        Path(tasks),
+        args.name,
+        kind=args.kind,
+        axis=args.axis,
+        fixture=args.fixture,
+        fixtures_dir=Path(fixtures),
+    )
+    print(render_new_task(done, Path.cwd()))
+    return OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
@@ -485,7 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
         "runs nothing).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{summary,compare,noise,merge,report,import-cpe}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task}"
+    )
 
     p = sub.add_parser(
         "summary",
@@ -595,6 +629,57 @@ def build_parser() -> argparse.ArgumentParser:
         help="run each case's scaffold_script once (author-supplied bash, as you) and seed its files",
     )
     i.set_defaults(func=cmd_import_cpe)
+
+    init = sub.add_parser(
+        "init",
+        help="opt a repository in: conftest.py, starter tasks, [tool.ponybench]",
+        description="Write what a repository needs to benchmark with pytest-ponybench: the root "
+        "conftest.py (the project's hooks), benchmarks/test_cells.py, four starter tasks (hidden checks, "
+        "reply graders, tool path, a judge) whose references pass the selftest at once, and a "
+        "[tool.ponybench] block in pyproject.toml (appended; a new pyproject.toml holding only it where "
+        "there is none) with an arm for each Claude Code plugin found (.claude-plugin/plugin.json), or an "
+        "example prompt arm. Never overwrites a file: what exists is reported and left as it is.",
+    )
+    init.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the repository (default: here)")
+    init.add_argument(
+        "--with-suite",
+        action="store_true",
+        help="also copy the shipped suite (its tasks, fixtures and the example plugin) in, for editing",
+    )
+    init.set_defaults(func=cmd_init)
+
+    task = sub.add_parser("task", help="task folders: `task new NAME` scaffolds one")
+    task_sub = task.add_subparsers(dest="task_command", metavar="{new}", required=True)
+    new = task_sub.add_parser(
+        "new",
+        help="scaffold a task folder",
+        description="Write benchmarks/tasks/NAME (or [tool.ponybench] tasks of ./pyproject.toml): "
+        "task.toml with every key commented, prompt.md, seed/, good/, bad/ and checks/, around a small "
+        "placeholder task that passes the selftest, whose summary then says what the references still "
+        "lack. Refuses an existing folder and a bad name.",
+    )
+    new.add_argument(
+        "name", metavar="NAME", help="the task id: letters, digits, _ and -, starting with a letter"
+    )
+    new.add_argument(
+        "--kind",
+        choices=("surgical", "fixture", "open"),
+        default="surgical",
+        help="surgical: write a file (default) | fixture: edit a copied repository | open: answer in chat",
+    )
+    new.add_argument(
+        "--axis",
+        choices=("safe", "correct"),
+        default="safe",
+        help="what the bad reference fails (default safe)",
+    )
+    new.add_argument(
+        "--fixture",
+        metavar="REPO",
+        help="with --kind fixture: the folder under fixtures/ (default NAME; a new one gets a README)",
+    )
+    new.add_argument("--tasks-dir", metavar="DIR", help="the tasks folder (default from ./pyproject.toml)")
+    new.set_defaults(func=cmd_task_new)
     return parser
 
 

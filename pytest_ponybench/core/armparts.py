@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,13 +115,34 @@ def style_body(text: str) -> str:
     return text.lstrip("\ufeff").split("---", 2)[2].strip()
 
 
-def tree_hash(h: Any, root: Path, skip: tuple[str, ...] = (".git",)) -> None:
+def _tree_files(root: Path, skip: tuple[str, ...], apart: tuple[Path, ...]) -> Iterator[Path]:
+    """The files that make a folder's content: not the folders named in skip or lying apart, and
+    nothing a tool writes beside the content: bytecode (__pycache__), a cache (a folder tagged by
+    CACHEDIR.TAG, as .pytest_cache is, which pytest writes during the very run that hashes the
+    arm) or a virtual environment (a folder holding pyvenv.cfg)."""
+    away = {os.path.realpath(a) for a in apart}
+
+    def kept(top: str, name: str) -> bool:
+        path = os.path.join(top, name)
+        return (
+            name not in skip
+            and name != "__pycache__"
+            and os.path.realpath(path) not in away
+            and not any(os.path.isfile(os.path.join(path, tag)) for tag in ("pyvenv.cfg", "CACHEDIR.TAG"))
+        )
+
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if kept(top, d)]
+        for name in files:
+            path = Path(top, name)
+            if name not in skip and path.is_file():  # .git is a file in a worktree or submodule
+                yield path
+
+
+def tree_hash(h: Any, root: Path, skip: tuple[str, ...] = (".git",), apart: tuple[Path, ...] = ()) -> None:
     """Add every file under root (relative name and content) to h, in a stable order."""
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if any(part in skip for part in rel.parts) or not p.is_file():
-            continue
-        h.update(rel.as_posix().encode() + b"\0")
+    for p in sorted(_tree_files(root, skip, apart)):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(p.read_bytes()).digest())
 
 
@@ -142,6 +165,10 @@ class Part:
     scope: str | None = None  # claude-md: workspace | user
     names: tuple[str, ...] = ()  # what the session must list: skills, agents, MCP servers, the style
     source: str | None = None  # mcp: the config as written (sorted), which the hash covers
+    # Folders inside a plugin's folder that are the benchmark's, not the plugin's (its tasks,
+    # fixtures and run dirs, when the plugin is the repository ponybench runs in): left out of
+    # the hash, so a run writing its records there does not change the arm it measures.
+    apart: tuple[Path, ...] = ()
 
     @property
     def user_source(self) -> bool:
@@ -192,7 +219,7 @@ class Part:
         elif self.kind == "settings" and self.text is not None:
             h.update(json.dumps(json.loads(self.text), sort_keys=True).encode())
         elif self.kind == "plugin" and self.path is not None:
-            tree_hash(h, self.path)
+            tree_hash(h, self.path, apart=self.apart)
         elif self.kind == "mcp" and self.path is not None:
             h.update((self.source or "").encode() + b"\0")
             tree_hash(h, self.path.parent, MCP_SKIP)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "NAME_RE",
     "SPEC_KINDS",
     "TABLE_KEYS",
+    "apart_from",
     "compose",
     "from_table",
     "make_arm",
@@ -155,6 +157,20 @@ class Arm:
 
 
 BASELINE = Arm("baseline")
+
+
+def apart_from(arms: Iterable[Arm], folders: Iterable[Path]) -> list[Arm]:
+    """The arms, each plugin part told which of folders lie inside its plugin folder (and so
+    are not hashed as part of it)."""
+    real = [Path(os.path.realpath(f)) for f in folders]
+
+    def told(part: Part) -> Part:
+        if part.kind != "plugin" or part.path is None:
+            return part
+        plugin = Path(os.path.realpath(part.path))
+        return replace(part, apart=tuple(f for f in real if plugin in f.parents))
+
+    return [replace(arm, parts=tuple(told(p) for p in arm.parts)) for arm in arms]
 
 
 def compose(name: str, parts: Sequence[Part], label: str) -> Arm:

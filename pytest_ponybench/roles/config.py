@@ -6,6 +6,7 @@ Resolved once per session (CLI > pyproject > default) so every module reads one 
 from __future__ import annotations
 
 import enum
+import importlib.util
 import math
 import os
 import shutil
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench._util.paths import SUITE, SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.core.shards import Shard, parse_shard
 from pytest_ponybench.errors import PonybenchError
@@ -61,6 +63,8 @@ __all__ = [
     "Settings",
     "add_options",
     "alias_short_names",
+    "arg_paths",
+    "builtin_suite",
     "count",
     "dest",
     "dollars",
@@ -304,11 +308,15 @@ class Settings:
     # and its -n (None without it), which the scheduler and the resume command follow.
     xdist_dist: str = "no"
     xdist_workers: str | None = None
+    # The command line points at the built-in suite (`--pyargs pytest_ponybench.suite`): its
+    # tasks and fixtures are the package's, whatever [tool.ponybench] says.
+    builtin_suite: bool = False
 
     @property
     def bench_dir(self) -> Path:
-        """The benchmark folder: the one that holds the tasks folder and the cell test module."""
-        return self.tasks_dir.parent
+        """The benchmark folder: the one that holds the tasks folder and the cell test module
+        (for the built-in suite, the package that holds its cell module)."""
+        return SUITE if self.builtin_suite else self.tasks_dir.parent
 
     def resolve_claude(self) -> str | None:
         """Absolute path of the claude binary, or None when it cannot be found."""
@@ -439,6 +447,12 @@ def load_settings(config: pytest.Config) -> Settings:
             f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted([*DEFAULTS, 'arms']))})"
         )
     src = _Source(config, table, pyproject)
+    suite = builtin_suite(config)
+    if suite and option(config, OPT_TASKS_DIR) is not None:
+        raise PonybenchError(
+            f"{OPT_TASKS_DIR} names a tasks folder, but the command line points at the built-in suite, "
+            "which brings its own: give one or the other"
+        )
     arms_table = table.get("arms", {})
     if not isinstance(arms_table, dict):
         raise PonybenchError(f"{where}: key 'arms' must be a table of arm name -> arm")
@@ -446,10 +460,11 @@ def load_settings(config: pytest.Config) -> Settings:
     if not models:
         raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
     tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
+    tasks_dir = SUITE_TASKS if suite else root / _text(tasks_where, tasks_value)
     settings = Settings(
         root=root,
-        tasks_dir=root / _text(tasks_where, tasks_value),
-        fixtures_dir=root / _text(*src.pick(None, "fixtures")),
+        tasks_dir=tasks_dir,
+        fixtures_dir=SUITE_FIXTURES if suite else root / _text(*src.pick(None, "fixtures")),
         out_dir=root / _text(*src.pick(OPT_OUT, "out")),
         models=models,
         runs=count(*src.pick(OPT_RUNS, "runs"), 1, MAX_RUNS),
@@ -461,7 +476,7 @@ def load_settings(config: pytest.Config) -> Settings:
         arm_specs=tuple(option(config, OPT_ARM) or ()),
         arms_table=arms_table,
         pyproject=pyproject,
-        tasks_dir_given=not tasks_where.startswith("the default"),
+        tasks_dir_given=suite or not tasks_where.startswith("the default"),
         retries=count(*src.pick(OPT_RETRIES, "retries"), 0, MAX_RETRIES),
         budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
         max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
@@ -489,6 +504,7 @@ def load_settings(config: pytest.Config) -> Settings:
         },
         xdist_dist=str(config.getoption("dist", "no")),
         xdist_workers=None if (n := config.getoption("numprocesses", None)) is None else str(n),
+        builtin_suite=suite,
     )
     return _sequential(config, src, settings)
 
@@ -546,14 +562,52 @@ _OWN_OPTIONS = (
 )
 
 
+def _module_path(name: str) -> Path | None:
+    """The file or package folder of a dotted module name, as `--pyargs` finds it (None when it
+    names none)."""
+    if not all(part.isidentifier() for part in name.split(".")):
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    origin = Path(spec.origin)
+    return origin.parent if spec.submodule_search_locations else origin
+
+
+def arg_paths(config: pytest.Config) -> list[Path]:
+    """The command line's paths, resolved; with `--pyargs`, a module name stands for its file."""
+    base = Path(config.invocation_params.dir)
+    pyargs = bool(config.getoption("pyargs", False))
+    out = []
+    for arg in config.args:
+        text = arg.split("::")[0]
+        found = _module_path(text) if pyargs else None
+        out.append(found.resolve() if found is not None else (base / text).resolve())
+    return out
+
+
+def builtin_suite(config: pytest.Config) -> bool:
+    """Whether the command line points at the built-in suite (`pytest --pyargs
+    pytest_ponybench.suite`, or that package's folder); it runs alone."""
+    suite = SUITE.resolve()
+    inside = [p == suite or suite in p.parents for p in arg_paths(config)]
+    if any(inside) and not all(inside):
+        raise PonybenchError(
+            "the command line points at the built-in suite (pytest_ponybench.suite) and at other "
+            "paths: the built-in suite runs alone (pytest --pyargs pytest_ponybench.suite ...)"
+        )
+    return any(inside)
+
+
 def _points_at(config: pytest.Config, folder: Path) -> bool:
     """Whether the command line's paths lie in, on, or above the benchmark folder."""
     folder = folder.resolve()
-    for arg in config.args:
-        path = (Path(config.invocation_params.dir) / arg.split("::")[0]).resolve()
-        if path == folder or folder in path.parents or path in folder.parents:
-            return True
-    return False
+    return any(
+        path == folder or folder in path.parents or path in folder.parents for path in arg_paths(config)
+    )
 
 
 def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
@@ -569,6 +623,11 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
     if selftest and (resume or rescore):
         raise PonybenchError(f"{OPT_SELFTEST} runs no cell: it takes neither {OPT_RESUME} nor {OPT_RESCORE}")
     own = any(option(config, o) for o in _OWN_OPTIONS)
+    if builtin_suite(config):
+        settings = load_settings(config)
+        if selftest:
+            return Mode.SELFTEST, settings
+        return (Mode.RESCORE if rescore else Mode.RESUME if resume else Mode.RUN), settings
     if not (selftest or own) and not (Path(config.rootpath) / "pyproject.toml").is_file():
         return None
     if not (selftest or own) and not read_pyproject(Path(config.rootpath))[0]:

@@ -141,6 +141,12 @@ def _tasks(settings: Settings) -> tuple[Task, ...]:
         ) from None
 
 
+def _benchmark_folders(settings: cfg.Settings) -> tuple[Path, ...]:
+    """The folders that are the benchmark's own: where a plugin holds them (a plugin repository
+    that ponybench runs in), they are not the plugin."""
+    return (settings.tasks_dir, settings.fixtures_dir, settings.out_dir)
+
+
 def _hook_arms(config: pytest.Config) -> list[tuple[str, str]]:
     """Arm specs from pytest_ponybench_arms implementations, each with where it came from."""
     hook = config.hook.pytest_ponybench_arms
@@ -232,7 +238,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
             )
         shard = _shard_of(info, flag) if mode is Mode.RESUME else None
-        arms = tuple(previous.arms_of(info, flag, run_dir))
+        arms = tuple(previous.arms_of(info, flag, run_dir, _benchmark_folders(settings)))
         if mode is Mode.RESUME:
             settings = previous.resumed_settings(settings, info, run_dir)
     else:
@@ -249,6 +255,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 added=_hook_arms(config),
             )
         )
+        arms = tuple(arms_mod.apart_from(arms, _benchmark_folders(settings)))
     tasks = _tasks(settings)
     _memory_conflicts(tasks, arms)
     task_runs: dict[str, int] = {}

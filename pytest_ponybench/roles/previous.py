@@ -7,12 +7,13 @@ value read here is checked, and a bad one is a usage error naming the flag, the 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.core.armparts import PART_KINDS
-from pytest_ponybench.core.arms import Arm, make_arm
+from pytest_ponybench.core.arms import Arm, apart_from, make_arm
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.store.results import RUN_JSON, RunDir
@@ -67,9 +68,10 @@ def _arm_of(desc: dict[str, Any], where: str, flag: str) -> Arm:
     return make_arm(name, [] if kind == "baseline" else [(kind, value)], Path("/"), flag)
 
 
-def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
+def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir, apart: Sequence[Path] = ()) -> list[Arm]:
     """The arms a run used, rebuilt from run.json; an arm whose content changed since is an
-    error, because resuming would mix two different arms under one name."""
+    error, because resuming would mix two different arms under one name. `apart`: the benchmark's
+    own folders, left out of a plugin's hash as they were when the run started (`apart_from`)."""
     described = info.get("arms")
     if not isinstance(described, list) or not described:
         raise PonybenchError(f"{_where(flag, run_dir, 'arms')}: lists no arms")
@@ -78,7 +80,7 @@ def arms_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> list[Arm]:
         where = _where(flag, run_dir, f"arms[{i}]")
         if not isinstance(desc, dict) or not isinstance(desc.get("name"), str):
             raise PonybenchError(f"{where}: not an arm description with a name")
-        arm = _arm_of(desc, where, flag)
+        (arm,) = apart_from([_arm_of(desc, where, flag)], apart)
         if desc.get("hash") and arm.content_hash() != desc["hash"]:
             raise PonybenchError(
                 f"{flag}: arm {arm.name!r} changed since that run (hash {desc['hash']} then, "

@@ -32,6 +32,8 @@ ALLOWED: dict[str, set[str]] = {
     },
     "htmlreport": {"store", "scoring", "analysis", "core", "_util"},
     "cpe": {"core", "_util"},
+    "scaffold": {"core", "_util"},
+    "suite": {"roles"},
     "session": {"store", "scoring", "isolation", "core", "_util"},
     "store": {"analysis", "core", "_util"},
     "scoring": {"isolation", "core", "_util"},

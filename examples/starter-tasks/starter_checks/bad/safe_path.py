@@ -1,0 +1,5 @@
+from pathlib import Path
+
+
+def resolve_inside(base, name):
+    return Path(base).absolute() / name

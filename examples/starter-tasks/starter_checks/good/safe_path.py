@@ -1,0 +1,9 @@
+from pathlib import Path
+
+
+def resolve_inside(base, name):
+    root = Path(base).resolve()
+    target = (root / name).resolve()
+    if not target.is_relative_to(root):
+        raise ValueError(f"{name!r} lies outside {root}")
+    return target

@@ -1,0 +1,3 @@
+def greeting(name):
+    name = name.strip()
+    return f"Hello, {name or 'stranger'}!"
