@@ -80,7 +80,7 @@ from typing import NamedTuple
 
 from pytest_ponybench.core.tasks import Task, TaskError, load_task, load_tasks
 from pytest_ponybench.scoring import workspace
-from pytest_ponybench.scoring.checks import score, take_probe
+from pytest_ponybench.scoring.checks import Score, score, take_probe
 
 REPO = Path(__file__).resolve().parents[1]
 MUTANTS_FILE = "mutants.toml"
@@ -1196,16 +1196,31 @@ def _task(task_dir: str, fixtures_dir: str) -> Task:
     return load_task(Path(task_dir), Path(fixtures_dir))
 
 
+# A scoring whose check process died before any check started says nothing of the mutant when
+# the sandbox failed to start (it does, rarely, under heavy load): such a scoring is tried again,
+# so a transient failure never counts a survivor as killed. A mutant that kills the process
+# every time (say, exits at import) is killed.
+SANDBOX_TRIES = 3
+
+
+def sandbox_failed(result: Score) -> bool:
+    """Whether the check process ended before pytest reported any check."""
+    return [(c.nodeid, c.outcome) for c in result.checks] == [("session", "crashed")]
+
+
 def score_job(job: Job) -> Verdict:
     """Lay the reference, put the mutated file over it and score it in the sandbox."""
     task = _task(job.task_dir, job.fixtures_dir)
     task = dataclasses.replace(task, timeout=min(task.timeout, job.timeout))
-    with tempfile.TemporaryDirectory(prefix=f"ponybench-mutant-{task.id}-") as tmp:
-        ws = Path(tmp) / "ws"
-        workspace.lay(task, ws, reference=job.ref)
-        if job.path:
-            (ws / job.path).write_text(job.source, encoding="utf-8")
-        result = score(task, ws)
+    for _ in range(SANDBOX_TRIES):
+        with tempfile.TemporaryDirectory(prefix=f"ponybench-mutant-{task.id}-") as tmp:
+            ws = Path(tmp) / "ws"
+            workspace.lay(task, ws, reference=job.ref)
+            if job.path:
+                (ws / job.path).write_text(job.source, encoding="utf-8")
+            result = score(task, ws)
+        if not sandbox_failed(result):
+            break
     return Verdict(job.mutant_id, not (result.correct and result.safe), result.reason)
 
 

@@ -542,3 +542,18 @@ def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     assert mod.js_parses([("export const a = 1;\n", ["export const a = ;", "export const a = 2;"])]) == [
         [False, True]
     ]
+
+
+def test_only_a_process_that_died_before_any_check_counts_as_a_sandbox_failure() -> None:
+    from pytest_ponybench.scoring.checks import Check, Score
+
+    def scored(*checks: tuple[str, str]) -> Any:
+        return Score(False, False, "r", [Check(n, o, "m") for n, o in checks])
+
+    failed = script().sandbox_failed
+    assert failed(scored(("session", "crashed")))
+    # A check that ran and crashed, a timeout, a plain failure: the mutant's doing.
+    assert not failed(scored(("test_correct.py::test_a", "crashed")))
+    assert not failed(scored(("session", "timeout")))
+    assert not failed(scored(("test_correct.py::test_a", "failed")))
+    assert not failed(scored(("session", "crashed"), ("test_correct.py::test_a", "not run")))
