@@ -545,6 +545,7 @@ def run_sandboxed(
     feed: tuple[str, bytes] | None = None,
     writable: Sequence[Path] | None = None,
     readable: Sequence[Path] = (),
+    warm_ok: bool = True,
 ) -> SandboxResult:
     """Run argv under limits; stdout/stderr land in out_dir; never raises on child misbehaviour.
 
@@ -584,7 +585,7 @@ def run_sandboxed(
             so = stack.enter_context(open(stdout, "wb"))
             se = stack.enter_context(open(stderr, "wb"))
             named = {k: int(child_env[k]) for k in (channel_env, feed and feed[0]) if k}
-            zygote = warm_scorer() if isolate and job is not None else None
+            zygote = warm_scorer() if isolate and job is not None and warm_ok else None
             if zygote is not None and zygote.accepts(writable, readable):
                 proc = zygote.spawn(
                     job or {}, limits=limits.values(), stdout=so.fileno(), stderr=se.fileno(), named_fds=named
@@ -629,6 +630,23 @@ def run_sandboxed(
             os.close(fed)
         written = channel.close() if channel is not None else b""
     assert proc is not None  # set, or the exception that prevented it is on its way out
+    if isinstance(proc, warm.WarmChild) and proc.lost and not timed_out:
+        # The zygote died under this scoring (killed, out of memory): what the checks did is
+        # unknown, and the code under test must not be blamed for it. Score again, cold.
+        return run_sandboxed(
+            argv,
+            cwd=cwd,
+            out_dir=out_dir,
+            timeout_s=timeout_s,
+            env=env,
+            limits=limits,
+            isolate=isolate,
+            channel_env=channel_env,
+            feed=feed,
+            writable=writable,
+            readable=readable,
+            warm_ok=False,
+        )
     return SandboxResult(
         returncode=proc.returncode,
         cpu_s=proc.cpu_s,

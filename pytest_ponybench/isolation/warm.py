@@ -58,6 +58,7 @@ class WarmChild:
         self.pid = pid
         self.returncode: int | None = None
         self.cpu_s: float | None = None
+        self.lost = False  # the zygote went away during the scoring (its result is the harness's)
 
     def signal_tree(self, sig: int) -> None:
         """The scoring's process group; on SIGKILL the zygote also ends the rest of its namespace
@@ -78,6 +79,7 @@ class WarmChild:
             self.cpu_s = float(cpu) if isinstance(cpu, int | float) else None
         else:  # the zygote went away: its children died with it (their death signal)
             self.returncode = -9
+            self.lost = True
         self._scorer.done()
         return self.returncode
 

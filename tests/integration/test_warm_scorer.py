@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -127,6 +128,45 @@ def test_a_dead_warm_scorer_costs_one_cold_scoring_then_is_replaced(
     assert not run("second").warm  # the socket is dead: this one runs cold
     assert run("third").warm
     assert _current().pid != first
+
+
+SLOW_THE_FIRST_TIME = b"""\
+import time
+from pathlib import Path
+
+
+def test_ok():
+    marker = Path("started-once")
+    if not marker.exists():  # the first scoring waits, and its warm scorer is killed meanwhile
+        marker.write_text("yes")
+        time.sleep(30)
+    assert 1 + 1 == 2
+"""
+
+
+def test_a_scoring_whose_warm_scorer_dies_under_it_is_scored_again_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A zygote gone mid-scoring (killed, out of memory) says nothing of the code under test:
+    the scoring runs again, cold, instead of being recorded as a check killed by SIGKILL."""
+    monkeypatch.setenv("PONYBENCH_SCORER", "warm")
+    ws = job_folder("lost")
+    (ws / "test_ok.py").write_bytes(SLOW_THE_FIRST_TIME)
+    zygote = _current().pid
+
+    def kill_when_started() -> None:
+        deadline = time.monotonic() + 60
+        while not (ws / "started-once").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(zygote, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_when_started)
+    killer.start()
+    done = run_sandboxed([*PYTEST, "test_ok.py"], cwd=ws, out_dir=tmp_path / "out", timeout_s=60)
+    killer.join()
+    assert done.returncode == 0 and "1 passed" in done.stdout.read_text(), done
+    assert not done.warm and done.wall_s < 30  # scored again, cold, without the first one's wait
+    assert _current().pid != zygote  # the next scoring gets a new zygote
 
 
 SLEEPER = b"""\
