@@ -40,7 +40,6 @@ from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
     "HOME",
-    "MCP_SKIP",
     "MEMORY_FILES",
     "PART_KINDS",
     "Part",
@@ -79,7 +78,6 @@ SCOPES = ("workspace", "user")  # where a claude-md part is placed
 # be read too, under a claude-md arm only).
 MEMORY_FILES = ("CLAUDE.md", "CLAUDE.local.md")
 # Not part of an MCP folder's content: a python server run unconfined writes its bytecode there.
-MCP_SKIP = (".git", "__pycache__")
 _TOOL_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -115,9 +113,13 @@ def style_body(text: str) -> str:
     return text.lstrip("\ufeff").split("---", 2)[2].strip()
 
 
-def _tree_files(root: Path, skip: tuple[str, ...], apart: tuple[Path, ...]) -> Iterator[Path]:
-    """The files that make a folder's content: not the folders named in skip or lying apart, and
-    nothing a tool writes beside the content: bytecode (__pycache__), a cache (a folder tagged by
+# Names that are never a folder's content: git's, and bytecode.
+_NOT_CONTENT = (".git", "__pycache__")
+
+
+def _tree_files(root: Path, apart: tuple[Path, ...]) -> Iterator[Path]:
+    """The files that make a folder's content: not .git, the folders lying apart, or anything a
+    tool writes beside the content: bytecode (__pycache__), a cache (a folder tagged by
     CACHEDIR.TAG, as .pytest_cache is, which pytest writes during the very run that hashes the
     arm) or a virtual environment (a folder holding pyvenv.cfg)."""
     away = {os.path.realpath(a) for a in apart}
@@ -125,8 +127,7 @@ def _tree_files(root: Path, skip: tuple[str, ...], apart: tuple[Path, ...]) -> I
     def kept(top: str, name: str) -> bool:
         path = os.path.join(top, name)
         return (
-            name not in skip
-            and name != "__pycache__"
+            name not in _NOT_CONTENT
             and os.path.realpath(path) not in away
             and not any(os.path.isfile(os.path.join(path, tag)) for tag in ("pyvenv.cfg", "CACHEDIR.TAG"))
         )
@@ -135,13 +136,13 @@ def _tree_files(root: Path, skip: tuple[str, ...], apart: tuple[Path, ...]) -> I
         dirs[:] = [d for d in dirs if kept(top, d)]
         for name in files:
             path = Path(top, name)
-            if name not in skip and path.is_file():  # .git is a file in a worktree or submodule
+            if name not in _NOT_CONTENT and path.is_file():  # .git is a file in a worktree
                 yield path
 
 
-def tree_hash(h: Any, root: Path, skip: tuple[str, ...] = (".git",), apart: tuple[Path, ...] = ()) -> None:
+def tree_hash(h: Any, root: Path, apart: tuple[Path, ...] = ()) -> None:
     """Add every file under root (relative name and content) to h, in a stable order."""
-    for p in sorted(_tree_files(root, skip, apart)):
+    for p in sorted(_tree_files(root, apart)):
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(p.read_bytes()).digest())
 
@@ -222,7 +223,7 @@ class Part:
             tree_hash(h, self.path, apart=self.apart)
         elif self.kind == "mcp" and self.path is not None:
             h.update((self.source or "").encode() + b"\0")
-            tree_hash(h, self.path.parent, MCP_SKIP)
+            tree_hash(h, self.path.parent)
         elif self.path is not None:
             h.update(f"{self.scope or ''}\0{self.path.name}\0".encode())
             if self.path.is_dir():
