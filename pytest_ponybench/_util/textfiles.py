@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JsonLines", "clean", "last_line", "parse_jsonl", "printable", "read_jsonl"]
+__all__ = ["JsonLines", "clean", "last_line", "parse_jsonl", "parse_line", "printable", "read_jsonl"]
 
 # C0 and C1 controls, DEL, the Unicode line and paragraph separators, and lone surrogates.
 _UNSAFE = frozenset(range(0x20)) | {0x7F} | frozenset(range(0x80, 0xA0)) | {0x2028, 0x2029}
@@ -74,16 +74,22 @@ def parse_jsonl(data: bytes | str) -> JsonLines:
     for line in text.split("\n"):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
+        obj = parse_line(line)
+        if obj is None:
             out.bad += 1
-            continue
-        if isinstance(obj, dict):
-            out.objects.append(obj)
         else:
-            out.bad += 1
+            out.objects.append(obj)
     return out
+
+
+def parse_line(line: bytes | str) -> dict[str, Any] | None:
+    """One line as a JSON object, or None (torn, garbled, or not an object)."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def read_jsonl(path: Path) -> JsonLines:

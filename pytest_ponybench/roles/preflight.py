@@ -303,7 +303,9 @@ def _session(
             server.unregister(cell_id)
     stream = agent.parse_stream(out / "claude.jsonl")
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    return stream, run, text, agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+    tampered = agent.tampering(run, stream)
+    return stream, run, text, problem if tampered is None else f"its stream was tampered with: {tampered}"
 
 
 def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:

@@ -22,6 +22,7 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import CellError, ErrorKind
 from pytest_ponybench.isolation.sandbox import Spawned, death_signal_prefix, kill_group, namespace_prefix
+from pytest_ponybench.session import livestream
 
 __all__ = [
     "API_ERROR_RE",
@@ -47,6 +48,7 @@ __all__ = [
     "pid_namespace_prefix",
     "place_credentials",
     "run_claude",
+    "tampering",
     "tool_flags",
 ]
 
@@ -245,6 +247,8 @@ class Run:
     wall_s: float
     start_error: str | None = None
     cpu_s: float | None = None  # the session and all it started, when it was reaped here
+    stdout: livestream.Capture | None = None  # what the live read of its stream saw
+    stderr: livestream.Capture | None = None
 
 
 def run_claude(
@@ -260,8 +264,10 @@ def run_claude(
     pass_fds: Sequence[int] = (),
     stdin: Path | None = None,
 ) -> Run:
-    """Run in its own process group and PID namespace, output to files; kill all on timeout.
+    """Run in its own process group and PID namespace; kill all on timeout.
 
+    Its stdout and stderr are sockets the harness reads live into the files stdout and stderr
+    (livestream): nothing else in the cell can open them, so nothing else can rewrite them.
     A confined cmd (confine.wrap) brings its own PID namespace and dies with its parent.
     on_started is called once the CLI is up: its first output line (the init event) is out,
     it ended, or START_CAP_S passed; always called, also when the start fails. stdin is
@@ -270,28 +276,30 @@ def run_claude(
     """
     started = time.monotonic()
     namespace = () if confined else pid_namespace_prefix()
+    out: livestream.LiveOutput | None = None
+    err: livestream.LiveOutput | None = None
     try:
-        with (
-            open(stdout, "wb") as so,
-            open(stderr, "wb") as se,
-            open(stdin if stdin is not None else os.devnull, "rb") as si,
-        ):
+        out = livestream.LiveOutput(stdout, livestream.STREAM_CAP)
+        err = livestream.LiveOutput(stderr, livestream.STDERR_CAP)
+        with open(stdin if stdin is not None else os.devnull, "rb") as si:
             proc = Spawned(
                 subprocess.Popen(
                     [*death_signal_prefix(), *namespace, *cmd],
                     cwd=cwd,
                     env=dict(env),
                     stdin=si,
-                    stdout=so,
-                    stderr=se,
+                    stdout=out.child,
+                    stderr=err.child,
                     start_new_session=True,
                     pass_fds=tuple(pass_fds),
                 )
             )
+            out.started()
+            err.started()
             timed_out = False
             try:
                 if on_started is not None:
-                    _wait_until_up(proc, stdout, min(START_CAP_S, timeout_s))
+                    _wait_until_up(proc, out, min(START_CAP_S, timeout_s))
                     on_started()
                     on_started = None
                 proc.wait(timeout=max(0.0, started + timeout_s - time.monotonic()))
@@ -306,10 +314,18 @@ def run_claude(
     finally:
         if on_started is not None:
             on_started()
-    return Run(proc.returncode, timed_out, time.monotonic() - started, cpu_s=proc.cpu_s)
+        captured = [o.finish() if o is not None else None for o in (out, err)]
+    return Run(
+        proc.returncode,
+        timed_out,
+        time.monotonic() - started,
+        cpu_s=proc.cpu_s,
+        stdout=captured[0],
+        stderr=captured[1],
+    )
 
 
-def _wait_until_up(proc: Spawned, stdout: Path, cap_s: float) -> None:
+def _wait_until_up(proc: Spawned, out: livestream.LiveOutput, cap_s: float) -> None:
     """Until the session's first output, its end, or cap_s: its start-up burst is over."""
     deadline = time.monotonic() + cap_s
     while time.monotonic() < deadline:
@@ -318,7 +334,7 @@ def _wait_until_up(proc: Spawned, stdout: Path, cap_s: float) -> None:
             return
         except subprocess.TimeoutExpired:
             pass
-        if stdout.stat().st_size > 0:
+        if out.first_output.is_set():
             return
 
 
@@ -336,6 +352,10 @@ class Stream:
     bad_lines: int = 0
     last_text: str = ""
     seen_messages: set[str] = field(default_factory=set)
+    # What only a stream written by something other than the CLI shows (see `tampering`).
+    results: int = 0
+    after_result: int = 0  # events after the first result event
+    holes: int = 0  # lines holding NUL bytes: the CLI escapes every control character
 
     @property
     def usage(self) -> dict[str, Any]:
@@ -343,21 +363,65 @@ class Stream:
 
 
 def parse_stream(path: Path) -> Stream:
-    """Read events by field, never by position: key order changes between CLI versions."""
-    lines = textfiles.read_jsonl(path)
-    out = Stream(bad_lines=lines.bad)
-    for ev in lines.objects:
-        kind, sub = ev.get("type"), ev.get("subtype")
-        if kind == "result":
-            out.result = ev
-        elif kind == "system" and sub == "init":
-            out.init = ev
-        elif kind == "system" and sub == "hook_response":
-            text = ev.get("stdout") or ev.get("output") or ""
-            out.hook_outputs.append(str(text))
-        elif kind == "assistant":
-            _assistant(out, ev)
+    """Read events by field, never by position: key order changes between CLI versions. Line by
+    line: the stream is capped where it is captured, and never held whole here."""
+    out = Stream()
+    try:
+        fh = open(path, "rb")  # noqa: SIM115
+    except FileNotFoundError:
+        return out
+    with fh:
+        # Only "\n" ends a line: the CLI leaves U+2028 unescaped inside JSON strings.
+        for raw in fh:
+            if not raw.strip():
+                continue
+            if b"\0" in raw:
+                out.holes += 1
+            ev = textfiles.parse_line(raw)
+            if ev is None:
+                out.bad_lines += 1
+                continue
+            if out.results:
+                out.after_result += 1
+            _event(out, ev)
     return out
+
+
+def _event(out: Stream, ev: dict[str, Any]) -> None:
+    kind, sub = ev.get("type"), ev.get("subtype")
+    if kind == "result":
+        out.results += 1
+        if out.result is None:  # the first is the session's; a second is never believed
+            out.result = ev
+    elif kind == "system" and sub == "init":
+        out.init = ev
+    elif kind == "system" and sub == "hook_response":
+        text = ev.get("stdout") or ev.get("output") or ""
+        out.hook_outputs.append(str(text))
+    elif kind == "assistant":
+        _assistant(out, ev)
+
+
+def tampering(run: Run, stream: Stream) -> str | None:
+    """Why the stream is not what the session wrote, or None. Only the process the harness
+    started holds the stream's socket, so each of these means that something reached past it
+    (or that the CLI was replaced): the cell is failed against the arm, never retried."""
+    cap = run.stdout
+    if cap is not None:
+        if cap.foreign:
+            pids = ", ".join(str(p) for p in cap.foreign[:3])
+            return f"a process other than the session (pid {pids}) wrote into its stream"
+        if cap.over_cap:
+            return f"the stream went over its cap of {cap.cap} bytes ({cap.bytes + cap.dropped} written)"
+        if cap.error is None and not livestream.file_matches(cap):
+            return "the stream on disk is not what the harness read live"
+    if stream.holes:
+        return f"{stream.holes} line(s) of the stream hold NUL bytes"
+    if stream.results > 1:
+        return f"the stream holds {stream.results} result events"
+    if stream.after_result:
+        return f"{stream.after_result} event(s) follow the result event"
+    return None
 
 
 def _assistant(out: Stream, ev: dict[str, Any]) -> None:

@@ -87,6 +87,8 @@ def reply_of(stream: agent.Stream, run: agent.Run, stderr_tail: str) -> JudgeRep
     cost = result.get("total_cost_usd")
     problem = agent.invalid(stream, run, stderr_tail)
     error = None if problem is None else problem.message
+    if (tampered := agent.tampering(run, stream)) is not None:
+        problem, error = None, f"the judge's stream was tampered with: {tampered}"  # never retried
     if error is None and run.timed_out:
         error = "the judge's session timed out"
     text = result.get("result")
