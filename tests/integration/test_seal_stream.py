@@ -17,6 +17,7 @@ import os
 import resource
 import shutil
 import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,65 @@ def test_a_stream_the_cli_never_wrote_is_tampered(
         # Read line by line under the cap: the session's memory stays far below the stream's size.
         after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         assert max(before, after) < 1_500_000, (before, after)  # KiB
+
+
+# As a normal user: the harness's own launcher runs a confined shell whose child tries to reopen
+# the session's stdout through /proc (refused), then writes through the copy it inherited
+# (claude's hooks never inherit it; a compromised CLI's children would): a second writer.
+AS_USER = r"""
+import json, os, sys
+from pathlib import Path
+from pytest_ponybench.isolation import confine
+from pytest_ponybench.session import agent
+
+root = Path(sys.argv[1])
+ws, home = root / "ws", root / "home"
+ws.mkdir(parents=True)
+home.mkdir()
+child = (
+    "import os, sys\n"
+    "try:\n"
+    "    os.open('/proc/1/fd/1', os.O_WRONLY | os.O_TRUNC)\n"
+    "    sys.stderr.write('opened')\n"
+    "except OSError as exc:\n"
+    "    sys.stderr.write('refused: ' + exc.strerror)\n"
+    "print('{}')\n"
+)
+script = 'echo "{}"; /usr/bin/python3 -c "$0"; sleep 0.2'
+state = confine.status()
+view = confine.View(writable=(ws, home), chdir=ws)
+cmd = [*confine.bwrap_argv(state.bwrap, view), "/bin/sh", "-c", script, child]
+run = agent.run_claude(cmd, cwd=ws, env={"PATH": "/usr/bin:/bin"}, stdout=root / "s.jsonl",
+                       stderr=root / "s.stderr", timeout_s=60, confined=True)
+stream = agent.parse_stream(root / "s.jsonl")
+print(json.dumps({"uid": os.getuid(), "available": state.available,
+                  "stderr": (root / "s.stderr").read_text(), "tampered": agent.tampering(run, stream),
+                  "writer": run.stdout.writer if run.stdout else None}))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the suite already runs as a normal user here")
+def test_as_a_normal_user_the_stream_cannot_be_reopened_and_a_second_writer_is_named(tmp_path: Path) -> None:
+    from tests.integration.test_seal_as_user import NOBODY, python_for
+
+    if shutil.which("setpriv") is None or shutil.which("bwrap") is None:
+        pytest.skip("setpriv or bwrap is missing")
+    python = python_for(NOBODY)
+    if python is None:
+        pytest.skip("no python 3.11+ that a normal user can run")
+    root = Path(f"/tmp/ponybench-stream-as-user-{os.getpid()}")
+    root.mkdir(mode=0o755)
+    try:
+        os.chown(root, NOBODY, NOBODY)
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(root), "PYTHONPATH": str(REPO)}
+        argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--", python]
+        done = subprocess.run(
+            [*argv, "-c", AS_USER, str(root / "cell")], capture_output=True, text=True, timeout=300, env=env
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        out = json.loads(done.stdout.splitlines()[-1])
+        assert out["uid"] == NOBODY and out["available"], out
+        assert "refused: No such device or address" in out["stderr"] and "opened" not in out["stderr"], out
+        assert out["writer"] and out["tampered"].startswith("a process other than the session (pid "), out
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
