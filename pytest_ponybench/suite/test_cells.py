@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_ponybench.roles.outcome import CellOutcome
+    from pytest_ponybench import CellOutcome
 
 __all__ = ["test_cell"]
 

@@ -11,6 +11,7 @@ import ast
 import re
 from pathlib import Path
 
+from pytest_ponybench import PUBLIC
 from pytest_ponybench._util.paths import PACKAGE_ROOT, PROBES
 
 PACKAGE = "pytest_ponybench"
@@ -69,7 +70,8 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
         if isinstance(node, ast.ImportFrom):
             assert node.level == 0, f"{path}:{node.lineno}: relative import"
             if node.module == PACKAGE:
-                found += [(node.lineno, f"{PACKAGE}.{a.name}") for a in node.names]
+                # The public face's names are their modules' (pytest_ponybench.PUBLIC).
+                found += [(node.lineno, PUBLIC.get(a.name, f"{PACKAGE}.{a.name}")) for a in node.names]
             elif node.module and node.module.startswith(PACKAGE + "."):
                 found.append((node.lineno, node.module))
         elif isinstance(node, ast.Import):
