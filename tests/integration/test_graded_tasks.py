@@ -20,7 +20,8 @@ from pytest_ponybench.offline.endpoint import session_of
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.reference_proofs import lay_reference, offline_calls
-from pytest_ponybench.scoring.workspace import lay
+from pytest_ponybench.scoring import diff
+from pytest_ponybench.scoring.workspace import lay, snapshot
 from pytest_ponybench.session import agent
 from tests.support import CLAUDE, REPO, records, run_dirs
 
@@ -41,6 +42,7 @@ def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[
     assert CLAUDE is not None
     ws, home = root / "ws", root / "home"
     lay(task, ws)  # the seed alone: the agent writes the reference itself
+    snapshot(ws, keep=root / "base.git")  # the harness's copy of the base, as in a cell
     cell_id = f"{task.id}-{model}"
     server.register(
         cell_id,
@@ -84,7 +86,9 @@ def test_offline_agents_make_the_declared_calls_and_say_the_declared_reply(
     task = load_task(REPO / "benchmarks" / "tasks" / task_id, REPO / "fixtures")
     ref = task.references[0 if model == "offline-reference" else 1]
     stream, ws = session(server, task, model, tmp_path / "cell")
-    evidence = CellEvidence.from_stream(stream, ws, prompt=task.prompt)
+    evidence = CellEvidence.from_stream(
+        stream, ws, prompt=task.prompt, base=lambda: diff.base_tree(ws, tmp_path / "cell" / "base.git")
+    )
 
     # What the selftest grades as this reference is what the agent did through the real CLI.
     seed = tmp_path / "seed"
@@ -135,8 +139,8 @@ def test_the_selftest_proves_the_graded_tasks(
             "  judge graders, references right (offline judge): matches_reference 5/5",
             "graded_skill_parse_port: 5 refs (*); 5/5 as declared; mutants *; "
             "1 grader, 5/5 outcomes as declared",
-            "graded_workflow_slug_tests: 6 refs (*); 6/6 as declared; mutants *; "
-            "4 graders, 24/24 outcomes as declared",
+            "graded_workflow_slug_tests: 7 refs (*); 7/7 as declared; mutants *; "
+            "5 graders, 35/35 outcomes as declared",
             f"4 tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; 0 task(s) flagged",
         ]
     )
@@ -155,7 +159,7 @@ def test_a_wrong_declaration_fails_naming_task_reference_and_grader(
     )
     explain.write_text(explain.read_text().replace("ponybench-judge: pass", "ponybench-judge: fail"))
     result = pytester.runpytest_subprocess("--selftest-only", "-vv")
-    result.assert_outcomes(passed=10 + 3, failed=2)
+    result.assert_outcomes(passed=11 + 3, failed=2)
     result.stdout.fnmatch_lines(
         [
             "FAILED selftest::graded_workflow_slug_tests?lucky_guess? - task graded_workflow_slug_tests: "

@@ -13,7 +13,9 @@ like a failed check.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -23,7 +25,9 @@ from pytest_ponybench.core.graders.evidence import (
     PATH_KEYS,
     CellEvidence,
     ToolCall,
+    WorkspaceFiles,
     as_text,
+    compile_glob,
     redact,
     value_at,
 )
@@ -35,6 +39,7 @@ __all__ = [
     "FLAGS",
     "FileAbsentGrader",
     "FileExistsGrader",
+    "FilesUnchangedGrader",
     "InputMatch",
     "LISTED",
     "MODES",
@@ -316,3 +321,86 @@ class FileExistsGrader(_FileGrader):
 class FileAbsentGrader(_FileGrader):
     type: str = field(default="file_absent", init=False)
     present: ClassVar[bool] = False
+
+
+LINK_MODE = "120000"  # git's mode of a symlink
+
+
+def _now(ws: WorkspaceFiles, rel: str, size: int) -> tuple[str | None, bytes]:
+    """(kind, content) of a path now, read without following any link on the way: kind is
+    file | link | dir | other, None when it is gone, "through a link" when a folder above it
+    became a link; content is at most size + 1 bytes (a file) or the link's target."""
+    here = ws.root
+    parts = rel.split("/")
+    for n, part in enumerate(parts):
+        here = here / part
+        try:
+            mode = os.lstat(here).st_mode
+        except OSError:
+            return None, b""
+        last = n == len(parts) - 1
+        if stat.S_ISLNK(mode):
+            if not last:
+                return "through a link", b""
+            try:
+                return "link", os.readlink(here).encode("utf-8", "surrogateescape")
+            except OSError:
+                return "link", b""
+        if not last and not stat.S_ISDIR(mode):
+            return None, b""
+    if stat.S_ISDIR(mode):
+        return "dir", b""
+    if not stat.S_ISREG(mode):
+        return "other", b""
+    data = ws.read(rel, size + 1)
+    return ("file", data) if data is not None else ("other", b"")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesUnchangedGrader(Common):
+    """The files of the seeded base under these globs are in the workspace as they were (same
+    bytes, still a file or still a link), and no file was added under them: decided from the
+    workspace against the harness's own copy of the base, however the agent changed them."""
+
+    type: str = field(default="files_unchanged", init=False)
+    path: tuple[str, ...]
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        globs = ", ".join(repr(p) for p in self.path)
+        if evidence.workspace is None or evidence.base is None:
+            why = "no workspace and seeded base to compare"
+            return self.outcome(None, why, error=why)
+        regexes = [compile_glob(p) for p in self.path]
+
+        def hit(rel: str) -> bool:
+            return any(r.fullmatch(rel) for r in regexes)
+
+        base = {rel: v for rel, v in evidence.base().items() if hit(rel)}
+        if not base:
+            why = f"no file of the seeded base matches {globs}"
+            return self.outcome(None, why, error=why)
+        changes: list[str] = []
+        for rel, (mode, data) in sorted(base.items()):
+            kind, now = _now(evidence.workspace, rel, len(data))
+            was = "link" if mode == LINK_MODE else "file"
+            if kind is None:
+                changes.append(f"{rel} deleted")
+            elif kind != was:
+                changes.append(
+                    f"{rel} is now a {kind}" if kind != "through a link" else f"{rel} is reached {kind}"
+                )
+            elif now != data:
+                changes.append(f"{rel} modified" if was == "file" else f"{rel} points elsewhere")
+        entries = evidence.workspace.entries()
+        changes += [
+            f"{e.path} added" for e in entries if e.kind != "dir" and e.path not in base and hit(e.path)
+        ]
+        if changes:
+            listed = "; ".join(changes[:LISTED]) + (" ..." if len(changes) > LISTED else "")
+            return self.outcome(
+                False, f"{len(changes)} change(s) under {globs} against the seeded base: {listed}"
+            )
+        if evidence.workspace.truncated:
+            why = f"the workspace holds more than {len(entries)} entries: an added file may be unseen"
+            return self.outcome(None, why, error=why)
+        return self.outcome(True, f"{len(base)} seeded file(s) under {globs} unchanged, none added")
