@@ -29,12 +29,13 @@ class Session:
 
 
 def resolve_call(tool: str, given: Mapping[str, Any], workspace: Path) -> tuple[str, dict[str, Any]]:
-    """A declared call as the agent sends it: a relative path made absolute in the workspace."""
+    """A declared call as the agent sends it: a relative path made absolute in the workspace,
+    spelled as declared (`tests/./x.py` stays odd: graders must see through it)."""
     out = dict(given)
     for key in PATH_KEYS:
         value = out.get(key)
         if isinstance(value, str) and not os.path.isabs(value):
-            out[key] = os.path.normpath(workspace / value)
+            out[key] = os.path.join(workspace, value)
     return tool, out
 
 

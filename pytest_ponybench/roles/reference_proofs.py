@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ponybench.core.graders.cell import grade_cell
+from pytest_ponybench.core.graders.config import DECLARABLE_WRITES
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.judge import Judge, judge_in_process
@@ -42,6 +43,13 @@ def lay_reference(task: Task, ref: Reference, ws: Path) -> dict[str, bytes | Non
     from pytest_ponybench.scoring import workspace
 
     workspace.lay(task, ws)
+    for call in ref.meta.tool_calls:  # a declared Write, made before the files (offline.agents)
+        if call.tool in DECLARABLE_WRITES:
+            target = ws / os.path.normpath(str(call.input["file_path"]))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink():
+                target.unlink()
+            target.write_text(str(call.input["content"]), encoding="utf-8")
     before: dict[str, bytes | None] = {}
     for rel, data in ref.files.items():
         path = ws / rel
@@ -102,6 +110,26 @@ def reference_evidence(
         base = {rel: data for rel, data in before.items() if data is not None}
         return unified(base, dict(ref.files))
 
+    def seeded_base() -> Mapping[str, tuple[str, bytes]]:
+        """The seed as git would hold it: laid again in a scratch folder of its own."""
+        import tempfile
+
+        from pytest_ponybench.scoring import workspace
+
+        with tempfile.TemporaryDirectory(prefix="ponybench-base-") as scratch:
+            root = Path(scratch)
+            workspace.lay(task, root)
+            out: dict[str, tuple[str, bytes]] = {}
+            for folder, dirs, names in os.walk(root):
+                for name in (*dirs, *names):
+                    path = Path(folder) / name
+                    rel = path.relative_to(root).as_posix()
+                    if path.is_symlink():
+                        out[rel] = ("120000", os.readlink(path).encode("utf-8", "surrogateescape"))
+                    elif path.is_file():
+                        out[rel] = ("100644", path.read_bytes())
+            return out
+
     return CellEvidence(
         reply=reply,
         transcript=reply,
@@ -109,6 +137,7 @@ def reference_evidence(
         workspace=WorkspaceFiles(ws),
         prompt=task.prompt,
         diff=diff,
+        base=seeded_base,
     )
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "MAX_DIFF_CHARS",
     "MAX_FILE_BYTES",
     "base_files",
+    "base_tree",
     "unified",
     "workspace_diff",
     "workspace_files",
@@ -47,6 +48,12 @@ def base_files(workspace: Path, git_dir: Path | None = None) -> dict[str, bytes]
     git_dir is the harness's copy of the base repository; without it (a run dir of an older
     version) the workspace's own `.git`, once nothing in it is a link or a special file.
     """
+    return {path: data for path, (_mode, data) in base_tree(workspace, git_dir).items()}
+
+
+def base_tree(workspace: Path, git_dir: Path | None = None) -> dict[str, tuple[str, bytes]]:
+    """Path -> (git mode, content) of every file in the base's first commit: `120000` marks a
+    symlink (its content is the target's text), `100644`/`100755` a file. As base_files."""
     try:
         if git_dir is None:
             check_agent_repo(workspace, config=False)
@@ -58,12 +65,13 @@ def base_files(workspace: Path, git_dir: Path | None = None) -> dict[str, bytes]
         listing = gitcmd.check(
             workspace, "ls-tree", "-r", "-z", roots[-1].decode(), repo=workspace, git_dir=git_dir
         )
-        entries: list[tuple[str, str]] = []
+        entries: list[tuple[str, str, str]] = []
         for rec in listing.split(b"\0"):
             head, sep, raw_path = rec.partition(b"\t")
             fields = head.split()
             if sep and len(fields) == 3 and fields[1] == b"blob":
-                entries.append((raw_path.decode("utf-8", "surrogateescape"), fields[2].decode()))
+                path = raw_path.decode("utf-8", "surrogateescape")
+                entries.append((path, fields[0].decode(), fields[2].decode()))
         if not entries:
             return {}
         blobs = gitcmd.check(
@@ -72,20 +80,20 @@ def base_files(workspace: Path, git_dir: Path | None = None) -> dict[str, bytes]
             "--batch",
             repo=workspace,
             git_dir=git_dir,
-            stdin="".join(f"{sha}\n" for _, sha in entries).encode(),
+            stdin="".join(f"{sha}\n" for _, _, sha in entries).encode(),
         )
     except gitcmd.GitError as exc:
         raise BaseUnreadable(str(exc)) from exc
-    out: dict[str, bytes] = {}
+    out: dict[str, tuple[str, bytes]] = {}
     pos = 0
-    for path, _sha in entries:
+    for path, mode, _sha in entries:
         end = blobs.index(b"\n", pos)
         header = blobs[pos:end].split()
         if len(header) != 3:  # "<sha> missing"
             pos = end + 1
             continue
         size = int(header[2])
-        out[path] = blobs[end + 1 : end + 1 + size]
+        out[path] = (mode, blobs[end + 1 : end + 1 + size])
         pos = end + 1 + size + 1
     return out
 

@@ -8,7 +8,8 @@ class and a task.toml key; nothing here changes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,14 +104,22 @@ def _evidence(
     task: Task, ws: Path, seeded: dict[str, str], reply: str, git_dir: Path | None, grading: Grading
 ) -> CellEvidence:
     """What the graders read; the session's stream is parsed only for a task that declares graders
-    (the checks read the workspace alone)."""
+    (the checks read the workspace alone). The seeded base is the harness's copy (git_dir), read
+    once, when a grader asks."""
+
+    @functools.cache
+    def base() -> Mapping[str, tuple[str, bytes]]:
+        return diff.base_tree(ws, git_dir)
+
     if not task.graders or grading.stream is None:
-        return CellEvidence(reply=reply, transcript=reply, workspace=WorkspaceFiles(ws), prompt=task.prompt)
+        return CellEvidence(
+            reply=reply, transcript=reply, workspace=WorkspaceFiles(ws), prompt=task.prompt, base=base
+        )
 
     def workspace_diff() -> str:
         return diff.workspace_diff(ws, lambda: diff.base_files(ws, git_dir), seeded)
 
-    return CellEvidence.from_stream(grading.stream, ws, prompt=task.prompt, diff=workspace_diff)
+    return CellEvidence.from_stream(grading.stream, ws, prompt=task.prompt, diff=workspace_diff, base=base)
 
 
 def _axes(

@@ -466,8 +466,23 @@ def test_references_carry_reply_tool_calls_and_grader_outcomes_that_are_never_la
         ("bad", 'reply_file = "../../task.toml"\n', ("bad/ref.toml", "key 'reply_file'")),
         (
             "good",
+            'tool_calls = [{ tool = "Edit", input = { file_path = "x.py" } }]\n',
+            ("good/ref.toml", "'tool_calls' #1", "'Edit' cannot be declared"),
+        ),
+        (
+            "good",
             'tool_calls = [{ tool = "Write", input = { file_path = "x.py" } }]\n',
-            ("good/ref.toml", "'tool_calls' #1", "'Write' cannot be declared"),
+            ("good/ref.toml", "'tool_calls' #1", "a declared Write takes exactly", "content"),
+        ),
+        (
+            "good",
+            'tool_calls = [{ tool = "Write", input = { file_path = "x.py", content = 3 } }]\n',
+            ("good/ref.toml", "'tool_calls' #1", "a declared Write takes exactly"),
+        ),
+        (
+            "good",
+            'tool_calls = [{ tool = "Write", input = { file_path = "../x.py", content = "" } }]\n',
+            ("good/ref.toml", "'tool_calls' #1", "input 'file_path'", "inside the workspace"),
         ),
         (
             "good",

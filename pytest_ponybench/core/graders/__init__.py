@@ -1,8 +1,10 @@
 """Graders beyond the files: the reply, the tool path, and model judges, beside the hidden checks.
 
     outcome        the Grader protocol, GraderOutcome, GradeContext
-    evidence       CellEvidence: reply, transcript, tool calls, workspace files (bounded, redacted)
-    deterministic  regex, tool_used, tool_absent, tool_order, file_exists, file_absent
+    evidence       CellEvidence: reply, transcript, tool calls (their paths placed), workspace
+                   files, the seeded base (bounded, redacted)
+    deterministic  regex, tool_used, tool_absent, tool_order, file_exists, file_absent,
+                   files_unchanged
     model_graded   llm, llm_reference (through the judge package)
     config         [[graders]], expect_fire and ref.toml declarations, parsed and checked
     cell           grade_cell, the cell's score, checks and graders combined, record fields

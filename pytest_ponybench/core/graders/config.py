@@ -26,6 +26,7 @@ from pytest_ponybench.core.graders.deterministic import (
     CallMatch,
     FileAbsentGrader,
     FileExistsGrader,
+    FilesUnchangedGrader,
     InputMatch,
     RegexGrader,
     ToolAbsentGrader,
@@ -40,6 +41,7 @@ __all__ = [
     "ARM_KINDS",
     "COMMON_KEYS",
     "DECLARABLE_TOOLS",
+    "DECLARABLE_WRITES",
     "DeclaredCall",
     "ExpectFire",
     "INPUT_KEYS",
@@ -65,6 +67,7 @@ TYPE_KEYS: dict[str, tuple[str, ...]] = {
     "tool_order": ("steps",),
     "file_exists": ("path",),
     "file_absent": ("path",),
+    "files_unchanged": ("path",),
     "llm": ("criteria", "criteria_file", "on", "files", "rubric", "pass_level"),
     "llm_reference": ("reference", "criteria", "criteria_file", "on", "files", "pass_if"),
 }
@@ -75,6 +78,9 @@ ARM_KINDS = PART_KINDS  # what expect_fire may name by kind (a composed arm only
 # writes (the reference's files are written from its folder), runs code (Bash is not offered
 # in cells) or starts a subagent (which the same offline model would then play).
 DECLARABLE_TOOLS = ("Read", "Glob", "Grep", "LS", "NotebookRead", "Skill", "ToolSearch", "TodoWrite")
+# ...and a Write beside them: a file written as the agent spelled its path (`tests/./x.py`), made
+# before the reference's files are written; the selftest lays it too, so cells and proofs agree.
+DECLARABLE_WRITES = ("Write",)
 MCP_PREFIX = "mcp__"
 REF_META_KEYS = ("note", "reply", "reply_file", "tool_calls", "graders")
 
@@ -322,6 +328,14 @@ def _typed(t: _Table, kind: str, common: dict[str, Any], root: Path) -> Grader |
             return None
         cls = FileExistsGrader if kind == "file_exists" else FileAbsentGrader
         return cls(path=str(path), **common)
+    if kind == "files_unchanged":
+        given = t.table.get("path")
+        globs = given if isinstance(given, list) and given else [given]
+        for g in globs:
+            if (why := glob_problem(g)) is not None:
+                t.problem("path", f"{why} (a glob or a list of globs of seeded files)")
+                return None
+        return FilesUnchangedGrader(path=tuple(str(g) for g in globs), **common)
     criteria = _criteria(t, root)
     on, files = _on(t)
     if kind == "llm":
@@ -494,9 +508,10 @@ def _declared_call(value: object, n: int, where: str, problem: Problem) -> Decla
         )
         return None
     tool = value.get("tool")
-    if not isinstance(tool, str) or not (tool in DECLARABLE_TOOLS or tool.startswith(MCP_PREFIX)):
+    declarable = (*DECLARABLE_TOOLS, *DECLARABLE_WRITES)
+    if not isinstance(tool, str) or not (tool in declarable or tool.startswith(MCP_PREFIX)):
         problem(
-            f"{here}: tool {tool!r} cannot be declared (declarable: {', '.join(DECLARABLE_TOOLS)}, or an "
+            f"{here}: tool {tool!r} cannot be declared (declarable: {', '.join(declarable)}, or an "
             "mcp__ tool; the reference's files are written from its folder, and Bash or a subagent "
             "would not run in a cell)"
         )
@@ -504,6 +519,14 @@ def _declared_call(value: object, n: int, where: str, problem: Problem) -> Decla
     given = value.get("input", {})
     if not isinstance(given, Mapping):
         problem(f"{here}: 'input' must be a table, not {given!r}")
+        return None
+    if tool in DECLARABLE_WRITES and (
+        set(given) != {"file_path", "content"} or not all(isinstance(v, str) for v in given.values())
+    ):
+        problem(
+            f'{here}: a declared Write takes exactly {{ file_path = "...", content = "..." }} '
+            f"(two strings), not {dict(given)!r}"
+        )
         return None
     for key in (*PATH_KEYS, "pattern" if tool == "Glob" else ""):
         if key and key in given and (why := glob_problem(given[key])) is not None:

@@ -1,5 +1,9 @@
 """The deterministic graders: regex over the reply, the transcript or files; tool calls used,
-absent or in order; files that exist or must not.
+absent or in order; files that exist or must not; files left as the seeded base had them.
+
+A path regex of a tool call reads the path placed (`evidence.CallPath`): `tests/./x.py`,
+`./tests/x.py` and the absolute path are one file, and a path outside the workspace is seen
+only by a regex rooted at `/`.
 
 Pure functions of the evidence: no process, no network, the same answer every time. Each
 explanation says what was found and where (excerpts cut and redacted), so a failed grader reads
@@ -9,7 +13,9 @@ like a failed check.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -19,7 +25,9 @@ from pytest_ponybench.core.graders.evidence import (
     PATH_KEYS,
     CellEvidence,
     ToolCall,
+    WorkspaceFiles,
     as_text,
+    compile_glob,
     redact,
     value_at,
 )
@@ -31,6 +39,7 @@ __all__ = [
     "FLAGS",
     "FileAbsentGrader",
     "FileExistsGrader",
+    "FilesUnchangedGrader",
     "InputMatch",
     "LISTED",
     "MODES",
@@ -63,14 +72,18 @@ def _line_of(text: str, pos: int) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class InputMatch:
-    """A tool call's input value at a dotted JSON path must match a regex (as text)."""
+    """A tool call's input value at a dotted JSON path must match a regex (as text); a path the
+    call names (TOOL_PATH_KEYS) is matched placed, never as the agent spelled it."""
 
     path: str
     regex: re.Pattern[str]
 
-    def matches(self, call: ToolCall) -> bool:
+    def matches(self, call: ToolCall, evidence: CellEvidence) -> bool:
         if call.input is None:
             return False
+        placed = evidence.call_path(call, self.path)
+        if placed is not None:
+            return any(self.regex.search(t) for t in placed.texts(self.regex.pattern))
         value = value_at(call.input, self.path)
         return value is not MISSING and self.regex.search(as_text(value)) is not None
 
@@ -88,10 +101,10 @@ class CallMatch:
     tools: tuple[str, ...]
     input: InputMatch | None = None
 
-    def matches(self, call: ToolCall) -> bool:
+    def matches(self, call: ToolCall, evidence: CellEvidence) -> bool:
         if not any(fnmatch.fnmatchcase(call.tool, t) for t in self.tools):
             return False
-        return self.input is None or self.input.matches(call)
+        return self.input is None or self.input.matches(call, evidence)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"tool": self.tools[0] if len(self.tools) == 1 else list(self.tools)}
@@ -112,18 +125,20 @@ class CallMatch:
         )
 
 
-def call_text(call: ToolCall) -> str:
-    """`#3 Read /ws/app.py` (a subagent's call marked), for explanations."""
+def call_text(call: ToolCall, evidence: CellEvidence | None = None) -> str:
+    """`#3 Read /ws/app.py` (a subagent's call marked; a path written oddly with its placed
+    form: `tests/./x.py (= tests/x.py)`), for explanations."""
     shown = ""
     if call.input is not None:
         for key in (*PATH_KEYS, "pattern", "skill", "command"):
             value = call.input.get(key)
             if isinstance(value, str) and value:
-                shown = value
+                placed = evidence.call_path(call, key) if evidence is not None else None
+                shown = placed.shown() if placed is not None else value
                 break
     else:
         shown = "(input did not parse)"
-    shown = redact(shown if len(shown) <= EXCERPT else shown[:EXCERPT] + "...")
+    shown = redact(shown if len(shown) <= 2 * EXCERPT else shown[: 2 * EXCERPT] + "...")
     return (
         f"#{call.index} {call.tool}"
         + (f" {shown}" if shown else "")
@@ -216,9 +231,11 @@ class ToolUsedGrader(Common):
     max: int | None = None
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        found = [c for c in evidence.tool_calls if self.match.matches(c)]
+        found = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
         ok = _bounds_ok(len(found), self.min, self.max)
-        listed = ", ".join(call_text(c) for c in found[:LISTED]) + (" ..." if len(found) > LISTED else "")
+        listed = ", ".join(call_text(c, evidence) for c in found[:LISTED]) + (
+            " ..." if len(found) > LISTED else ""
+        )
         text = (
             f"{len(found)} call(s) of {self.match.text()} ({_bounds_text(self.min, self.max)})"
             + (f": {listed}" if listed else "")
@@ -233,12 +250,13 @@ class ToolAbsentGrader(Common):
     match: CallMatch
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        found = [c for c in evidence.tool_calls if self.match.matches(c)]
+        found = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
         if not found:
             return self.outcome(
                 True, f"no call of {self.match.text()}" + _unparsed_note(self.match, evidence)
             )
-        listed = ", ".join(call_text(c) for c in found[:LISTED]) + (" ..." if len(found) > LISTED else "")
+        listed = ", ".join(call_text(c, evidence) for c in found[:LISTED])
+        listed += " ..." if len(found) > LISTED else ""
         return self.outcome(
             False, f"{len(found)} call(s) of {self.match.text()}, which must not happen: {listed}"
         )
@@ -254,12 +272,12 @@ class ToolOrderGrader(Common):
         placed: list[str] = []
         calls = evidence.tool_calls
         for n, step in enumerate(self.steps, 1):
-            pos = next((p for p in range(at, len(calls)) if step.matches(calls[p])), None)
+            pos = next((p for p in range(at, len(calls)) if step.matches(calls[p], evidence)), None)
             if pos is None:
                 after = f" after {placed[-1].split(' ', 1)[0]}" if placed else ""
-                anywhere = next((c for c in calls if step.matches(c)), None)
+                anywhere = next((c for c in calls if step.matches(c, evidence)), None)
                 why = (
-                    f"; it happens only before: {call_text(anywhere)}"
+                    f"; it happens only before: {call_text(anywhere, evidence)}"
                     if anywhere is not None and placed
                     else ""
                 )
@@ -269,7 +287,7 @@ class ToolOrderGrader(Common):
                     f"step {n} of {len(self.steps)}, {step.text()}, has no call{after}{done}{why}"
                     + _unparsed_note(step, evidence),
                 )
-            placed.append(call_text(calls[pos]))
+            placed.append(call_text(calls[pos], evidence))
             at = pos + 1
         return self.outcome(True, "in order: " + "; ".join(placed))
 
@@ -303,3 +321,86 @@ class FileExistsGrader(_FileGrader):
 class FileAbsentGrader(_FileGrader):
     type: str = field(default="file_absent", init=False)
     present: ClassVar[bool] = False
+
+
+LINK_MODE = "120000"  # git's mode of a symlink
+
+
+def _now(ws: WorkspaceFiles, rel: str, size: int) -> tuple[str | None, bytes]:
+    """(kind, content) of a path now, read without following any link on the way: kind is
+    file | link | dir | other, None when it is gone, "through a link" when a folder above it
+    became a link; content is at most size + 1 bytes (a file) or the link's target."""
+    here = ws.root
+    parts = rel.split("/")
+    for n, part in enumerate(parts):
+        here = here / part
+        try:
+            mode = os.lstat(here).st_mode
+        except OSError:
+            return None, b""
+        last = n == len(parts) - 1
+        if stat.S_ISLNK(mode):
+            if not last:
+                return "through a link", b""
+            try:
+                return "link", os.readlink(here).encode("utf-8", "surrogateescape")
+            except OSError:
+                return "link", b""
+        if not last and not stat.S_ISDIR(mode):
+            return None, b""
+    if stat.S_ISDIR(mode):
+        return "dir", b""
+    if not stat.S_ISREG(mode):
+        return "other", b""
+    data = ws.read(rel, size + 1)
+    return ("file", data) if data is not None else ("other", b"")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesUnchangedGrader(Common):
+    """The files of the seeded base under these globs are in the workspace as they were (same
+    bytes, still a file or still a link), and no file was added under them: decided from the
+    workspace against the harness's own copy of the base, however the agent changed them."""
+
+    type: str = field(default="files_unchanged", init=False)
+    path: tuple[str, ...]
+
+    def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
+        globs = ", ".join(repr(p) for p in self.path)
+        if evidence.workspace is None or evidence.base is None:
+            why = "no workspace and seeded base to compare"
+            return self.outcome(None, why, error=why)
+        regexes = [compile_glob(p) for p in self.path]
+
+        def hit(rel: str) -> bool:
+            return any(r.fullmatch(rel) for r in regexes)
+
+        base = {rel: v for rel, v in evidence.base().items() if hit(rel)}
+        if not base:
+            why = f"no file of the seeded base matches {globs}"
+            return self.outcome(None, why, error=why)
+        changes: list[str] = []
+        for rel, (mode, data) in sorted(base.items()):
+            kind, now = _now(evidence.workspace, rel, len(data))
+            was = "link" if mode == LINK_MODE else "file"
+            if kind is None:
+                changes.append(f"{rel} deleted")
+            elif kind != was:
+                changes.append(
+                    f"{rel} is now a {kind}" if kind != "through a link" else f"{rel} is reached {kind}"
+                )
+            elif now != data:
+                changes.append(f"{rel} modified" if was == "file" else f"{rel} points elsewhere")
+        entries = evidence.workspace.entries()
+        changes += [
+            f"{e.path} added" for e in entries if e.kind != "dir" and e.path not in base and hit(e.path)
+        ]
+        if changes:
+            listed = "; ".join(changes[:LISTED]) + (" ..." if len(changes) > LISTED else "")
+            return self.outcome(
+                False, f"{len(changes)} change(s) under {globs} against the seeded base: {listed}"
+            )
+        if evidence.workspace.truncated:
+            why = f"the workspace holds more than {len(entries)} entries: an added file may be unseen"
+            return self.outcome(None, why, error=why)
+        return self.outcome(True, f"{len(base)} seeded file(s) under {globs} unchanged, none added")

@@ -1,11 +1,16 @@
 """What graders read about a cell: the final reply, the assistant's text, the ordered tool calls
-with their inputs, and the workspace files.
+with their inputs, the workspace files and the seeded base they started from.
 
 Built from the session's `claude.jsonl` by field (never by position), with bounded time and
 memory whatever the agent wrote: a stream line longer than `MAX_LINE_BYTES` is skipped and
 counted, texts and tool inputs are cut at fixed sizes, files are read up to a size and a count,
 without following symlinks. Everything here is agent-written text: it is only ever matched or
 quoted, never run.
+
+A path a tool call names is placed before any grader matches it (`CallPath`): made absolute
+against the session's workspace, normalised (`.`, `..`, `//`, a trailing slash) and resolved
+through the links inside the workspace, so `tests/./test_x.py`, `tests//test_x.py` and the
+absolute path are one file, and a path outside the workspace is known to be outside.
 
 The record keeps a smaller copy (`record_reply`, `record_tool_calls`): bounded like the first
 view of the report's transcript and with credentials redacted.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -23,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "CallPath",
     "CellEvidence",
     "Entry",
     "FILES_TOTAL_BYTES",
@@ -32,6 +39,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILES",
     "MAX_LINE_BYTES",
+    "MAX_LINKS",
     "MISSING",
     "PATH_KEYS",
     "RECORD_CALLS",
@@ -39,6 +47,8 @@ __all__ = [
     "RECORD_STRING_CHARS",
     "REDACTED",
     "REPLY_CHARS",
+    "ROOTED",
+    "TOOL_PATH_KEYS",
     "TRANSCRIPT_CHARS",
     "ToolCall",
     "WorkspaceFiles",
@@ -46,6 +56,7 @@ __all__ = [
     "compile_glob",
     "glob_problem",
     "parse_input",
+    "place",
     "redact",
     "value_at",
 ]
@@ -82,6 +93,22 @@ _SECRET_VALUE = re.compile(
 _SECRET_KEY = re.compile(r"(?i)(api[_-]?key|secret|token|passw(or)?d|authorization|cookie|credential)")
 # Keys of a tool input that name a path: a relative one is the workspace's.
 PATH_KEYS = ("file_path", "notebook_path", "path")
+# The CLI's tools (their input schemas) -> the keys that name a path; Glob's `pattern` is a path
+# too when it is absolute. An MCP tool's `path` may mean anything, and is matched as written.
+TOOL_PATH_KEYS: dict[str, tuple[str, ...]] = {
+    "Read": ("file_path",),
+    "Write": ("file_path",),
+    "Edit": ("file_path",),
+    "MultiEdit": ("file_path",),
+    "NotebookRead": ("notebook_path",),
+    "NotebookEdit": ("notebook_path",),
+    "Glob": ("path", "pattern"),
+    "Grep": ("path",),
+    "LS": ("path",),
+}
+# A path regex that starts so is matched against absolute paths only (outside ones included).
+ROOTED = ("^/", "\\A/")
+MAX_LINKS = 40  # links followed while placing one path, as the kernel's limit
 
 
 def redact(text: str) -> str:
@@ -138,6 +165,120 @@ def as_text(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+# ---------------------------------------------------------------- paths of tool calls
+
+_GLOB_CHARS = re.compile(r"[*?\[{]")
+
+
+@dataclass(frozen=True)
+class CallPath:
+    """A path as a tool call gave it, placed: `absolute` normalised in the agent's view (links
+    inside the workspace resolved), `relative` to the workspace (`.` for itself), None outside.
+    `placed` is False when the session's workspace is not known (both forms are then the
+    path as written, normalised, and nothing counts as outside)."""
+
+    given: str
+    absolute: str
+    relative: str | None
+    placed: bool = True
+
+    def texts(self, pattern: str) -> tuple[str, ...]:
+        """What a path regex is matched against: a rooted one (`^/...`) the absolute form; any
+        other the workspace-relative form and the absolute one, of a path in the workspace."""
+        if pattern.startswith(ROOTED):
+            return (self.absolute,)
+        if self.relative is None:
+            return () if self.placed else (self.absolute,)
+        return (self.relative, self.absolute)
+
+    def shown(self) -> str:
+        """The path for an explanation: as given, with its placed form when that differs."""
+        placed = self.relative if self.relative is not None else self.absolute
+        if self.given in (placed, self.absolute):
+            return self.given
+        return f"{self.given} (= {placed if self.relative is not None else placed + ', outside'})"
+
+
+def _tidy(path: str) -> str:
+    """`.`, `..`, `//` and a trailing slash taken out (POSIX keeps a leading `//`; not here)."""
+    out = posixpath.normpath(path)
+    return "/" + out.lstrip("/") if out.startswith("//") else out
+
+
+def _within(path: str, root: str) -> str | None:
+    """path relative to root (`.` for root itself), or None when it lies outside."""
+    if path == root:
+        return "."
+    if root == "/":
+        return path[1:]
+    return path[len(root) + 1 :] if path.startswith(root + "/") else None
+
+
+def _follow(rel: str, view: str, disk: Path) -> tuple[str | None, str]:
+    """(relative, absolute) of rel once the links inside the workspace are followed; disk is
+    where the workspace lies now (the kept copy on a rescore), view where the agent saw it."""
+    todo = [] if rel == "." else rel.split("/")
+    done: list[str] = []
+    hops = 0
+    while todo:
+        part = todo.pop(0)
+        try:
+            link = os.readlink(os.path.join(disk, *done, part))
+        except OSError:  # not a link, or not there: the rest is as written
+            done.append(part)
+            continue
+        hops += 1
+        if hops > MAX_LINKS:  # a loop: the path stays as written
+            done += [part, *todo]
+            break
+        target = _tidy(posixpath.join(view, *done, link))
+        inner = _within(target, view)
+        if inner is None and str(disk) != view:
+            inner = _within(target, _tidy(str(disk)))  # a link written with the kept copy's path
+        if inner is None:
+            return None, _tidy(posixpath.join(target, *todo))
+        todo = ([] if inner == "." else inner.split("/")) + todo
+        done = []
+    relative = "/".join(done) or "."
+    return relative, view if relative == "." else posixpath.join(view, relative)
+
+
+def place(given: str, view: str | None, disk: Path | None = None) -> CallPath:
+    """A path a tool call names, placed in the agent's workspace (view: its path as the agent
+    saw it; disk: where it is now, to follow links; None: not known)."""
+    if given.startswith("~"):  # the CLI expands ~ to a home folder, never the workspace
+        return CallPath(given, _tidy(given), None, placed=view is not None)
+    if view is None:
+        tidy = _tidy(given)
+        outside = tidy.startswith("/") or tidy == ".." or tidy.startswith("../")
+        return CallPath(given, tidy, None if outside else tidy, placed=False)
+    view = _tidy(view)
+    absolute = _tidy(posixpath.join(view, given))
+    relative = _within(absolute, view)
+    if relative is not None and disk is not None:
+        relative, absolute = _follow(relative, view, disk)
+    return CallPath(given, absolute, relative)
+
+
+def _place_glob(pattern: str, view: str | None, disk: Path | None) -> CallPath:
+    """Glob's pattern: an absolute one is placed like a path (its literal leading folders); a
+    relative one stays relative to the call's `path`, tidied (`./`, `//`)."""
+    parts = pattern.split("/")
+    cut = next((n for n, p in enumerate(parts) if _GLOB_CHARS.search(p)), len(parts))
+    literal, rest = "/".join(parts[:cut]), "/".join(p for p in parts[cut:] if p)
+    if not pattern.startswith("/"):
+        tidy = "/".join(p for p in pattern.split("/") if p not in ("", "."))
+        return CallPath(pattern, tidy or ".", tidy or ".", placed=view is not None)
+    root = place(literal or "/", view, disk)
+
+    def joined(head: str | None) -> str | None:
+        if head is None:
+            return None
+        return rest if head == "." and rest else (posixpath.join(head, rest) if rest else head)
+
+    return CallPath(pattern, joined(root.absolute) or pattern, joined(root.relative), root.placed)
 
 
 @dataclass(frozen=True)
@@ -321,6 +462,33 @@ class CellEvidence:
     prompt: str = ""  # the task's prompt, for a judge's context
     diff: Callable[[], str] | None = field(default=None, compare=False)  # the workspace diff, on demand
     notes: tuple[str, ...] = ()  # what was cut or skipped while reading
+    # The workspace's path as the agent saw it (the stream's init event); None: workspace.root.
+    cwd: str | None = None
+    # The seeded base the harness kept (path -> (mode, content) as git holds it), on demand;
+    # None: there is none to compare with (graders that need it cannot decide).
+    base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = field(default=None, compare=False)
+    _placed: dict[tuple[int, str], CallPath | None] = field(
+        default_factory=dict, compare=False, repr=False, init=False
+    )
+
+    def call_path(self, call: ToolCall, key: str) -> CallPath | None:
+        """The path the call's input gives under key, placed in the workspace; None when key is
+        not a path of that tool (TOOL_PATH_KEYS) or its value is not a string."""
+        if key not in TOOL_PATH_KEYS.get(call.tool, ()) or call.input is None:
+            return None
+        memo = (call.index, key)
+        if memo not in self._placed:
+            value = call.input.get(key)
+            view = self.cwd or (str(self.workspace.root) if self.workspace is not None else None)
+            disk = self.workspace.root if self.workspace is not None else None
+            placed: CallPath | None = None
+            if isinstance(value, str) and value:
+                if key == "pattern":
+                    placed = _place_glob(value, view, disk)
+                else:
+                    placed = place(value, view, disk)
+            self._placed[memo] = placed
+        return self._placed[memo]
 
     @classmethod
     def from_stream(
@@ -330,9 +498,10 @@ class CellEvidence:
         *,
         prompt: str = "",
         diff: Callable[[], str] | None = None,
+        base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
     ) -> CellEvidence:
         """Evidence from a session's claude.jsonl and its workspace."""
-        return cls.from_lines(_bounded_lines(stream), workspace, prompt=prompt, diff=diff)
+        return cls.from_lines(_bounded_lines(stream), workspace, prompt=prompt, diff=diff, base=base)
 
     @classmethod
     def from_lines(
@@ -342,6 +511,7 @@ class CellEvidence:
         *,
         prompt: str = "",
         diff: Callable[[], str] | None = None,
+        base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
     ) -> CellEvidence:
         """Evidence from stream-json lines (None stands for a line too long to read)."""
         calls: list[ToolCall] = []
@@ -349,6 +519,7 @@ class CellEvidence:
         size = 0
         last_main_text = ""
         result_text: str | None = None
+        cwd: str | None = None
         skipped = bad = dropped_calls = 0
         text_cut = False
         for line in lines:
@@ -366,6 +537,10 @@ class CellEvidence:
                 bad += 1
                 continue
             kind = event.get("type")
+            if kind == "system" and event.get("subtype") == "init" and cwd is None:
+                given_cwd = event.get("cwd")
+                cwd = given_cwd if isinstance(given_cwd, str) and given_cwd.startswith("/") else None
+                continue
             if kind == "result" and isinstance(event.get("result"), str):
                 result_text = event["result"]
                 continue
@@ -424,6 +599,8 @@ class CellEvidence:
             prompt=prompt,
             diff=diff,
             notes=tuple(notes),
+            cwd=cwd,
+            base=base,
         )
 
     def record_reply(self) -> str:

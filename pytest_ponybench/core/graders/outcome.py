@@ -39,6 +39,7 @@ TYPES = (
     "tool_absent",
     "file_exists",
     "file_absent",
+    "files_unchanged",
     "llm",
     "llm_reference",
 )
