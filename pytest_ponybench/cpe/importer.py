@@ -412,7 +412,7 @@ def import_suite(
     problems: list[str] = []
     for folder in folders:
         try:
-            cases.append(load_case(folder, root))
+            cases.append(load_case(folder, root, evals_dir))
         except CaseError as exc:
             problems += exc.problems
     if problems:
@@ -434,7 +434,7 @@ def import_suite(
             case,
             axis=axis,
             plugins=plugins,
-            baseline_replies=baseline_replies(case, root, problems),
+            baseline_replies=baseline_replies(case, evals_dir, problems),
             seeded=sorted(seed),
             scaffolded=allow_scaffold and case.scaffold_script is not None,
         )
