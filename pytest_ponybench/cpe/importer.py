@@ -41,6 +41,7 @@ from pytest_ponybench.cpe.mapping import (
     imported_md,
 )
 from pytest_ponybench.cpe.names import BASELINE, arm_name
+from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
     "DEFAULT_EVALS",
@@ -455,7 +456,10 @@ def import_suite(
         if target.exists():
             result.tasks.append(Written(d, target, existed=True))
             continue
-        write_folder(target, folder_files(d, seed, where))
+        try:
+            write_folder(target, folder_files(d, seed, where))
+        except OSError as exc:  # a full disk, a read-only folder: named, not a traceback
+            raise PonybenchError(f"{target}: cannot be written: {exc.strerror or exc}") from None
         result.tasks.append(Written(d, target, existed=False))
     result.arms, arm_items = arms_of([d for d, _, _ in drafts])
     result.suite_items = arm_items + suite_items(evals_dir, root, cases)

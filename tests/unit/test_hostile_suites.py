@@ -156,3 +156,20 @@ def test_a_huge_bad_value_is_quoted_as_a_short_excerpt(
     err = refused(capsys, evals, tmp_path / "tasks")
     assert "key 'description' must be a string, not ['xxxxxxxxxx', " in err and "..." in err, err
     assert len(err) < 400, err
+
+
+def test_long_case_and_grader_names_become_names_of_64(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A 300-character name was a folder (and a baseline reference file) too long to write.
+    case = CASE.replace("name: c", "name: " + "c" * 300).replace(
+        "{type: regex, name: g, pattern: x}",
+        "{type: baseline, name: " + "g" * 300 + ", baseline_file: run.jsonl, criteria: x}",
+    )
+    evals = suite(tmp_path / "plug", {"c/case.yaml": case})
+    (evals / "c" / "run.jsonl").write_text(json.dumps({"type": "result", "result": "Done well."}) + "\n")
+    code = cli.main(["import-cpe", str(evals), "-o", str(tmp_path / "tasks")])
+    assert code == cli.OK, capsys.readouterr().err
+    (folder,) = (tmp_path / "tasks").iterdir()
+    assert folder.name == "c" * 64
+    assert (folder / "references" / ("g" * 64 + ".md")).read_text() == "Done well."
