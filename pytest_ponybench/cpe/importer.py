@@ -127,8 +127,9 @@ def _manifest(plugin_dir: Path) -> dict[str, Any]:
     where = plugin_dir / MANIFEST
     try:
         data = json.loads(where.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CaseError([f"{where}: not a readable plugin manifest: {exc}"]) from exc
+    except (OSError, ValueError, RecursionError) as exc:  # ValueError: not UTF-8, not JSON
+        why = "it nests too deep" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+        raise CaseError([f"{where}: not a readable plugin manifest: {why}"]) from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
         raise CaseError([f"{where}: key 'name' is missing (a plugin manifest names its plugin)"])
     return data

@@ -139,7 +139,7 @@ def shown_text(text: str, limit: int = _SHOWN_CHARS) -> str:
 def _manifest_name(manifest: Path) -> str | None:
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
         return None
     name = data.get("name") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name.strip() else None

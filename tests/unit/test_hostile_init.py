@@ -205,3 +205,11 @@ def test_a_plugin_folder_whose_name_is_not_plain_text_gets_a_note_not_an_arm(tmp
     plugins, notes = find_plugins(tmp_path)
     assert [(p.path, p.arm) for p in plugins] == [("dots", "plugin")]
     assert notes == ["plugin fine in a b: not made an arm (its folder's name is not plain text)"]
+
+
+def test_a_manifest_nested_past_the_stack_is_a_note(tmp_path: Path) -> None:
+    (tmp_path / ".claude-plugin").mkdir()
+    (tmp_path / ".claude-plugin" / "plugin.json").write_text("[" * 5000 + "]" * 5000)
+    done = init_project(tmp_path)
+    assert done.plugins == ()
+    assert done.notes == ('.claude-plugin/plugin.json is not JSON with a "name": no arm for it',)

@@ -173,3 +173,26 @@ def test_long_case_and_grader_names_become_names_of_64(
     (folder,) = (tmp_path / "tasks").iterdir()
     assert folder.name == "c" * 64
     assert (folder / "references" / ("g" * 64 + ".md")).read_text() == "Done well."
+
+
+DEEP_JSON = "[" * 5000 + "]" * 5000
+
+
+def test_a_manifest_nested_past_the_stack_is_one_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = suite(tmp_path / "plug", {"c/case.yaml": CASE})
+    (tmp_path / "plug" / ".claude-plugin" / "plugin.json").write_text(DEEP_JSON)
+    err = refused(capsys, tmp_path / "plug", tmp_path / "tasks")
+    assert "plugin.json: not a readable plugin manifest: it nests too deep" in err, err
+    assert evals.is_dir()
+
+
+def test_an_aggregate_result_nested_past_the_stack_is_one_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "aggregate-result.json"
+    path.write_text(DEEP_JSON)
+    assert cli.main(["compare", str(path)]) == cli.USAGE
+    err = capsys.readouterr().err
+    assert f"{path}: nests too deep to read" in err and "Traceback" not in err, err
