@@ -17,7 +17,7 @@ from pathlib import Path
 from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.tasks import AXES, KINDS
 from pytest_ponybench.errors import PonybenchError, excerpt
-from pytest_ponybench.scaffold.files import Step, write_new
+from pytest_ponybench.scaffold.files import Step, inside_root, write_new
 
 __all__ = ["DEFAULT_FIXTURES", "NAME_RE", "NewTask", "new_task", "render_new_task", "task_files"]
 
@@ -221,8 +221,10 @@ def new_task(
     axis: str = "safe",
     fixture: str | None = None,
     fixtures_dir: Path | None = None,
+    inside: Path | None = None,
 ) -> NewTask:
-    """Write tasks_dir/name; refuse a bad name, kind or axis and an existing folder."""
+    """Write tasks_dir/name; refuse a bad name, kind or axis and an existing folder, and with
+    `inside` (a resolved folder) a folder to write into whose real path lies outside it."""
     if not NAME_RE.fullmatch(name) or len(name) > MAX_NAME_CHARS:
         raise PonybenchError(
             f"ponybench task new: {excerpt(name)} is not a task name (letters, digits, _ and -, "
@@ -247,6 +249,12 @@ def new_task(
     if tasks_dir.exists() and not tasks_dir.is_dir():
         raise PonybenchError(f"ponybench task new: {tasks_dir} is not a folder")
     repo = (fixture or name) if kind == "fixture" else None
+    base = fixtures_dir if fixtures_dir is not None else tasks_dir.parent.parent / DEFAULT_FIXTURES
+    if inside is not None:
+        inside_root(inside, folder / "task.toml", f"{folder}/", command="ponybench task new")
+        if repo is not None:
+            where = base / repo / "README.md"
+            inside_root(inside, where, str(where), command="ponybench task new")
     steps = [
         write_new(folder / rel, text, f"{name}/{rel}")
         for rel, text in task_files(name, kind, axis, repo).items()
@@ -254,7 +262,6 @@ def new_task(
     if kind != "open":
         (folder / "seed").mkdir(exist_ok=True)  # files laid into the workspace before the agent starts
     if repo is not None:
-        base = fixtures_dir if fixtures_dir is not None else tasks_dir.parent.parent / DEFAULT_FIXTURES
         readme = write_new(
             base / repo / "README.md", _FIXTURE_README.format(fixture=repo), f"{base.name}/{repo}/README.md"
         )

@@ -31,7 +31,15 @@ from pytest_ponybench._util.paths import EXAMPLES, SUITE, SUITE_FIXTURES, SUITE_
 from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.tasks import task_folders
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.scaffold.files import APPENDED, EXISTS, WROTE, Step, copy_new_tree, write_new
+from pytest_ponybench.scaffold.files import (
+    APPENDED,
+    EXISTS,
+    WROTE,
+    Step,
+    copy_new_tree,
+    inside_root,
+    write_new,
+)
 
 __all__ = [
     "CONFTEST",
@@ -251,21 +259,6 @@ def _folder_key(table: dict[str, Any], key: str, default: str) -> str:
     return value if isinstance(value, str) and value.strip() else default
 
 
-def _inside(root: Path, path: Path, rel: str, *, itself: bool = False) -> None:
-    """Refuse a path whose nearest existing folder has its real path outside root: a link there
-    would carry init's writes out of the repository. With `itself`, the path's own real path
-    (a path that exists is otherwise never written: init leaves it as it is)."""
-    probe = path if itself else path.parent
-    while not (probe.exists() or probe.is_symlink()) and probe != probe.parent:
-        probe = probe.parent
-    real = Path(os.path.realpath(probe))
-    if real != root and root not in real.parents:
-        via = f" ({probe} is {real})" if real != probe else ""
-        raise PonybenchError(
-            f"ponybench init: {rel} would be written outside the repository {root}{via}; nothing was written"
-        )
-
-
 def _without_block(data: dict[str, Any]) -> dict[str, Any]:
     """The document as it was before the block: [tool.ponybench] taken out (and a [tool] that
     held nothing else)."""
@@ -333,7 +326,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
         raise PonybenchError(f"ponybench init: {root} is not a folder")
     root = root.resolve()
     pyproject = root / "pyproject.toml"
-    _inside(
+    inside_root(
         root, pyproject, "pyproject.toml", itself=True
     )  # a link out of the repository: its tasks key steers the rest
     text, table, old = _read_pyproject(pyproject)
@@ -354,9 +347,9 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     if with_suite:
         trees += _suite_plan(tasks, fixtures)
     for path, _, rel, _ in files:
-        _inside(root, path, rel)
+        inside_root(root, path, rel)
     for _, rel, _ in trees:
-        _inside(root, root / rel, rel)
+        inside_root(root, root / rel, rel)
     new_text: str | None = None
     if table is None:
         if text is not None and pyproject.is_symlink():

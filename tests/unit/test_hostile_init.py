@@ -213,3 +213,44 @@ def test_a_manifest_nested_past_the_stack_is_a_note(tmp_path: Path) -> None:
     done = init_project(tmp_path)
     assert done.plugins == ()
     assert done.notes == ('.claude-plugin/plugin.json is not JSON with a "name": no arm for it',)
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "link"),
+    [
+        ('[tool.ponybench]\ntasks = "benchmarks/tasks"\n', "benchmarks"),
+        ('[tool.ponybench]\ntasks = "../outside/tasks"\n', None),
+        ('[tool.ponybench]\nfixtures = "repos"\n', "repos"),
+    ],
+)
+def test_task_new_writes_nothing_outside_the_project_its_pyproject_names(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    pyproject: str,
+    link: str | None,
+) -> None:
+    outside = outside_dir(tmp_path)
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(pyproject)
+    if link is not None:
+        (root / link).symlink_to(outside, target_is_directory=True)
+    monkeypatch.chdir(root)
+    args = ["task", "new", "shop", *(["--kind", "fixture"] if link == "repos" else [])]
+    assert cli.main(args) == cli.USAGE
+    err = capsys.readouterr().err
+    assert "ponybench task new: " in err and "would be written outside the repository" in err, err
+    assert tree(outside) == {"keep.txt": b"mine\n"}
+    assert not (root / "benchmarks" / "tasks" / "shop").exists()
+
+
+def test_task_new_with_an_explicit_tasks_dir_writes_where_it_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = outside_dir(tmp_path)
+    root = tmp_path / "repo"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    assert cli.main(["task", "new", "shop", "--tasks-dir", str(outside / "tasks")]) == cli.OK
+    assert (outside / "tasks" / "shop" / "task.toml").is_file()
