@@ -352,7 +352,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
         inside_root(root, root / rel, rel)
     new_text: str | None = None
     if table is None:
-        if text is not None and pyproject.is_symlink():
+        if pyproject.is_symlink():  # dangling too: write_new would report it as there
             raise PonybenchError(
                 f"{pyproject}: a link (to {os.path.realpath(pyproject)}); init does not append through "
                 "a link: add [tool.ponybench] to the file itself. Nothing was written"

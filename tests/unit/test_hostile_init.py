@@ -254,3 +254,14 @@ def test_task_new_with_an_explicit_tasks_dir_writes_where_it_is_told(
     monkeypatch.chdir(root)
     assert cli.main(["task", "new", "shop", "--tasks-dir", str(outside / "tasks")]) == cli.OK
     assert (outside / "tasks" / "shop" / "task.toml").is_file()
+
+
+def test_a_dangling_pyproject_link_is_refused_not_reported_as_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pyproject.toml").symlink_to("nowhere.toml")
+    assert cli.main(["init", str(root)]) == cli.USAGE
+    assert "does not append through a link" in capsys.readouterr().err
+    assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml"]
