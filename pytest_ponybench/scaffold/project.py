@@ -326,9 +326,8 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
         raise PonybenchError(f"ponybench init: {root} is not a folder")
     root = root.resolve()
     pyproject = root / "pyproject.toml"
-    inside_root(
-        root, pyproject, "pyproject.toml", itself=True
-    )  # a link out of the repository: its tasks key steers the rest
+    # Its own real path too: one out of the repository would steer the rest with its tasks key.
+    inside_root(root, pyproject, "pyproject.toml", itself=True)
     text, table, old = _read_pyproject(pyproject)
     tasks = _folder_key(table or {}, "tasks", _DEFAULT_TASKS)
     fixtures = _folder_key(table or {}, "fixtures", _DEFAULT_FIXTURES)
