@@ -217,6 +217,13 @@ class _Yaml12Loader(yaml.SafeLoader):
 
     _depth = 0
 
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's name)
+        # The scanner looks ahead over every open `[`/`{` for each token (quadratic in the
+        # depth), before the composer sees the first: stop it at the cap too.
+        if self.flow_level >= MAX_YAML_DEPTH:
+            raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
+        super().fetch_flow_collection_start(TokenClass)
+
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         # The composer recurses once per level: stop at the cap, long before Python's limit.
         self._depth += 1
