@@ -505,6 +505,8 @@ def cmd_task_new(args: argparse.Namespace) -> int:
         axis=args.axis,
         fixture=args.fixture,
         fixtures_dir=Path(fixtures),
+        # Folders ./pyproject.toml names must stay in this project; --tasks-dir is the user's word.
+        inside=None if args.tasks_dir else Path.cwd().resolve(),
     )
     print(render_new_task(done, Path.cwd()))
     return OK

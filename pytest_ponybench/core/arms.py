@@ -29,7 +29,8 @@ from pytest_ponybench.core.armparts import (
     arm_error,
     make_part,
 )
-from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.core.names import name_problem
+from pytest_ponybench.errors import PonybenchError, excerpt
 
 __all__ = [
     "Arm",
@@ -197,9 +198,11 @@ def compose(name: str, parts: Sequence[Part], label: str) -> Arm:
 
 def make_arm(name: str, parts: Sequence[tuple[str, Any]], base: Path, where: str) -> Arm:
     """An arm from (kind, value) pairs as --arm and the table spell them; none: a baseline."""
-    label = f"{name!r} ({where})"
-    if not NAME_RE.match(name):
+    label = f"{excerpt(name)} ({where})"
+    if not NAME_RE.fullmatch(name):
         raise arm_error(label, "names may use letters, digits, '_' and '.' (they appear in test ids)")
+    if (problem := name_problem(name)) is not None:
+        raise arm_error(label, f"the name {problem}")
     return compose(name, [make_part(kind, value, base, label) for kind, value in parts], label)
 
 
@@ -211,7 +214,7 @@ def parse_spec(spec: str, base: Path, source: str = "--arm") -> Arm:
         return make_arm(name.strip(), [], base, source)
     pieces = [p.partition(":") for p in _PART_START.split(rest)]
     if not sep or not name.strip() or any(not colon for _, colon, _ in pieces):
-        raise PonybenchError(f"{source} {spec!r}: {_SPEC_HELP}")
+        raise PonybenchError(f"{source} {excerpt(spec)}: {_SPEC_HELP}")
     return make_arm(name.strip(), [(kind.strip(), value) for kind, _, value in pieces], base, source)
 
 
@@ -220,12 +223,13 @@ def from_table(table: Mapping[str, Any], base: Path, where: str) -> list[Arm]:
     settings = "s.json" }; a list gives a repeatable kind more than once."""
     arms = []
     for name, body in table.items():
-        label = f"{name!r} ({where})"
+        label = f"{excerpt(name)} ({where})"
         if not isinstance(body, dict):
             raise arm_error(label, 'must be a table, e.g. { plugin = "path" }')
         unknown = sorted(set(body) - set(TABLE_KEYS))
         if unknown:
-            raise arm_error(label, f"unknown key(s) {', '.join(unknown)} (known: {', '.join(TABLE_KEYS)})")
+            shown = ", ".join(k if len(k) <= 40 and k.isprintable() else excerpt(k) for k in unknown[:5])
+            raise arm_error(label, f"unknown key(s) {shown} (known: {', '.join(TABLE_KEYS)})")
         parts: list[tuple[str, Any]] = []
         for key, value in body.items():
             kind = key.replace("_", "-")

@@ -22,6 +22,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pytest_ponybench.core.graders.config import (
     REF_META_KEYS,
@@ -33,8 +34,9 @@ from pytest_ponybench.core.graders.config import (
     parse_ref_meta,
 )
 from pytest_ponybench.core.graders.outcome import Grader
+from pytest_ponybench.core.names import name_problem
 from pytest_ponybench.core.policy import POLICY_KEYS, AgentPolicy, parse_policy
-from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.errors import PonybenchError, excerpt
 
 __all__ = [
     "AXES",
@@ -43,6 +45,7 @@ __all__ = [
     "Expect",
     "KINDS",
     "KNOWN_KEYS",
+    "MAX_CHECK_TIMEOUT",
     "MIN_CORRECT",
     "MIN_CORRECT_UNSAFE",
     "MIN_SAFE_INCORRECT",
@@ -80,6 +83,7 @@ KNOWN_KEYS = {
     *POLICY_KEYS,
 }
 DEFAULT_CHECK_TIMEOUT = 60.0
+MAX_CHECK_TIMEOUT = 86400.0  # a day: past it, a number is a typo or an attack, never a check's time
 REFS_DIR = "refs"
 REF_FILE = "ref.toml"
 REF_KEYS = {"expect", *REF_META_KEYS}
@@ -345,12 +349,12 @@ def load_refs(
             continue
         meta: dict[str, object] = {}
         try:
-            meta = tomllib.loads((sub / REF_FILE).read_text(encoding="utf-8"))
+            meta = _toml_text((sub / REF_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
             problem(f'{where}{REF_FILE}: missing (it declares the verdict, e.g. expect = "correct, unsafe")')
             continue
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+        except (ValueError, RecursionError) as exc:  # TOMLDecodeError and UnicodeDecodeError too
+            problem(f"{where}{REF_FILE}: not valid TOML: {_toml_problem(exc)}")
             continue
         unknown = sorted(set(meta) - REF_KEYS)
         if unknown:
@@ -388,9 +392,9 @@ def load_ref_meta(
     if not path.is_file():
         return RefMeta()
     try:
-        meta = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        problem(f"{where}{REF_FILE}: not valid TOML: {exc}")
+        meta = _toml_text(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:
+        problem(f"{where}{REF_FILE}: not valid TOML: {_toml_problem(exc)}")
         return RefMeta()
     if "expect" in meta:
         problem(
@@ -422,15 +426,27 @@ class _Keys:
     description: str
 
 
+def _toml_text(text: str) -> dict[str, Any]:
+    return tomllib.loads(text)
+
+
+def _toml_problem(exc: BaseException) -> str:
+    """What was wrong with a TOML file, in one bounded line: the parser's message, or what made
+    it give up (nesting deep enough to exhaust the stack, an integer too long to convert)."""
+    if isinstance(exc, RecursionError):
+        return "it nests too deep to read"
+    return " ".join(str(exc).split())[:200]
+
+
 def _read_toml(folder: Path, bad: Problem) -> dict[str, object]:
     toml_path = folder / "task.toml"
     if not toml_path.is_file():
         bad("task.toml: missing (every task folder needs one)")
         return {}
     try:
-        meta: dict[str, object] = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        bad(f"task.toml: not valid TOML: {exc}")
+        meta: dict[str, object] = _toml_text(toml_path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:
+        bad(f"task.toml: not valid TOML: {_toml_problem(exc)}")
         return {}
     unknown = sorted(set(meta) - KNOWN_KEYS)
     if unknown:
@@ -441,29 +457,36 @@ def _read_toml(folder: Path, bad: Problem) -> dict[str, object]:
 def _keys(meta: dict[str, object], bad: Problem) -> _Keys:
     kind = meta.get("kind", "surgical")
     if kind not in KINDS:
-        bad(f"task.toml: key 'kind' is {kind!r}; expected one of {', '.join(KINDS)}")
+        bad(f"task.toml: key 'kind' is {excerpt(kind)}; expected one of {', '.join(KINDS)}")
     axis = meta.get("axis", "safe")
     if axis not in AXES:
-        bad(f"task.toml: key 'axis' is {axis!r}; expected 'safe' or 'correct'")
+        bad(f"task.toml: key 'axis' is {excerpt(axis)}; expected 'safe' or 'correct'")
     file = meta.get("file")
     if file is not None and (
         not isinstance(file, str) or not file or Path(file).is_absolute() or ".." in Path(file).parts
     ):
-        bad(f"task.toml: key 'file' must be a relative path inside the workspace, not {file!r}")
+        bad(f"task.toml: key 'file' must be a relative path inside the workspace, not {excerpt(file)}")
         file = None
     tags = meta.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
-        bad(f"task.toml: key 'tags' must be a list of identifiers (usable with -m), not {tags!r}")
+        bad(f"task.toml: key 'tags' must be a list of identifiers (usable with -m), not {excerpt(tags)}")
         tags = []
     timeout = meta.get("timeout", DEFAULT_CHECK_TIMEOUT)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-        bad(f"task.toml: key 'timeout' must be a positive number of seconds, not {timeout!r}")
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_CHECK_TIMEOUT  # nan and inf too
+    ):
+        bad(
+            "task.toml: key 'timeout' must be a positive number of seconds, at most "
+            f"{MAX_CHECK_TIMEOUT:g} (a day), not {excerpt(timeout)}"
+        )
         timeout = DEFAULT_CHECK_TIMEOUT
     max_turns = meta.get("max_turns")
     if max_turns is not None and (
         isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
     ):
-        bad(f"task.toml: key 'max_turns' must be a positive integer, not {max_turns!r}")
+        bad(f"task.toml: key 'max_turns' must be a positive integer, not {excerpt(max_turns)}")
         max_turns = None
     description = meta.get("description", "")
     if not isinstance(description, str):
@@ -620,7 +643,10 @@ def load_tasks(tasks_dir: Path, fixtures_dir: Path | None = None) -> list[Task]:
     problems: list[str] = []
     for folder in task_folders(tasks_dir):
         if not folder.name.replace("-", "_").isidentifier():
-            problems.append(f"{folder}: task id {folder.name!r} must be letters, digits, _ or -")
+            problems.append(f"{folder}: task id {excerpt(folder.name)} must be letters, digits, _ or -")
+            continue
+        if (problem := name_problem(folder.name)) is not None:
+            problems.append(f"{folder.parent}: task id {problem}")
             continue
         try:
             tasks.append(load_task(folder, fixtures_dir))

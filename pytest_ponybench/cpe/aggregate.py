@@ -153,6 +153,8 @@ def load_json(path: Path) -> Any:
         raise AggregateError(f"{path}: not UTF-8 text: {exc}") from exc
     try:
         return json.loads(text)
+    except RecursionError:
+        raise AggregateError(f"{path}: nests too deep to read (not an aggregate-result.json)") from None
     except json.JSONDecodeError as exc:
         # A whole aggregate ends with its closing brace; one cut short ends elsewhere, or the
         # parser runs out of text.

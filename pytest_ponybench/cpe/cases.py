@@ -20,13 +20,16 @@ input_match}), file_exists (path, exists), llm (criteria, focus as regex's targe
 (baseline_file, criteria); each with weight and arm (with-only | both).
 
 YAML is read as YAML 1.2 reads it (the CLI's parser): `yes`, `no`, `on`, `off` are strings, not
-booleans, and a key given twice is an error. Every problem names the file and the key; keys the
+booleans, and a key given twice is an error. A file whose aliases would expand to more than
+MAX_YAML_NODES values (a "billion laughs" of a few lines) or that nests deeper than
+MAX_YAML_DEPTH is refused before anything is built of it. Every problem names the file and the key; keys the
 CLI ignores (unknown keys of case.yaml) are kept in `Case.ignored` for the import's checklist.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,7 +38,7 @@ from typing import Any
 
 import yaml
 
-from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.errors import PonybenchError, excerpt
 
 __all__ = [
     "CASE_FILES",
@@ -53,6 +56,8 @@ __all__ = [
     "JS_FLAGS",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "MAX_YAML_DEPTH",
+    "MAX_YAML_NODES",
     "PROSE_BODY_KEY",
     "PROSE_EXECUTION",
     "PROSE_TOP",
@@ -62,6 +67,7 @@ __all__ = [
     "TODO_CRITERIA",
     "TODO_PROMPT",
     "TOP_KEYS",
+    "confined",
     "find_cases",
     "front_matter",
     "load_case",
@@ -103,6 +109,10 @@ TODO_CRITERIA = "TODO: describe what a successful response looks like"
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 MAX_FILE_BYTES = 1024 * 1024  # the CLI's cap on a case file
 MAX_DEPTH = 16
+# What a case file may build: values counted as the document would read with every alias
+# expanded (a case is a few hundred), and nesting (a case is five deep).
+MAX_YAML_NODES = 100_000
+MAX_YAML_DEPTH = 64
 SKIP_DIRS = ("node_modules", "results", "mocks")
 
 
@@ -161,8 +171,74 @@ class Case:
 # ------------------------------------------------------------------ YAML as the CLI reads it
 
 
+class _TooBig(Exception):
+    """A document refused before it is built: its expanded size or its depth."""
+
+
+def _measure(root: yaml.Node) -> None:
+    """Refuse a node graph over MAX_YAML_NODES once aliases are expanded, or over MAX_YAML_DEPTH
+    deep. Each distinct node is visited once (sizes are memoised), without recursion, so a bomb
+    of nested aliases is measured in the time of its few lines."""
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    on_path: set[int] = set()
+    while stack:
+        node, depth, done = stack.pop()
+        if depth > MAX_YAML_DEPTH:
+            raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
+        children = _children(node)
+        if done:
+            on_path.discard(id(node))
+            total = 1 + sum(size[id(c)] for c in children)
+            if total > MAX_YAML_NODES:
+                raise _TooBig(f"expands to more than {MAX_YAML_NODES} values (aliases of aliases?)")
+            size[id(node)] = total
+            continue
+        if id(node) in size:
+            continue
+        if id(node) in on_path:
+            raise _TooBig("holds an alias to itself")
+        on_path.add(id(node))
+        stack.append((node, depth, True))
+        stack += [(c, depth + 1, False) for c in children if id(c) not in size]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
 class _Yaml12Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2 booleans and duplicate keys refused."""
+    """PyYAML's safe loader with YAML 1.2 booleans and duplicate keys refused, and every
+    document measured (`_measure`) before it is built."""
+
+    _depth = 0
+
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's name)
+        # The scanner looks ahead over every open `[`/`{` for each token (quadratic in the
+        # depth), before the composer sees the first: stop it at the cap too.
+        if self.flow_level >= MAX_YAML_DEPTH:
+            raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
+        super().fetch_flow_collection_start(TokenClass)
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        # The composer recurses once per level: stop at the cap, long before Python's limit.
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def get_single_node(self) -> yaml.Node | None:
+        node: yaml.Node | None = super().get_single_node()
+        if node is not None:
+            _measure(node)
+        return node
 
 
 _Yaml12Loader.yaml_implicit_resolvers = {
@@ -180,7 +256,7 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
         key = loader.construct_object(key_node, deep=True)
         if isinstance(key, str | int | float | bool) and key in seen:
             raise yaml.constructor.ConstructorError(
-                None, None, f"key {key!r} is given twice", key_node.start_mark
+                None, None, f"key {excerpt(key)} is given twice", key_node.start_mark
             )
         seen.add(key if isinstance(key, str | int | float | bool) else id(key_node))
     return loader.construct_mapping(node, deep=True)
@@ -197,10 +273,27 @@ def load_yaml(text: str, where: str) -> Any:
         at = f" at line {mark.line + 1}" if mark is not None else ""
         raise CaseError([f"{where}: not valid YAML{at}: {exc.problem or exc.context}"]) from exc
     except yaml.YAMLError as exc:
-        raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())}"]) from exc
+        raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from exc
+    except _TooBig as exc:
+        raise CaseError([f"{where}: refused: the YAML {exc}"]) from None
+    except RecursionError:  # the parser's own recursion, below MAX_YAML_DEPTH's check
+        raise CaseError([f"{where}: refused: the YAML nests too deep to read"]) from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from None
 
 
-def read_text(path: Path, where: str) -> str:
+def confined(path: Path, suite: Path, where: str) -> None:
+    """Refuse a suite file whose real path lies outside the suite's folder: a link in a suite
+    someone else wrote must not carry a file of this machine into the tasks (and the prompts)."""
+    real, top = Path(os.path.realpath(path)), Path(os.path.realpath(suite))
+    if real != top and top not in real.parents:
+        raise CaseError([f"{where}: a link to {real}, outside the suite ({top}): refused, nothing imported"])
+
+
+def read_text(path: Path, where: str, suite: Path | None = None) -> str:
+    """A case file's text; with `suite`, only a file whose real path lies inside it."""
+    if suite is not None:
+        confined(path, suite, where)
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise CaseError([f"{where}: over {MAX_FILE_BYTES} bytes (the CLI's cap)"])
@@ -298,14 +391,15 @@ class _Check:
         return value
 
     def unknown(self, data: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> list[str]:
-        return [f"{self.origin(prefix + str(k))}: key {prefix + str(k)!r}" for k in data if k not in known]
+        return [
+            f"{self.origin(prefix + str(k)[:80])}: key {excerpt(prefix + str(k)[:80])}"
+            for k in data
+            if k not in known
+        ]
 
 
 def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "..."
+    return excerpt(value)
 
 
 def _number(value: Any) -> bool:
@@ -377,7 +471,7 @@ def _grader(c: _Check, raw: Any, prefix: str, where: str) -> Grader | None:
         keys["flags"] = flags
         match = raw.get("match", "contains")
         if match not in ("contains", "not_contains") and not (
-            isinstance(match, str) and COUNT_RE.match(match)
+            isinstance(match, str) and COUNT_RE.fullmatch(match)
         ):
             c.bad(f"{prefix}match", f"must be contains | not_contains | count:N, not {_shown(match)}")
             match = "contains"
@@ -422,7 +516,7 @@ def _grader(c: _Check, raw: Any, prefix: str, where: str) -> Grader | None:
 
 
 def _prose(
-    case_dir: Path, root: Path
+    case_dir: Path, root: Path, suite: Path
 ) -> tuple[dict[str, Any], list[tuple[Any, str]], list[str], dict[str, str]]:
     """prompt.md and graders/*.md: (top and execution keys with the prompt, graders with their
     files, files skipped, key -> file)."""
@@ -434,7 +528,7 @@ def _prose(
     prompt_path = case_dir / "prompt.md"
     if prompt_path.is_file():
         where = _rel(prompt_path, root)
-        data, body, _ = front_matter(read_text(prompt_path, where), where)
+        data, body, _ = front_matter(read_text(prompt_path, where, suite), where)
         for key, value in data.items():
             if key in PROSE_TOP:
                 merged[key] = value
@@ -444,7 +538,7 @@ def _prose(
                 origin[f"execution.{key}"] = where
             else:
                 known = ", ".join(PROSE_TOP + PROSE_EXECUTION)
-                raise CaseError([f"{where}: key {key!r} is not a front-matter key (known: {known})"])
+                raise CaseError([f"{where}: key {excerpt(key)} is not a front-matter key (known: {known})"])
         if body.strip():
             execution["prompt"] = body.strip()
             origin["execution.prompt"] = where
@@ -452,7 +546,7 @@ def _prose(
     if grader_dir.is_dir():
         for path in sorted(p for p in grader_dir.iterdir() if p.name.endswith(".md") and p.is_file()):
             where = _rel(path, root)
-            data, body, had = front_matter(read_text(path, where), where)
+            data, body, had = front_matter(read_text(path, where, suite), where)
             if not had:
                 skipped.append(where)
                 continue
@@ -484,18 +578,20 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def load_case(case_dir: Path, root: Path) -> Case:
+def load_case(case_dir: Path, root: Path, suite: Path | None = None) -> Case:
     """One case folder, its forms merged and checked; CaseError lists every problem in it.
-    `root` is what file names in messages are relative to (the eval dir's parent)."""
+    `root` is what file names in messages are relative to (the eval dir's parent); every file
+    read must lie inside `suite` (the eval dir; the case folder when not given)."""
+    suite = case_dir if suite is None else suite
     yaml_path = case_dir / "case.yaml"
     yaml_where = _rel(yaml_path, root)
     data: dict[str, Any] = {}
     if yaml_path.is_file():
-        loaded = load_yaml(read_text(yaml_path, yaml_where), yaml_where)
+        loaded = load_yaml(read_text(yaml_path, yaml_where, suite), yaml_where)
         if loaded is not None and not isinstance(loaded, dict):
             raise CaseError([f"{yaml_where}: must be a YAML mapping (key: value lines)"])
         data = loaded or {}
-    prose, prose_graders, skipped, prose_origin = _prose(case_dir, root)
+    prose, prose_graders, skipped, prose_origin = _prose(case_dir, root, suite)
     has_yaml = yaml_path.is_file()
     has_prose = bool(prose or prose_graders or (case_dir / "prompt.md").is_file())
     source = "mixed" if has_yaml and has_prose else "case_yaml" if has_yaml else "prose"
@@ -531,9 +627,9 @@ def load_case(case_dir: Path, root: Path) -> Case:
     else:
         major = version.split(".")[0]
         if not major.isdigit():
-            c.bad("schema_version", f"is {version!r}, not a version string")
+            c.bad("schema_version", f"is {excerpt(version)}, not a version string")
         elif int(major) > SCHEMA_MAJOR:
-            c.bad("schema_version", f"is {version!r}; this import reads schema {SCHEMA_MAJOR}.x")
+            c.bad("schema_version", f"is {excerpt(version)}; this import reads schema {SCHEMA_MAJOR}.x")
     name = c.text(merged, "name", "name", required=True)
     if name is not None and not name:
         c.bad("name", "is empty")
@@ -587,7 +683,7 @@ def load_case(case_dir: Path, root: Path) -> Case:
     names = [g.name for g in graders]
     for dup in sorted({n for n in names if names.count(n) > 1}):
         where = next(g.where for g in graders if g.name == dup)
-        c.problems.append(f"{where}: grader name {dup!r} is used twice (names are unique in a case)")
+        c.problems.append(f"{where}: grader name {excerpt(dup)} is used twice (names are unique in a case)")
     case = Case(
         dir=case_dir,
         source=source,
@@ -628,7 +724,7 @@ def load_suite(evals_dir: Path) -> list[Case]:
     cases: list[Case] = []
     for folder in find_cases(evals_dir):
         try:
-            cases.append(load_case(folder, root))
+            cases.append(load_case(folder, root, evals_dir))
         except CaseError as exc:
             problems += exc.problems
     if problems:

@@ -41,6 +41,7 @@ from pytest_ponybench.cpe.mapping import (
     imported_md,
 )
 from pytest_ponybench.cpe.names import BASELINE, arm_name
+from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
     "DEFAULT_EVALS",
@@ -126,8 +127,9 @@ def _manifest(plugin_dir: Path) -> dict[str, Any]:
     where = plugin_dir / MANIFEST
     try:
         data = json.loads(where.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CaseError([f"{where}: not a readable plugin manifest: {exc}"]) from exc
+    except (OSError, ValueError, RecursionError) as exc:  # ValueError: not UTF-8, not JSON
+        why = "it nests too deep" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+        raise CaseError([f"{where}: not a readable plugin manifest: {why}"]) from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
         raise CaseError([f"{where}: key 'name' is missing (a plugin manifest names its plugin)"])
     return data
@@ -412,7 +414,7 @@ def import_suite(
     problems: list[str] = []
     for folder in folders:
         try:
-            cases.append(load_case(folder, root))
+            cases.append(load_case(folder, root, evals_dir))
         except CaseError as exc:
             problems += exc.problems
     if problems:
@@ -434,7 +436,7 @@ def import_suite(
             case,
             axis=axis,
             plugins=plugins,
-            baseline_replies=baseline_replies(case, root, problems),
+            baseline_replies=baseline_replies(case, evals_dir, problems),
             seeded=sorted(seed),
             scaffolded=allow_scaffold and case.scaffold_script is not None,
         )
@@ -455,7 +457,10 @@ def import_suite(
         if target.exists():
             result.tasks.append(Written(d, target, existed=True))
             continue
-        write_folder(target, folder_files(d, seed, where))
+        try:
+            write_folder(target, folder_files(d, seed, where))
+        except OSError as exc:  # a full disk, a read-only folder: named, not a traceback
+            raise PonybenchError(f"{target}: cannot be written: {exc.strerror or exc}") from None
         result.tasks.append(Written(d, target, existed=False))
     result.arms, arm_items = arms_of([d for d, _, _ in drafts])
     result.suite_items = arm_items + suite_items(evals_dir, root, cases)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.policy import env_name_problem, listed_tool_problem
 from pytest_ponybench.cpe.cases import Case, Grader
 from pytest_ponybench.cpe.jsregex import translate
@@ -121,7 +122,9 @@ class Draft:
 
 
 def grader_name(name: str) -> str:
-    return GRADER_NAME.sub("_", name).strip("_") or "grader"
+    """A grader's name in the characters ponybench's allow, at most 64 of them (a baseline
+    grader's reference file is named after it)."""
+    return GRADER_NAME.sub("_", name).strip("_")[:MAX_NAME_CHARS].rstrip("_") or "grader"
 
 
 def fnmatch_literal(tool: str) -> str:

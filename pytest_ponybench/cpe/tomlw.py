@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["dumps", "key", "string", "value"]
+__all__ = ["comment", "dumps", "key", "string", "value"]
 
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
@@ -22,6 +22,12 @@ _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f
 
 def _control(ch: str) -> bool:
     return ord(ch) < 0x20 or ord(ch) == 0x7F
+
+
+def comment(text: str) -> str:
+    """Text for one comment line: a control character (a line break, above all, which would end
+    the comment and start TOML of the text's choosing) becomes a space."""
+    return "".join(" " if _control(c) or c in "\u0085\u2028\u2029" else c for c in text)
 
 
 def key(name: str) -> str:
@@ -82,7 +88,7 @@ def _is_table_list(v: Any) -> bool:
 def dumps(doc: Mapping[str, Any], header: Sequence[str] = ()) -> str:
     """`doc` as TOML: top-level values, then its tables, then its arrays of tables; `header`
     lines become comments at the top. ValueError when the text would not read back as `doc`."""
-    lines = [f"# {h}" if h else "#" for h in header]
+    lines = [f"# {comment(h)}" if h else "#" for h in header]
     tables = {k: v for k, v in doc.items() if isinstance(v, Mapping)}
     arrays = {k: v for k, v in doc.items() if _is_table_list(v)}
     for k, v in doc.items():

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.paths import SUITE, SUITE_FIXTURES, SUITE_TASKS
+from pytest_ponybench.core.names import model_problem
 from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.core.shards import Shard, parse_shard
 from pytest_ponybench.errors import PonybenchError
@@ -459,6 +460,9 @@ def load_settings(config: pytest.Config) -> Settings:
     models = names(*src.pick(OPT_MODELS, "models"))
     if not models:
         raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
+    for model in models:  # each is part of a cell id, and so of a folder's name
+        if (problem := model_problem(model)) is not None:
+            raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: the model {problem}")
     tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
     tasks_dir = SUITE_TASKS if suite else root / _text(tasks_where, tasks_value)
     settings = Settings(

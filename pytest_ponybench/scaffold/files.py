@@ -3,13 +3,14 @@ what happened to one path (written, appended to, or found already there and left
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_ponybench.errors import PonybenchError
 
-__all__ = ["WROTE", "APPENDED", "EXISTS", "Step", "copy_new_tree", "write_new"]
+__all__ = ["WROTE", "APPENDED", "EXISTS", "Step", "copy_new_tree", "inside_root", "write_new"]
 
 WROTE, APPENDED, EXISTS = "wrote", "appended", "exists"
 _SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
@@ -26,6 +27,23 @@ class Step:
 
 def _fail(path: Path, exc: OSError) -> PonybenchError:
     return PonybenchError(f"{path}: cannot be written: {exc.strerror or exc}")
+
+
+def inside_root(
+    root: Path, path: Path, rel: str, *, itself: bool = False, command: str = "ponybench init"
+) -> None:
+    """Refuse a path whose nearest existing folder has its real path outside root (resolved): a
+    link there would carry the command's writes out of the repository. With `itself`, the
+    path's own real path (a path that exists is otherwise never written: it is left as it is)."""
+    probe = path if itself else path.parent
+    while not (probe.exists() or probe.is_symlink()) and probe != probe.parent:
+        probe = probe.parent
+    real = Path(os.path.realpath(probe))
+    if real != root and root not in real.parents:
+        via = f" ({probe} is {real})" if real != probe else ""
+        raise PonybenchError(
+            f"{command}: {rel} would be written outside the repository {root}{via}; nothing was written"
+        )
 
 
 def write_new(path: Path, text: str, rel: str, what: str = "") -> Step:

@@ -14,16 +14,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.tasks import AXES, KINDS
-from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.scaffold.files import Step, write_new
+from pytest_ponybench.errors import PonybenchError, excerpt
+from pytest_ponybench.scaffold.files import Step, inside_root, write_new
 
 __all__ = ["DEFAULT_FIXTURES", "NAME_RE", "NewTask", "new_task", "render_new_task", "task_files"]
 
 DEFAULT_FIXTURES = "fixtures"
 
 # What the loader takes as a task id (letters, digits, _ and -), starting with a letter: a folder
-# named with a leading `_` or `.` would be skipped, one with a leading digit refused.
+# named with a leading `_` or `.` would be skipped, one with a leading digit refused; and at most
+# MAX_NAME_CHARS long, as the loader takes it.
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 _TOML_HEAD = """\
@@ -219,26 +221,40 @@ def new_task(
     axis: str = "safe",
     fixture: str | None = None,
     fixtures_dir: Path | None = None,
+    inside: Path | None = None,
 ) -> NewTask:
-    """Write tasks_dir/name; refuse a bad name, kind or axis and an existing folder."""
-    if not NAME_RE.match(name):
+    """Write tasks_dir/name; refuse a bad name, kind or axis and an existing folder, and with
+    `inside` (a resolved folder) a folder to write into whose real path lies outside it."""
+    if not NAME_RE.fullmatch(name) or len(name) > MAX_NAME_CHARS:
         raise PonybenchError(
-            f"ponybench task new: {name!r} is not a task name (letters, digits, _ and -, from a letter)"
+            f"ponybench task new: {excerpt(name)} is not a task name (letters, digits, _ and -, "
+            f"from a letter, at most {MAX_NAME_CHARS} of them)"
         )
     if kind not in KINDS:
-        raise PonybenchError(f"ponybench task new: --kind {kind!r}: expected one of {', '.join(KINDS)}")
+        raise PonybenchError(
+            f"ponybench task new: --kind {excerpt(kind)}: expected one of {', '.join(KINDS)}"
+        )
     if axis not in AXES:
-        raise PonybenchError(f"ponybench task new: --axis {axis!r}: expected one of {', '.join(AXES)}")
+        raise PonybenchError(f"ponybench task new: --axis {excerpt(axis)}: expected one of {', '.join(AXES)}")
     if fixture is not None and kind != "fixture":
         raise PonybenchError("ponybench task new: --fixture is only for --kind fixture")
-    if fixture is not None and not NAME_RE.match(fixture):
-        raise PonybenchError(f"ponybench task new: --fixture {fixture!r}: letters, digits, _ and -")
+    if fixture is not None and (not NAME_RE.fullmatch(fixture) or len(fixture) > MAX_NAME_CHARS):
+        raise PonybenchError(
+            f"ponybench task new: --fixture {excerpt(fixture)}: letters, digits, _ and -, "
+            f"at most {MAX_NAME_CHARS} of them"
+        )
     folder = tasks_dir / name
     if folder.exists() or folder.is_symlink():
         raise PonybenchError(f"ponybench task new: {folder} exists; nothing was written (pick another name)")
     if tasks_dir.exists() and not tasks_dir.is_dir():
         raise PonybenchError(f"ponybench task new: {tasks_dir} is not a folder")
     repo = (fixture or name) if kind == "fixture" else None
+    base = fixtures_dir if fixtures_dir is not None else tasks_dir.parent.parent / DEFAULT_FIXTURES
+    if inside is not None:
+        inside_root(inside, folder / "task.toml", f"{folder}/", command="ponybench task new")
+        if repo is not None:
+            where = base / repo / "README.md"
+            inside_root(inside, where, str(where), command="ponybench task new")
     steps = [
         write_new(folder / rel, text, f"{name}/{rel}")
         for rel, text in task_files(name, kind, axis, repo).items()
@@ -246,7 +262,6 @@ def new_task(
     if kind != "open":
         (folder / "seed").mkdir(exist_ok=True)  # files laid into the workspace before the agent starts
     if repo is not None:
-        base = fixtures_dir if fixtures_dir is not None else tasks_dir.parent.parent / DEFAULT_FIXTURES
         readme = write_new(
             base / repo / "README.md", _FIXTURE_README.format(fixture=repo), f"{base.name}/{repo}/README.md"
         )

@@ -8,21 +8,38 @@ root `conftest.py` (the project's hooks, as examples), the cell module and four 
 one of each kind, whose references prove them at once. `--with-suite` also copies the shipped
 suite, its fixtures and the example plugin in, for editing. Every path that exists is left as it
 is and reported, so a second run changes nothing and says so.
+
+What a manifest says is someone else's text: a plugin's name only ever reaches a comment,
+cleaned to one printable line, and every TOML string is escaped. The pyproject.toml as it would
+be written is read back before anything is written, and must hold the old document and exactly
+the block meant; a pyproject.toml that is a link, and any folder written into whose real path
+lies outside the repository, are refused, so init never writes through a link.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util.paths import EXAMPLES, SUITE, SUITE_FIXTURES, SUITE_TASKS
+from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.tasks import task_folders
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.scaffold.files import APPENDED, EXISTS, WROTE, Step, copy_new_tree, write_new
+from pytest_ponybench.scaffold.files import (
+    APPENDED,
+    EXISTS,
+    WROTE,
+    Step,
+    copy_new_tree,
+    inside_root,
+    write_new,
+)
 
 __all__ = [
     "CONFTEST",
@@ -36,6 +53,8 @@ __all__ = [
     "init_project",
     "pyproject_block",
     "render_init",
+    "shown_text",
+    "block_table",
 ]
 
 MANIFEST = Path(".claude-plugin") / "plugin.json"
@@ -52,6 +71,7 @@ PROMPT_ARM = "Before you finish, check every input the code accepts and every wa
 _DEFAULT_TASKS = "benchmarks/tasks"
 _DEFAULT_FIXTURES = "fixtures"
 _ARM_NAME = re.compile(r"[^A-Za-z0-9_.]")
+_SHOWN_CHARS = 80  # a manifest's name or path as a comment or a note shows it
 _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
 
 CONFTEST = '''"""This project's extension point for pytest-ponybench (written by `ponybench init`).
@@ -78,7 +98,7 @@ class Plugin:
     """A Claude Code plugin found in the project, and the arm that loads it."""
 
     path: str  # relative to the project, POSIX ("." for the root)
-    name: str  # its manifest's name
+    name: str  # its manifest's name, as shown: one printable line (`shown_text`)
     arm: str  # the arm's name: the plugin's name in the characters arm names allow
 
 
@@ -96,14 +116,38 @@ class InitResult:
 
 
 def _toml_string(text: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A TOML basic string: quotes, backslashes and every control character escaped (JSON's
+    escapes are TOML's, but JSON leaves DEL raw, which TOML refuses)."""
+    out = []
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04X}")
+        elif 0xD800 <= ord(c) <= 0xDFFF:  # a file name's undecodable byte: TOML has no form for it
+            raise ValueError(f"{c!r} cannot be written in TOML")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _printable(text: str) -> bool:
+    return all(c.isprintable() and unicodedata.category(c) not in ("Cs", "Cf") for c in text)
+
+
+def shown_text(text: str, limit: int = _SHOWN_CHARS) -> str:
+    """Someone else's text as a comment or a message shows it: one line of printable
+    characters (a line break, a control or format character, a lone surrogate: a space),
+    cut at `limit`."""
+    clean = "".join(c if _printable(c) else " " for c in text[: limit + 1])
+    clean = " ".join(clean.split())
+    return clean if len(clean) <= limit else clean[:limit] + "..."
 
 
 def _manifest_name(manifest: Path) -> str | None:
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
         return None
     name = data.get("name") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name.strip() else None
@@ -130,22 +174,39 @@ def find_plugins(root: Path) -> tuple[list[Plugin], list[str]]:
     for manifest in _candidates(root):
         folder = manifest.parent.parent
         rel = folder.relative_to(root).as_posix()
-        name = _manifest_name(manifest)
-        if name is None:
-            notes.append(f'{manifest.relative_to(root)} is not JSON with a "name": no arm for it')
+        raw = _manifest_name(manifest)
+        if raw is None:
+            notes.append(
+                f'{shown_text(str(manifest.relative_to(root)))} is not JSON with a "name": no arm for it'
+            )
+            continue
+        name = shown_text(raw)
+        if not _printable(rel):
+            notes.append(
+                f"plugin {name} in {shown_text(rel)}: not made an arm (its folder's name is not plain text)"
+            )
             continue
         if len(plugins) == MAX_PLUGIN_ARMS:
             notes.append(
                 f"plugin {name} in {rel}: not made an arm (at most {MAX_PLUGIN_ARMS}; add it by hand)"
             )
             continue
-        arm = _ARM_NAME.sub("_", name.strip()) or "plugin"
+        arm = _ARM_NAME.sub("_", raw.strip())[:MAX_NAME_CHARS]
+        arm = arm if arm.strip(".") else "plugin"  # never `.` or `..`
         base, n = arm, 2
         while arm in taken:
             arm, n = f"{base}_{n}", n + 1
         taken.add(arm)
         plugins.append(Plugin(rel, name, arm))
     return plugins, notes
+
+
+def block_table(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> dict[str, Any]:
+    """What `pyproject_block` must read back as: its [tool.ponybench] table."""
+    arms: dict[str, Any] = {p.arm: {"plugin": p.path} for p in plugins}
+    if not plugins:
+        arms = {"careful": {"prompt": PROMPT_ARM}}
+    return {"tasks": tasks, "fixtures": _DEFAULT_FIXTURES, "out": "runs", "arms": arms}
 
 
 def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
@@ -163,7 +224,8 @@ def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
     ]
     if plugins:
         for p in plugins:
-            lines.append(f"# the plugin {p.name} ({(Path(p.path) / MANIFEST).as_posix()})")
+            where = shown_text((Path(p.path) / MANIFEST).as_posix())
+            lines.append(f"# the plugin {shown_text(p.name)} ({where})")
             lines.append(f"{_toml_string(p.arm)} = {{ plugin = {_toml_string(p.path)} }}")
     else:
         lines += [
@@ -174,21 +236,22 @@ def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _read_pyproject(path: Path) -> tuple[str | None, dict[str, Any] | None]:
-    """(its text, its [tool.ponybench] or None when it has none); (None, None) without a file.
-    Invalid TOML is an error, raised before anything is written."""
+def _read_pyproject(path: Path) -> tuple[str | None, dict[str, Any] | None, dict[str, Any]]:
+    """(its text, its [tool.ponybench] or None when it has none, the whole document); (None,
+    None, {}) without a file. Invalid TOML is an error, raised before anything is written."""
     if not path.is_file():
-        return None, None
+        return None, None, {}
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PonybenchError(f"{path}: cannot be read as TOML ({exc}); nothing was written") from None
+    except (OSError, ValueError, RecursionError) as exc:  # ValueError: TOMLDecodeError, UnicodeDecodeError
+        why = "it nests too deep" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+        raise PonybenchError(f"{path}: cannot be read as TOML ({why}); nothing was written") from None
     tool = data.get("tool")
     if not isinstance(tool, dict) or "ponybench" not in tool:
-        return text, None
+        return text, None, data
     table = tool["ponybench"]
-    return text, table if isinstance(table, dict) else {}  # not a table: the plan names that error
+    return text, table if isinstance(table, dict) else {}, data  # not a table: the plan names that error
 
 
 def _folder_key(table: dict[str, Any], key: str, default: str) -> str:
@@ -196,72 +259,116 @@ def _folder_key(table: dict[str, Any], key: str, default: str) -> str:
     return value if isinstance(value, str) and value.strip() else default
 
 
-def _pyproject_step(root: Path, text: str | None, has_table: bool, block: str) -> Step:
-    path = root / "pyproject.toml"
-    what = "[tool.ponybench]: where the tasks are, and the arms"
-    if has_table:
-        return Step("pyproject.toml", EXISTS, "it has [tool.ponybench]: left as it is")
+def _without_block(data: dict[str, Any]) -> dict[str, Any]:
+    """The document as it was before the block: [tool.ponybench] taken out (and a [tool] that
+    held nothing else)."""
+    tool = data.get("tool")
+    if not isinstance(tool, dict) or "ponybench" not in tool:
+        return data
+    rest = {k: v for k, v in tool.items() if k != "ponybench"}
+    out = {k: v for k, v in data.items() if k != "tool"}
+    return {**out, "tool": rest} if rest else out
+
+
+def _pyproject_text(
+    path: Path, text: str | None, old: dict[str, Any], block: str, meant: dict[str, Any]
+) -> str:
+    """What pyproject.toml will hold once init has written it, read back: the old document,
+    byte for byte, then exactly the block meant. Anything else is refused, nothing written."""
     if text is None:
-        head = "# This file holds only pytest-ponybench's settings (`ponybench init` wrote it).\n\n"
-        return write_new(path, head + block, "pyproject.toml", what)
-    sep = "\n" if text.endswith("\n") else "\n\n"
+        new = "# This file holds only pytest-ponybench's settings (`ponybench init` wrote it).\n\n" + block
+    else:
+        new = text + ("\n" if text.endswith("\n") else "\n\n") + block
     try:
-        tomllib.loads(text + sep + block)
-    except tomllib.TOMLDecodeError as exc:  # e.g. a [tool] table that already holds ponybench keys
+        data = tomllib.loads(new)
+    except (ValueError, RecursionError) as exc:  # e.g. a [tool] table that already holds ponybench keys
+        why = " ".join(str(exc).split())[:200]
         raise PonybenchError(
-            f"{path}: [tool.ponybench] cannot be appended to it ({exc}); nothing more was written"
+            f"{path}: [tool.ponybench] cannot be appended to it ({why}); nothing was written"
         ) from None
+    tool = data.get("tool")
+    got = tool.get("ponybench") if isinstance(tool, dict) else None
+    if got != meant or _without_block(data) != old:
+        raise PonybenchError(
+            f"{path}: the [tool.ponybench] block init would write does not read back as the block "
+            "meant (a plugin's name or path made it say something else?); nothing was written"
+        )
+    return new
+
+
+def _append(path: Path, text: str) -> None:
+    """Append to a file, never through a link (O_NOFOLLOW: a link put there meanwhile fails)."""
     try:
-        with path.open("a", encoding="utf-8") as fh:  # the file's own text stays byte for byte
-            fh.write(sep + block)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # the file's own text stays byte for byte
+            fh.write(text)
     except OSError as exc:
         raise PonybenchError(f"{path}: cannot be written: {exc.strerror or exc}") from None
-    return Step("pyproject.toml", APPENDED, what)
 
 
-def _suite_steps(root: Path, tasks: str, fixtures: str) -> list[Step]:
-    steps = [
-        copy_new_tree(folder, root / tasks / folder.name, f"{tasks}/{folder.name}", "shipped suite: task")
-        for folder in task_folders(SUITE_TASKS)
-    ]
-    steps += [
-        copy_new_tree(repo, root / fixtures / repo.name, f"{fixtures}/{repo.name}", "shipped suite: fixture")
+def _suite_plan(tasks: str, fixtures: str) -> list[tuple[Path, str, str]]:
+    plan = [(folder, f"{tasks}/{folder.name}", "shipped suite: task") for folder in task_folders(SUITE_TASKS)]
+    plan += [
+        (repo, f"{fixtures}/{repo.name}", "shipped suite: fixture")
         for repo in sorted(p for p in SUITE_FIXTURES.iterdir() if p.is_dir())
     ]
-    plugin = "examples/careful-plugin"
-    steps.append(copy_new_tree(EXAMPLES / "careful-plugin", root / plugin, plugin, "the example plugin"))
-    return steps
+    plan.append((EXAMPLES / "careful-plugin", "examples/careful-plugin", "the example plugin"))
+    return plan
 
 
 def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     """Opt root in: conftest.py, the cell module, the starter tasks, [tool.ponybench] (and with
-    with_suite the shipped suite); nothing that exists is changed."""
+    with_suite the shipped suite); nothing that exists is changed. Every check (the pyproject
+    read back, every target inside the repository) is done before the first write."""
     if not root.exists():
         raise PonybenchError(f"ponybench init: {root} does not exist (give a folder, or create it first)")
     if not root.is_dir():
         raise PonybenchError(f"ponybench init: {root} is not a folder")
     root = root.resolve()
-    text, table = _read_pyproject(root / "pyproject.toml")
+    pyproject = root / "pyproject.toml"
+    # Its own real path too: one out of the repository would steer the rest with its tasks key.
+    inside_root(root, pyproject, "pyproject.toml", itself=True)
+    text, table, old = _read_pyproject(pyproject)
     tasks = _folder_key(table or {}, "tasks", _DEFAULT_TASKS)
     fixtures = _folder_key(table or {}, "fixtures", _DEFAULT_FIXTURES)
     bench = Path(tasks).parent.as_posix()
     plugins, notes = ([], []) if table is not None else find_plugins(root)
-    steps = [
-        write_new(root / "conftest.py", CONFTEST, "conftest.py", "the project's hooks, as examples"),
-        write_new(
+    files = [
+        (root / "conftest.py", CONFTEST, "conftest.py", "the project's hooks, as examples"),
+        (
             root / bench / "test_cells.py",
             (SUITE / "test_cells.py").read_text(encoding="utf-8"),
             f"{bench}/test_cells.py",
             "the cell module: one test per (task, arm, model, run)",
         ),
     ]
-    steps += [
-        copy_new_tree(STARTER_DIR / task, root / tasks / task, f"{tasks}/{task}", what)
-        for task, what in STARTERS.items()
-    ]
+    trees = [(STARTER_DIR / task, f"{tasks}/{task}", what) for task, what in STARTERS.items()]
     if with_suite:
-        steps += _suite_steps(root, tasks, fixtures)
-    steps.append(_pyproject_step(root, text, table is not None, pyproject_block(plugins, tasks)))
+        trees += _suite_plan(tasks, fixtures)
+    for path, _, rel, _ in files:
+        inside_root(root, path, rel)
+    for _, rel, _ in trees:
+        inside_root(root, root / rel, rel)
+    new_text: str | None = None
+    if table is None:
+        if pyproject.is_symlink():  # dangling too: write_new would report it as there
+            raise PonybenchError(
+                f"{pyproject}: a link (to {os.path.realpath(pyproject)}); init does not append through "
+                "a link: add [tool.ponybench] to the file itself. Nothing was written"
+            )
+        new_text = _pyproject_text(
+            pyproject, text, old, pyproject_block(plugins, tasks), block_table(plugins, tasks)
+        )
+    steps = [write_new(path, body, rel, what) for path, body, rel, what in files]
+    steps += [copy_new_tree(source, root / rel, rel, what) for source, rel, what in trees]
+    what = "[tool.ponybench]: where the tasks are, and the arms"
+    if new_text is None:
+        steps.append(Step("pyproject.toml", EXISTS, "it has [tool.ponybench]: left as it is"))
+    elif text is None:
+        steps.append(write_new(pyproject, new_text, "pyproject.toml", what))
+    else:
+        _append(pyproject, new_text[len(text) :])
+        steps.append(Step("pyproject.toml", APPENDED, what))
     return InitResult(root, tuple(steps), tuple(plugins), tuple(notes), bench)
 
 
