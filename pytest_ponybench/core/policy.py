@@ -124,14 +124,14 @@ class AgentPolicy:
 
 def tool_problem(spec: object) -> str | None:
     """Why a value is not a tool as the CLI takes it, or None."""
-    if not isinstance(spec, str) or not TOOL_RE.match(spec):
+    if not isinstance(spec, str) or not TOOL_RE.fullmatch(spec):
         return f'{spec!r} is not a tool name (e.g. "Read", "Bash(git diff:*)", "mcp__notes__search")'
     return None
 
 
 def env_name_problem(name: str) -> str | None:
     """Why a variable may not be set by a task, or None."""
-    if not ENV_NAME_RE.match(name):
+    if not ENV_NAME_RE.fullmatch(name):
         return f"{name!r} is not a variable name (letters, digits and _, not starting with a digit)"
     upper = name.upper()
     if upper.startswith(OWNED_PREFIXES):

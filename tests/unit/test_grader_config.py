@@ -183,6 +183,10 @@ def test_graders_change_the_task_hash_and_a_task_without_them_keeps_its_own(tmp_
     [
         ('[[graders]]\ntype = "regex"\npattern = "x"\n', ("[[graders]] #1", "key 'name'", "letters, digits")),
         (
+            '[[graders]]\nname = "a\\n"\ntype = "regex"\npattern = "x"\n',
+            ("[[graders]] #1", "key 'name'", "letters, digits"),
+        ),
+        (
             '[[graders]]\nname = "a b"\ntype = "regex"\npattern = "x"\n',
             ("[[graders]] #1 'a b'", "key 'name'"),
         ),

@@ -84,6 +84,7 @@ def test_a_task_without_policy_has_an_empty_one_and_its_hash_moves_with_a_policy
         ('env = "A=1"', "env", ["table of variable"]),
         ("env = { MODE = 1 }", "env", ["'MODE' must be a string"]),
         ('env = { "1ST" = "x" }', "env", ["not a variable name"]),
+        ('env = { "MODE\\n" = "x" }', "env", ["not a variable name"]),  # $ matches before a final newline
         ('env = { ANTHROPIC_BASE_URL = "http://x" }', "env", ["CLAUDE* and ANTHROPIC*"]),
         ('env = { CLAUDE_CODE_MAX_RETRIES = "9" }', "env", ["CLAUDE* and ANTHROPIC*"]),
         ('env = { GITHUB_TOKEN = "x" }', "env", ["looks like a credential"]),

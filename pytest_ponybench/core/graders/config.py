@@ -239,7 +239,7 @@ def _one(table: Mapping[str, Any], n: int, root: Path, problem: Problem) -> Grad
     name = table.get("name")
     label = f"[[graders]] #{n}" + (f" {name!r}" if isinstance(name, str) else "")
     t = _Table(table, f"task.toml: {label}", problem)
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         t.problem("name", f"must be letters, digits, _ or - (it names the grader in records), not {name!r}")
         name = f"grader{n}"
     kind = table.get("type")
@@ -456,7 +456,7 @@ def parse_expect_fire(raw: object, problem: Problem) -> ExpectFire | None:
             )
         elif key in ARM_KINDS:
             by_kind[key] = value
-        elif re.match(r"^[A-Za-z0-9_.]+$", key):
+        elif re.fullmatch(r"[A-Za-z0-9_.]+", key):
             by_name[key] = value
         else:
             problem(f"{where}: {key!r} is neither an arm kind ({', '.join(ARM_KINDS)}) nor an arm name")
