@@ -25,7 +25,7 @@ from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.session import run as cellrun
 from pytest_ponybench.store.results import RunDir
-from tests.support import REPO, write
+from tests.support import REPO, one_task_project, write
 
 TASK = "sql_lookup"
 SECRET = '{"claudeAiOauth": {"accessToken": "fake-oauth-token-for-tests"}}\n'
@@ -274,3 +274,22 @@ def test_a_readable_path_that_holds_the_project_home_or_root_is_refused(repo: Pa
             readable=[Path(os.environ["HOME"])],
             protected=confine.protected(),
         )
+
+
+def test_a_claude_whose_install_would_bind_home_stops_the_run_before_any_cell(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = one_task_project(pytester.path, "merge_intervals")
+    home = pytester.path / "home"
+    write(home / ".claude" / ".credentials.json", SECRET)
+    monkeypatch.setenv("HOME", str(home))
+    # A script install whose interpreter lives in ~/bin: its install folder would be HOME itself.
+    (root / "claude").write_text(f"#!{home}/bin/python3\nprint('2.1.332 (Claude Code)')\n")
+    result = pytester.runpytest("benchmarks", "--claude", "./claude", "--models", "offline-reference")
+    out = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, out
+    assert (
+        f"ponybench: --claude ./claude: {home} would be readable in every cell, and it is or holds HOME"
+        in out
+    )
+    assert "Traceback" not in out and not (root / "runs").exists()
