@@ -6,23 +6,27 @@ says what it adds to a session:
 
 | kind | given as | applied as (claude 2.1.332) |
 |---|---|---|
-| plugin | a plugin folder | `--plugin-dir` (its folder readable in the confinement) |
+| plugin | a plugin folder | `--plugin-dir` (a read-only copy of its content) |
 | prompt | text, or `prompt-file:` | `--append-system-prompt` |
 | settings | JSON or a JSON file | `--settings` |
-| mcp | an MCP config of stdio servers | `--mcp-config` (`--strict-mcp-config` always); its folder readable |
+| mcp | an MCP config of stdio servers | `--mcp-config` (`--strict-mcp-config` always); a copy of its folder |
 | claude-md | a CLAUDE.md, `@workspace` or `@user` | the workspace root or `~/.claude/CLAUDE.md`, memory on |
 | skills | a folder of `<name>/SKILL.md` | `~/.claude/skills/<name>/` |
 | agents | a folder of `*.md` subagents | `~/.claude/agents/` |
 | output-style | a style file | `~/.claude/output-styles/`, selected with `outputStyle` |
 
-Files are copied into the cell's own HOME (or workspace) rather than bound from the host, so the
-confinement lets a session read nothing of them but the copies; what lands in `~/.claude` is
-read only with the `user` setting source, which such an arm adds (the HOME is the cell's own
-and holds nothing else). What the CLI needs of each was measured on claude 2.1.332: a user skill
-is listed by its folder's name and only with a `description` in its front matter; an agent by
-its front matter's `name`, and only with a `description`; an output style is selected by its
-front matter's `name` (case counts), else by its file name; an MCP config has no working `cwd`,
-so paths in it are taken from the config's folder here.
+Files are copied into the cell's own HOME (or workspace) rather than bound from the host, and a
+plugin's or an MCP config's folder is bound as a copy of its content (`content_files`: no VCS
+folder, no venv, no cache, nothing of the benchmark's own folders), so the confinement lets a
+session read nothing of them but the copies, and never the repository they live in. A link whose
+target lies outside its arm's folder is refused: followed, it would send a host file to the
+model. What lands in `~/.claude` is read only with the `user` setting source, which such an arm
+adds (the HOME is the cell's own and holds nothing else). What the CLI needs of each was
+measured on claude 2.1.332: a user skill is listed by its folder's name and only with a
+`description` in its front matter; an agent by its front matter's `name`, and only with a
+`description`; an output style is selected by its front matter's `name` (case counts), else by
+its file name; an MCP config has no working `cwd`, so paths in it are taken from the config's
+folder here.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +53,12 @@ __all__ = [
     "SCOPES",
     "SPEC_KINDS",
     "WORKSPACE",
+    "COPY_BYTES_MAX",
+    "COPY_FILES_MAX",
     "arm_error",
+    "content_files",
+    "copy_problems",
+    "links_out",
     "front_matter",
     "make_part",
     "mcp_tool_prefix",
@@ -113,15 +123,19 @@ def style_body(text: str) -> str:
     return text.lstrip("\ufeff").split("---", 2)[2].strip()
 
 
-# Names that are never a folder's content: git's, and bytecode.
-_NOT_CONTENT = (".git", "__pycache__")
+# Names that are never a folder's content: version control's (a repository's history holds
+# every file it ever had, the benchmark's hidden checks among them), and bytecode.
+_NOT_CONTENT = (".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".fslckout", "__pycache__")
+# A copy bound into a cell holds at most this much (per folder); a plugin over it is refused.
+COPY_FILES_MAX = 10_000
+COPY_BYTES_MAX = 200 << 20
 
 
-def _tree_files(root: Path, apart: tuple[Path, ...]) -> Iterator[Path]:
-    """The files that make a folder's content: not .git, the folders lying apart, or anything a
+def _walk(root: Path, apart: tuple[Path, ...]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk over a folder's content: not VCS folders, the folders lying apart, or anything a
     tool writes beside the content: bytecode (__pycache__), a cache (a folder tagged by
     CACHEDIR.TAG, as .pytest_cache is, which pytest writes during the very run that hashes the
-    arm) or a virtual environment (a folder holding pyvenv.cfg)."""
+    arm) or a virtual environment (a folder holding pyvenv.cfg). Links are never followed."""
     away = {os.path.realpath(a) for a in apart}
 
     def kept(top: str, name: str) -> bool:
@@ -134,10 +148,62 @@ def _tree_files(root: Path, apart: tuple[Path, ...]) -> Iterator[Path]:
 
     for top, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if kept(top, d)]
+        yield top, dirs, [f for f in files if f not in _NOT_CONTENT]  # .git is a file in a worktree
+
+
+def _tree_files(root: Path, apart: tuple[Path, ...]) -> Iterator[Path]:
+    for top, _, files in _walk(root, apart):
         for name in files:
             path = Path(top, name)
-            if name not in _NOT_CONTENT and path.is_file():  # .git is a file in a worktree
+            if path.is_file():
                 yield path
+
+
+def content_files(root: Path, apart: tuple[Path, ...] = ()) -> list[Path]:
+    """What a copy of the folder holds, and what its hash covers: files (a link among them as
+    the link), and links to folders, sorted."""
+    out: list[Path] = []
+    for top, dirs, files in _walk(root, apart):
+        out += [Path(top, d) for d in dirs if os.path.islink(os.path.join(top, d))]
+        out += [
+            Path(top, f)
+            for f in files
+            if os.path.isfile(os.path.join(top, f)) or os.path.islink(os.path.join(top, f))
+        ]
+    return sorted(out)
+
+
+def links_out(root: Path, apart: tuple[Path, ...] = ()) -> list[Path]:
+    """Links in the folder's content whose target lies outside it (a copy would send the host
+    file to the model, or bind a link to it)."""
+    real = Path(os.path.realpath(root))
+    return [
+        p
+        for p in content_files(root, apart)
+        if p.is_symlink() and not _inside(Path(os.path.realpath(p)), real)
+    ]
+
+
+def copy_problems(root: Path, apart: tuple[Path, ...] = ()) -> str | None:
+    """Why the folder cannot be copied into a cell: a link out of it, or over the caps."""
+    if out := links_out(root, apart):
+        return (
+            f"{out[0]} is a link to {os.path.realpath(out[0])}, outside {root}"
+            + (f" (and {len(out) - 1} more)" if len(out) > 1 else "")
+            + "; a cell gets a copy of the folder, and links out of it are not followed"
+        )
+    files = content_files(root, apart)
+    size = sum(p.lstat().st_size for p in files)
+    if len(files) > COPY_FILES_MAX or size > COPY_BYTES_MAX:
+        return (
+            f"{root} holds {len(files)} files, {size} bytes: more than a cell's copy takes "
+            f"({COPY_FILES_MAX} files, {COPY_BYTES_MAX} bytes); point the arm at the plugin's own folder"
+        )
+    return None
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
 
 
 def tree_hash(h: Any, root: Path, apart: tuple[Path, ...] = ()) -> None:
@@ -278,7 +344,7 @@ def _settings(label: str, value: Any, base: Path) -> Part:
         path = (base / text).expanduser()
         if not path.is_file():
             raise arm_error(label, f"settings {value!r} is neither a JSON object nor an existing file")
-        text = _read_text(label, path)
+        text = _read_text(label, _not_linked_out(label, "settings file", path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -288,17 +354,34 @@ def _settings(label: str, value: Any, base: Path) -> Part:
     return Part("settings", text=json.dumps(data, sort_keys=True))
 
 
+def _not_linked_out(label: str, what: str, given: Path) -> Path:
+    """given, resolved; refused when it is a link whose target lies outside its own folder (a
+    claude-md linked to ~/.claude/.credentials.json would send that file to the model)."""
+    given = Path(os.path.abspath(given.expanduser()))
+    real = Path(os.path.realpath(given))
+    folder = Path(os.path.realpath(given.parent))
+    if not _inside(real, folder):
+        raise arm_error(
+            label,
+            f"{what} {given} is a link to {real}, outside {folder}; an arm's files are copied, and "
+            "links out of their folder are not followed (copy the file there instead)",
+        )
+    return real
+
+
 def _file(label: str, what: str, value: Any, base: Path) -> Path:
-    path = (base / str(value)).expanduser().resolve()
+    path = _not_linked_out(label, what, base / str(value))
     if not path.is_file():
         raise arm_error(label, f"{what} {path} does not exist")
     return path
 
 
 def _folder(label: str, what: str, value: Any, base: Path) -> Path:
-    path = (base / str(value)).expanduser().resolve()
+    path = _not_linked_out(label, what, base / str(value))
     if not path.is_dir():
         raise arm_error(label, f"{what} {path} does not exist or is not a folder")
+    if problem := copy_problems(path):
+        raise arm_error(label, f"{what} {path}: {problem}")
     return path
 
 
@@ -347,13 +430,25 @@ def _mcp(label: str, value: Any, base: Path) -> Part:
     if not isinstance(servers, dict) or not servers:
         raise arm_error(label, f'{path}: no "mcpServers" object naming at least one server')
     folder = path.parent
-    # The folder is readable by the agent (the server runs in its sandbox): never the project.
-    if folder == base.resolve() or folder in base.resolve().parents:
-        raise arm_error(
-            label,
-            f"{path}: the folder of an MCP config is readable in the cell, and {folder} holds the "
-            "project (its tasks and checks); put the config and its server in a folder of their own",
-        )
+    # The folder is copied into the cell (the server runs in its sandbox): never one that holds
+    # the project (its tasks and checks), HOME (the user's credentials), the temporary folder
+    # (every cell's scratch) or the whole file system.
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    tmp = Path(os.path.realpath(tempfile.gettempdir()))
+    held = {
+        base.resolve(): "the project (its tasks and checks)",
+        home: f"HOME ({home}: the user's credentials)",
+        tmp: f"the temporary folder ({tmp}: every cell's scratch)",
+    }
+    for where, what in held.items():
+        if _inside(where, folder):
+            raise arm_error(
+                label,
+                f"{path}: the folder of an MCP config is copied into the cell, and {folder} holds "
+                f"{what}; put the config and its server in a folder of their own",
+            )
+    if problem := copy_problems(folder):
+        raise arm_error(label, f"{path}: {problem}")
     resolved = {str(n): _mcp_server(label, str(path), str(n), s, folder) for n, s in servers.items()}
     return Part(
         "mcp",
@@ -442,7 +537,7 @@ def make_part(kind: str, value: Any, base: Path, label: str) -> Part:
         path = (base / str(value)).expanduser()
         if not path.is_file():
             raise arm_error(label, f"prompt file {path} does not exist")
-        text = _read_text(label, path)
+        text = _read_text(label, _not_linked_out(label, "prompt file", path))
         if not text.strip():
             raise arm_error(label, f"prompt file {path} is empty")
         return Part("prompt", text=text)

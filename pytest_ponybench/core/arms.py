@@ -27,6 +27,7 @@ from pytest_ponybench.core.armparts import (
     Part,
     Placement,
     arm_error,
+    copy_problems,
     make_part,
 )
 from pytest_ponybench.core.names import name_problem
@@ -161,17 +162,32 @@ BASELINE = Arm("baseline")
 
 
 def apart_from(arms: Iterable[Arm], folders: Iterable[Path]) -> list[Arm]:
-    """The arms, each plugin part told which of folders lie inside its plugin folder (and so
-    are not hashed as part of it)."""
+    """The arms, each plugin part told which of folders (the benchmark's own: tasks, fixtures,
+    the out folder) lie inside its plugin folder, so that neither its hash nor the copy a cell
+    gets holds them; a plugin that cannot be copied (a link out of it, over the caps) and an MCP
+    folder among the benchmark's own are refused here, before any cell."""
     real = [Path(os.path.realpath(f)) for f in folders]
 
-    def told(part: Part) -> Part:
+    def told(arm: Arm, part: Part) -> Part:
+        label = repr(arm.name)
+        if part.kind == "mcp" and part.path is not None:
+            folder = Path(os.path.realpath(part.path.parent))
+            for f in real:
+                if folder == f or f in folder.parents or folder in f.parents:
+                    raise arm_error(
+                        label,
+                        f"{part.path}: the folder of an MCP config is copied into the cell, and {folder} "
+                        f"is, holds or lies in the benchmark's own {f}; give the config a folder of its own",
+                    )
         if part.kind != "plugin" or part.path is None:
             return part
         plugin = Path(os.path.realpath(part.path))
-        return replace(part, apart=tuple(f for f in real if plugin in f.parents))
+        out = replace(part, apart=tuple(f for f in real if plugin in f.parents))
+        if problem := copy_problems(plugin, out.apart):
+            raise arm_error(label, f"plugin {plugin}: {problem}")
+        return out
 
-    return [replace(arm, parts=tuple(told(p) for p in arm.parts)) for arm in arms]
+    return [replace(arm, parts=tuple(told(arm, p) for p in arm.parts)) for arm in arms]
 
 
 def compose(name: str, parts: Sequence[Part], label: str) -> Arm:

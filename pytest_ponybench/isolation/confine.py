@@ -29,7 +29,9 @@ carry what it found.
 from __future__ import annotations
 
 import functools
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -38,12 +40,14 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import seccomp
 
 __all__ = [
     "BWRAP_ENV",
     "CAP_FIELDS",
     "CA_VARS",
+    "CLI_PACKAGE",
     "Confinement",
     "ETC_KEEP",
     "INSTALL_HINT",
@@ -57,11 +61,14 @@ __all__ = [
     "agent_view",
     "bwrap_argv",
     "bwrap_path",
+    "claude_readable",
     "etc_argv",
+    "exposure",
     "install_folder",
     "interpreter_folder",
     "prefix",
     "program_folder",
+    "protected",
     "refusal",
     "status",
     "wrap",
@@ -159,16 +166,111 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-def install_folder(claude: str) -> Path:
-    """The folder that holds the claude installation: the npm package root (the nearest folder
-    above the binary's real path with a package.json), else the binary's own folder."""
+# The npm packages of the CLI: the package itself and its per-platform binaries.
+CLI_PACKAGE = "@anthropic-ai/claude-code"
+
+
+def _package_name(manifest: Path) -> str | None:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def install_folder(claude: str) -> Path | None:
+    """The claude installation that the real path of `claude` lies in: the npm package of the
+    CLI (the nearest package.json above it names `@anthropic-ai/claude-code`), or None. The
+    nearest package.json that names anything else ends the search: a folder with a
+    package.json is not an install (a wrapper script in a repository would bind the repository)."""
     real = Path(os.path.realpath(claude))
     for parent in real.parents:
-        if (parent / "package.json").is_file():
-            return parent
+        manifest = parent / "package.json"
+        if manifest.is_file():
+            name = _package_name(manifest) or ""
+            return parent if name == CLI_PACKAGE or name.startswith(CLI_PACKAGE + "-") else None
         if parent.name == "node_modules" or parent == parent.parent:
             break
-    return real.parent
+    return None
+
+
+def _is_script(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+_NAMED = re.compile(r"""(?<![\w.$])(/[^\s'"`;|&()<>$\\]+)""")
+
+
+def _named_installs(script: str) -> list[Path]:
+    """The claude installs a wrapper script names by absolute path (`exec /opt/claude/bin/claude`)."""
+    try:
+        with open(script, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(1 << 16)
+    except OSError:
+        return []
+    found: list[Path] = []
+    for word in _NAMED.findall(text):
+        real = os.path.realpath(word)
+        if real == os.path.realpath(script) or not (os.path.isfile(real) and os.access(real, os.X_OK)):
+            continue
+        folder = install_folder(real)
+        if folder is not None:
+            found.append(folder)
+        elif os.path.basename(word).startswith("claude") and not _is_script(real):
+            found.append(Path(real))  # a native binary: its own file
+    return found
+
+
+def claude_readable(claude: str, path: str | None) -> list[Path]:
+    """What of the host the claude command needs to run: its npm package (and a script
+    install's interpreter); a native binary's own file; a wrapper script's own file, its
+    interpreter and the real install it names or PATH gives. Never the folder a wrapper lies in."""
+    real = os.path.realpath(shutil.which(claude, path=path) or claude)
+    folder = install_folder(real)
+    interpreter = interpreter_folder(real, path)
+    if folder is not None:
+        return [folder, *([interpreter] if interpreter is not None else [])]
+    if not _is_script(real):
+        return [Path(real)]
+    out = [Path(real), *([interpreter] if interpreter is not None else []), *_named_installs(real)]
+    # A wrapper that runs `claude` by name: the install PATH gives (not the wrapper again).
+    on_path = shutil.which("claude", path=path)
+    if on_path is not None and os.path.realpath(on_path) != real:
+        inner = os.path.realpath(on_path)
+        out += [install_folder(inner) or Path(inner)]
+        if (inner_interpreter := interpreter_folder(inner, path)) is not None:
+            out.append(inner_interpreter)
+    return list(dict.fromkeys(out))
+
+
+def protected(out: Path | None = None) -> dict[str, Path]:
+    """What no path readable in a cell may be or hold (`exposure`): the project (the cwd), HOME,
+    every cell's scratch and, given, the out folder (every run dir)."""
+    from pytest_ponybench.isolation.scratch import root
+
+    named = {"the project": Path.cwd(), "HOME": Path(os.path.expanduser("~")), "the scratch root": root()}
+    return named | ({"the out folder": out} if out is not None else {})
+
+
+def exposure(readable: Iterable[Path], protected: Mapping[str, Path]) -> str | None:
+    """Why a view must not be used: a readable path that is, or holds, one of protected (the
+    project, HOME, the out folder, the scratch root; `/` always); None when none does."""
+    named = {"the whole file system": Path("/"), **protected}
+    for path in readable:
+        real = Path(os.path.realpath(path))
+        for what, where in named.items():
+            target = Path(os.path.realpath(where))
+            if _under(target, [real]):
+                return (
+                    f"{path} would be readable in every cell, and it is or holds {what} ({target}); "
+                    "a cell may read only the claude install and copies of the arm's files"
+                )
+    return None
 
 
 def interpreter_folder(claude: str, path: str | None) -> Path | None:
@@ -357,18 +459,18 @@ def agent_view(
     hide: Sequence[Path] = (),
     env: Mapping[str, str] | None = None,
     readable: Sequence[Path] = (),
+    protected: Mapping[str, Path] | None = None,
 ) -> View:
-    """What a claude session sees: its workspace and HOME writable, the claude install (and a
-    script install's interpreter), the arm's plugin folder and proxy CA files readable."""
+    """What a claude session sees: its workspace and HOME writable, the claude install
+    (`claude_readable`), the copies of the arm's plugin and MCP folders and proxy CA files
+    readable. A readable path that is or holds one of protected is refused (`exposure`)."""
     path = (env or {}).get("PATH")
-    real = os.path.realpath(shutil.which(claude, path=path) or claude)
-    extra = [install_folder(real), *readable]
-    interpreter = interpreter_folder(claude, path)
-    if interpreter is not None:
-        extra.append(interpreter)
+    extra = [*claude_readable(claude, path), *readable]
     for var in CA_VARS:
         if (value := (env or {}).get(var)) and os.path.exists(value):
             extra.append(Path(os.path.realpath(value)))
+    if (why := exposure(extra, protected or {})) is not None:
+        raise PonybenchError(f"ponybench: {why}")
     return View(
         writable=(workspace, home),
         readable=tuple(extra),
@@ -398,10 +500,19 @@ def agent_command(
     readable: Sequence[Path] = (),
     credentials: bytes | None = None,
     credentials_path: Path | None = None,
+    protected: Mapping[str, Path] | None = None,
 ) -> tuple[list[str], Prefix]:
     """A claude session's command confined (agent_view), a logged-in user's credentials given
     as a file that lives only on the sandbox's own tmpfs."""
-    view = agent_view(workspace=workspace, home=home, claude=cmd[0], hide=hide, env=env, readable=readable)
+    view = agent_view(
+        workspace=workspace,
+        home=home,
+        claude=cmd[0],
+        hide=hide,
+        env=env,
+        readable=readable,
+        protected=protected,
+    )
     data = {credentials_path: credentials} if credentials is not None and credentials_path else None
     return wrap(cmd, view, data)
 

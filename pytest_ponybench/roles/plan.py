@@ -26,6 +26,7 @@ from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import previous, provenance
@@ -209,6 +210,16 @@ def _claude(settings: Settings) -> str:
     return claude
 
 
+def _claude_sealed(claude: str, settings: Settings) -> None:
+    """What every cell binds of the host to run claude must not hold the project, HOME, the out
+    folder or the scratch (a `--claude` wrapper in a repository binds itself, not the repository)."""
+    protected = {**confine.protected(settings.out_dir), "the project root": settings.root}
+    if (
+        why := confine.exposure(confine.claude_readable(claude, os.environ.get("PATH")), protected)
+    ) is not None:
+        raise PonybenchError(f"ponybench: {cfg.OPT_CLAUDE} {claude}: {why}")
+
+
 def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     """The frozen plan of this pytest run; every problem is a usage error before collection."""
     # Runs that show something and run nothing: no run dir, no claude started.
@@ -300,6 +311,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if mode is Mode.RESCORE and not plan.judged:
         return plan  # no claude: the workspaces are scored again as they are
     claude = _claude(settings)
+    _claude_sealed(claude, settings)
     if not collect_only and not settings.dry_run:
         _check_credentials(plan.live_models)
     return replace(plan, claude=claude)

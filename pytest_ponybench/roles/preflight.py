@@ -258,6 +258,8 @@ def _session(
     if offline and server is not None:
         server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
     pre: confine.Prefix | None = None
+    # The arm as its cells get it: plugin and MCP folders as copies (armfiles.sealed).
+    arm = armfiles.sealed(arm)
     try:
         cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=max_turns)
         env = agent.cell_env(
@@ -281,6 +283,7 @@ def _session(
                 readable=arm.readable(),
                 credentials=credentials,
                 credentials_path=home / agent.CREDENTIALS,
+                protected=confine.protected(),
             )
         elif credentials is not None:
             agent.place_credentials(home, credentials)

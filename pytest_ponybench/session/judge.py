@@ -147,6 +147,7 @@ def run(
                 hide=hide,
                 credentials=credentials,
                 credentials_path=home / agent.CREDENTIALS,
+                protected=confine.protected(),  # it binds only the claude install: never a folder above
             )
         elif credentials is not None:
             agent.place_credentials(home, credentials)

@@ -7,6 +7,7 @@ full disk) the cell is recorded, its workspace kept and nothing of it left in th
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
 from pytest_ponybench.store.slots import StartSlots
 
-__all__ = ["CellContext", "Extend", "applied_policy", "rescore_cell", "run_cell"]
+__all__ = ["CellContext", "Extend", "applied_policy", "launch", "rescore_cell", "run_cell"]
 
 # Adds metrics to a finished record (the pytest_ponybench_record implementations).
 Extend = Callable[[Cell, Record, Path], None]
@@ -131,11 +132,13 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         else None
     )
     policy = cell.task.policy
+    # The plugin and MCP folders as copies of their content: never the repository they live in.
+    arm = armfiles.sealed(cell.arm)
     cmd = agent.build_command(
         ctx.claude,
         cell.task.prompt,
         cell.model,
-        cell.arm,
+        arm,
         cell.max_turns(ctx.max_turns),
         ctx.max_budget_usd,
         policy=policy,
@@ -163,9 +166,10 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         home=place.home,
         env=env,
         hide=_harness_paths(cell, ctx),
-        readable=cell.arm.readable(),
+        readable=arm.readable(),
         credentials=credentials,
         credentials_path=place.home / agent.CREDENTIALS,
+        protected=confine.protected(ctx.run_dir.path.parent),
     )
     how = {
         "method": state.method,
@@ -359,8 +363,10 @@ def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: Cell
 
 
 def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:
-    """What a confined session must not see even where it lies inside a system folder."""
-    paths = [cell.task.path.parent, ctx.run_dir.path, PACKAGE_ROOT, Path.cwd()]
+    """What a confined session must not see even where it lies inside a system folder: the
+    tasks, every run dir (the out folder), this package, the project, HOME."""
+    paths = [cell.task.path.parent, ctx.run_dir.path, ctx.run_dir.path.parent, PACKAGE_ROOT, Path.cwd()]
+    paths.append(Path(os.path.expanduser("~")))
     return paths + ([cell.task.fixture_path] if cell.task.fixture_path else [])
 
 

@@ -18,6 +18,7 @@ from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.session import armfiles
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir
 from tests.support import (
@@ -183,9 +184,14 @@ def test_a_cell_calls_the_mcp_tools_and_the_server_is_confined_with_it(
     project = arm_project(tmp_path / "project")
     hidden = mcp_task(tmp_path, [])
     task_file = hidden / "checks" / "test_correct_add.py"
-    own = project / "mcp" / "notes" / "server.py"
-    task = load_task(mcp_task(tmp_path, [str(task_file), str(REPO / "pyproject.toml"), str(own)]))
+    original = project / "mcp" / "notes" / "server.py"
     arm = parse_spec("notes=mcp:mcp/notes/mcp.json", project)
+    # The server runs from a copy of its folder (made once per process, so this is the cell's).
+    copied = armfiles.sealed(arm).of("mcp")[0].path
+    assert copied is not None and not copied.is_relative_to(project)
+    own = copied.parent / "server.py"
+    reads = [str(task_file), str(REPO / "pyproject.toml"), str(original), str(own)]
+    task = load_task(mcp_task(tmp_path, reads))
     run_dir = RunDir(tmp_path / "run")
     run_dir.path.mkdir()
     ctx = CellContext(
@@ -204,12 +210,12 @@ def test_a_cell_calls_the_mcp_tools_and_the_server_is_confined_with_it(
         "PONYBENCH-MCP-NOTE: functions stay under 30 lines; names say what, not how.",
         False,
     )
-    # The task's hidden checks and the project are not there for it; its own files are.
-    # (The CLI adds a hint about deferred schemas to an error result.)
-    for tool, text, error in mcp[1:3]:
+    # The task's hidden checks, the project and the folder it was copied from are not there for
+    # it; its own files are, in its copy. (The CLI adds a hint about deferred schemas to an error.)
+    for tool, text, error in mcp[1:4]:
         assert tool == "mcp__notes__read_file" and error, (tool, text)
         assert text.startswith("cannot read: No such file or directory"), text
-    assert mcp[3][0] == "mcp__notes__read_file" and mcp[3][1].startswith("#!/usr/bin/env python3")
+    assert mcp[4][0] == "mcp__notes__read_file" and mcp[4][1].startswith("#!/usr/bin/env python3")
     assert rec["tool_uses"]["mcp__notes__lookup"] == 1
 
 
