@@ -26,7 +26,7 @@ difference to review, or something to do before a run. No key is dropped without
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -48,6 +48,7 @@ __all__ = [
     "Item",
     "KINDS",
     "LABELS",
+    "MAPPERS",
     "NOT_IMPORTED",
     "Plugin",
     "REFERENCES_DIR",
@@ -185,6 +186,166 @@ class GraderMapping:
         self.items.append(Item(DIFFERS, f"grader {g.name!r} ({g.type}): {why}"))
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What a grader's mapping needs beyond the grader itself."""
+
+    name: str  # the grader's name here
+    baseline_reply: str | None
+    baseline_why: str
+    seeded: Sequence[str]
+
+
+# A mapper fills the table in place and says why the grader has no equivalent, or None.
+_Mapper = Callable[[Grader, dict[str, Any], GraderMapping, _Context], str | None]
+
+
+def _map_regex(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    k = g.keys
+    target = k["target"]
+    if target == "last_message":
+        table.update(type="regex", target="reply")
+    elif isinstance(target, Mapping):
+        glob, why = _glob(str(target["path"]))
+        if glob is None:
+            return why or ""
+        table.update(type="regex", target="files", glob=glob)
+        if k["match"] == "not_contains" or k["match"] == "count:0":
+            out.differs(g, f"when {glob} is missing CPE fails the grader; here nothing matches, so it passes")
+    elif target == "trace":
+        return (
+            "target trace is every stream-json event as JSON (hooks, the tool list, calls and results); "
+            'here regex reads the reply or the assistant text (target = "transcript"): '
+            "use tool_used with input for tool calls"
+        )
+    elif target == "files":
+        return (
+            "target files is the list of file names the run created; a regex over names has no "
+            "equivalent here (file_exists takes a glob; regex on files reads their content)"
+        )
+    else:
+        return "target mock_calls needs CPE's MCP mocks, which have no equivalent here"
+    done = translate(str(k["pattern"]), str(k["flags"]))
+    if done.pattern is None:
+        return f"pattern {k['pattern']!r}: {done.why}"
+    table["pattern"] = done.pattern
+    if done.flags:
+        table["flags"] = done.flags
+    match = str(k["match"])
+    if match == "not_contains":
+        table["mode"] = "not_contains"
+    elif match.startswith("count:"):
+        n = int(match.split(":", 1)[1])
+        table.update(mode="count", min=n, max=n)
+    return None
+
+
+def _map_tool_used(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    k = g.keys
+    tool = str(k["tool"])
+    table.update(type="tool_used", tool=fnmatch_literal(tool))
+    if k.get("input_match") is not None:
+        match_table, why = _input_match(tool, str(k["input_match"]))
+        if match_table is None:
+            return why
+        table["input"] = match_table
+        out.differs(
+            g,
+            "input_match matched the whole input as JSON in CPE; "
+            f"here it matches input.{match_table['path']}",
+        )
+    for bound in ("min", "max"):
+        if k.get(bound) is not None:
+            table[bound] = k[bound]
+    return None
+
+
+def _map_tool_order(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    steps = []
+    for side in ("before", "after"):
+        step, why = _step(g.keys[side])
+        if step is None:
+            return f"{side}: {why}"
+        steps.append(step)
+    table.update(type="tool_order", steps=steps)
+    out.differs(
+        g,
+        "CPE passes when the first 'before' call comes before the first 'after' call; here, when some "
+        "'after' call follows a 'before' call (an 'after' call before both no longer fails it)",
+    )
+    return None
+
+
+def _map_file_exists(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    k = g.keys
+    glob, why = _glob(str(k["path"]))
+    if glob is None:
+        return why or ""
+    table.update(type="file_exists" if k["exists"] else "file_absent", path=glob)
+    if "?" in glob:
+        out.differs(g, "'?' also matches '/' in CPE, one character within a folder here")
+    hits = [p for p in ctx.seeded if _matches(glob, p)]
+    if hits:
+        out.differs(
+            g,
+            f"{glob} matches seeded file(s) ({', '.join(hits[:3])}): CPE counts only files the run "
+            "creates, here every file of the workspace counts",
+        )
+    return None
+
+
+def _map_llm(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    k = g.keys
+    focus = k["focus"]
+    table.update(type="llm", criteria=str(k["criteria"]))
+    if focus == "last_message":
+        return None  # on = "reply", the default
+    if isinstance(focus, Mapping):
+        glob, why = _glob(str(focus["path"]))
+        if glob is None:
+            return why or ""
+        if glob.lower().endswith(IMAGE_SUFFIXES):
+            return f"the judge reads {glob} as an image in CPE; here it reads text files"
+        table.update(on="files", files=[glob])
+        return None
+    if focus == "files":
+        table["on"] = "diff"
+        out.differs(g, "CPE showed the judge the names of the files the run created; here, the diff")
+        return None
+    if focus == "trace":
+        return (
+            "focus trace (the whole trajectory) has no equivalent: the judge reads the reply, diff or files"
+        )
+    return "focus mock_calls needs CPE's MCP mocks, which have no equivalent here"
+
+
+def _map_baseline(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
+    k = g.keys
+    if ctx.baseline_reply is None:
+        return ctx.baseline_why or f"baseline_file {k['baseline_file']!r} holds no final reply"
+    ref = f"{REFERENCES_DIR}/{ctx.name}.md"
+    out.files[ref] = ctx.baseline_reply.encode()
+    table.update(type="llm_reference", reference=ref, criteria=str(k["criteria"]), pass_if="not_worse")
+    out.differs(
+        g,
+        "CPE compared whole trajectories; here the reply is judged against "
+        f"the baseline's final reply ({ref})",
+    )
+    return None
+
+
+# Each CPE grader type (cases.GRADER_TYPES, whose keys cases.py checked) and how it becomes a
+# `[[graders]]` table; a test keeps the two lists equal.
+MAPPERS: dict[str, _Mapper] = {
+    "regex": _map_regex,
+    "tool_used": _map_tool_used,
+    "tool_order": _map_tool_order,
+    "file_exists": _map_file_exists,
+    "llm": _map_llm,
+    "baseline": _map_baseline,
+}
+
+
 def map_grader(
     g: Grader,
     *,
@@ -200,125 +361,9 @@ def map_grader(
     table: dict[str, Any] = {"name": name, "type": ""}
     if name != g.name:
         out.differs(g, f"renamed {name!r} (grader names are letters, digits, _ and -)")
-    k = g.keys
-    if g.type == "regex":
-        target = k["target"]
-        if target == "last_message":
-            table.update(type="regex", target="reply")
-        elif isinstance(target, Mapping):
-            glob, why = _glob(str(target["path"]))
-            if glob is None:
-                return out.refuse(g, why or "")
-            table.update(type="regex", target="files", glob=glob)
-            if k["match"] == "not_contains" or k["match"] == "count:0":
-                out.differs(
-                    g, f"when {glob} is missing CPE fails the grader; here nothing matches, so it passes"
-                )
-        elif target == "trace":
-            return out.refuse(
-                g,
-                "target trace is every stream-json event as JSON (hooks, the tool list, calls and results); "
-                'here regex reads the reply or the assistant text (target = "transcript"): '
-                "use tool_used with input for tool calls",
-            )
-        elif target == "files":
-            return out.refuse(
-                g,
-                "target files is the list of file names the run created; a regex over names has no "
-                "equivalent here (file_exists takes a glob; regex on files reads their content)",
-            )
-        else:
-            return out.refuse(g, "target mock_calls needs CPE's MCP mocks, which have no equivalent here")
-        done = translate(str(k["pattern"]), str(k["flags"]))
-        if done.pattern is None:
-            return out.refuse(g, f"pattern {k['pattern']!r}: {done.why}")
-        table["pattern"] = done.pattern
-        if done.flags:
-            table["flags"] = done.flags
-        match = str(k["match"])
-        if match == "not_contains":
-            table["mode"] = "not_contains"
-        elif match.startswith("count:"):
-            n = int(match.split(":", 1)[1])
-            table.update(mode="count", min=n, max=n)
-    elif g.type == "tool_used":
-        tool = str(k["tool"])
-        table.update(type="tool_used", tool=fnmatch_literal(tool))
-        if k.get("input_match") is not None:
-            match_table, why = _input_match(tool, str(k["input_match"]))
-            if match_table is None:
-                return out.refuse(g, why)
-            table["input"] = match_table
-            out.differs(
-                g,
-                "input_match matched the whole input as JSON in CPE; "
-                f"here it matches input.{match_table['path']}",
-            )
-        if k.get("min") is not None:
-            table["min"] = k["min"]
-        if k.get("max") is not None:
-            table["max"] = k["max"]
-    elif g.type == "tool_order":
-        steps = []
-        for side in ("before", "after"):
-            step, why = _step(k[side])
-            if step is None:
-                return out.refuse(g, f"{side}: {why}")
-            steps.append(step)
-        table.update(type="tool_order", steps=steps)
-        out.differs(
-            g,
-            "CPE passes when the first 'before' call comes before the first 'after' call; here, when some "
-            "'after' call follows a 'before' call (an 'after' call before both no longer fails it)",
-        )
-    elif g.type == "file_exists":
-        glob, why = _glob(str(k["path"]))
-        if glob is None:
-            return out.refuse(g, why or "")
-        table.update(type="file_exists" if k["exists"] else "file_absent", path=glob)
-        if "?" in glob:
-            out.differs(g, "'?' also matches '/' in CPE, one character within a folder here")
-        hits = [p for p in seeded if _matches(glob, p)]
-        if hits:
-            out.differs(
-                g,
-                f"{glob} matches seeded file(s) ({', '.join(hits[:3])}): CPE counts only files the run "
-                "creates, here every file of the workspace counts",
-            )
-    elif g.type == "llm":
-        focus = k["focus"]
-        table.update(type="llm", criteria=str(k["criteria"]))
-        if focus == "last_message":
-            pass  # on = "reply", the default
-        elif isinstance(focus, Mapping):
-            glob, why = _glob(str(focus["path"]))
-            if glob is None:
-                return out.refuse(g, why or "")
-            if glob.lower().endswith(IMAGE_SUFFIXES):
-                return out.refuse(g, f"the judge reads {glob} as an image in CPE; here it reads text files")
-            table.update(on="files", files=[glob])
-        elif focus == "files":
-            table["on"] = "diff"
-            out.differs(g, "CPE showed the judge the names of the files the run created; here, the diff")
-        elif focus == "trace":
-            return out.refuse(
-                g,
-                "focus trace (the whole trajectory) has no equivalent: "
-                "the judge reads the reply, diff or files",
-            )
-        else:
-            return out.refuse(g, "focus mock_calls needs CPE's MCP mocks, which have no equivalent here")
-    else:  # baseline
-        if baseline_reply is None:
-            return out.refuse(g, baseline_why or f"baseline_file {k['baseline_file']!r} holds no final reply")
-        ref = f"{REFERENCES_DIR}/{name}.md"
-        out.files[ref] = baseline_reply.encode()
-        table.update(type="llm_reference", reference=ref, criteria=str(k["criteria"]), pass_if="not_worse")
-        out.differs(
-            g,
-            "CPE compared whole trajectories; here the reply is judged against "
-            f"the baseline's final reply ({ref})",
-        )
+    why = MAPPERS[g.type](g, table, out, _Context(name, baseline_reply, baseline_why, seeded))
+    if why is not None:
+        return out.refuse(g, why)
     if axis != "score" and not arms_only:
         table["axis"] = axis
     if g.weight != 1.0:

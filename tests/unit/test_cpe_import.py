@@ -840,3 +840,9 @@ def test_tools_the_task_loader_would_refuse_are_listed_not_imported(tmp_path: Pa
         "disallowed_tools: 'Write(*.md)' never matches",
     ):
         assert words in said, said
+
+
+def test_every_cpe_grader_type_has_a_mapping() -> None:
+    from pytest_ponybench.cpe import cases, mapping
+
+    assert sorted(mapping.MAPPERS) == sorted(cases.GRADER_TYPES)
