@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from pytest_ponybench.analysis import procedure, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Effect
+from pytest_ponybench.analysis.stats.distributions import bisect
 from pytest_ponybench.core.records import Record, is_scored, is_valid, latest
 
 __all__ = [
@@ -57,14 +58,13 @@ def detectable(n_tasks: int, sd: float, level: float, power: float = POWER) -> f
         low, high = high, 2.0 * high
         if high > 1e6 * sd:
             return None
-    for _ in range(100):
-        mid = 0.5 * (low + high)
-        if stats.t_power(n_tasks, mid, sd, level) < power:
-            low = mid
-        else:
-            high = mid
-        if high - low <= 1e-9 * high:
-            break
+    _low, high = bisect(
+        lambda d: stats.t_power(n_tasks, d, sd, level) < power,
+        low,
+        high,
+        steps=100,
+        close=lambda lo, hi: hi - lo <= 1e-9 * hi,
+    )
     return high
 
 

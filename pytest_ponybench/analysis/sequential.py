@@ -56,6 +56,12 @@ from typing import Any
 
 from pytest_ponybench.analysis import procedure, stats
 from pytest_ponybench.analysis.stats import ArmVerdict, Effect
+from pytest_ponybench.analysis.stats.distributions import (
+    bisect,
+    normal_cdf,
+    normal_upper,
+    normal_upper_quantile,
+)
 from pytest_ponybench.core.records import Record, is_scored, latest
 
 __all__ = [
@@ -103,26 +109,6 @@ def _phi(x: float) -> float:
     return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
 
 
-def _cdf(x: float) -> float:
-    return 0.5 * math.erfc(-x / math.sqrt(2.0))
-
-
-def _upper(x: float) -> float:
-    return 0.5 * math.erfc(x / math.sqrt(2.0))
-
-
-def _z(p_upper: float) -> float:
-    """The standard normal quantile with upper tail p_upper."""
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if _upper(mid) > p_upper:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
 def spent(fraction: float, alpha: float, spending: str = "pocock") -> float:
     """The level spent by information fraction t, both sides together: Lan-DeMets Pocock-type
     alpha log(1 + (e - 1) t), or O'Brien-Fleming-type applied to each side's alpha / 2,
@@ -133,7 +119,7 @@ def spent(fraction: float, alpha: float, spending: str = "pocock") -> float:
     if spending == "pocock":
         return alpha * math.log(1.0 + (math.e - 1.0) * t)
     if spending == "obrien-fleming":
-        return 4.0 * _upper(_z(alpha / 4.0) / math.sqrt(t))
+        return 4.0 * normal_upper(normal_upper_quantile(alpha / 4.0) / math.sqrt(t))
     raise ValueError(f"unknown spending function {spending!r} (known: {', '.join(SPENDING)})")
 
 
@@ -162,7 +148,7 @@ def boundaries(fractions: tuple[float, ...], alpha: float, spending: str = "poco
     for k, t in enumerate(fractions):
         target = spent(t, alpha, spending) - previous_spent
         if k == 0:
-            c = _z(target / 2.0) if target > 0 else math.inf
+            c = normal_upper_quantile(target / 2.0) if target > 0 else math.inf
         else:
             sd = math.sqrt(t - previous_t)
 
@@ -176,22 +162,18 @@ def boundaries(fractions: tuple[float, ...], alpha: float, spending: str = "poco
             ) -> float:
                 edge = c * math.sqrt(t)
                 return sum(
-                    w * f * (_upper((edge - u) / sd) + _cdf((-edge - u) / sd))
+                    w * f * (normal_upper((edge - u) / sd) + normal_cdf((-edge - u) / sd))
                     for w, f, u in zip(weights, density, grid, strict=True)
                 ) * (step / 3.0)
 
             if target <= 0 or crossing(40.0) >= target:
                 c = math.inf if target <= 0 else 40.0
             else:
-                lo, hi = 0.0, 40.0
-                for _ in range(100):
-                    mid = 0.5 * (lo + hi)
-                    if crossing(mid) > target:
-                        lo = mid
-                    else:
-                        hi = mid
-                    if hi - lo < 1e-9:
-                        break
+
+                def above(c: float, target: float = target) -> bool:
+                    return crossing(c) > target
+
+                lo, hi = bisect(above, 0.0, 40.0, steps=100, close=lambda lo, hi: hi - lo < 1e-9)
                 c = 0.5 * (lo + hi)
         out.append(c)
         # The sub-density of S_k on the continuation region |S_k| < c sqrt(t_k).
@@ -217,7 +199,8 @@ def boundaries(fractions: tuple[float, ...], alpha: float, spending: str = "poco
 def nominal_levels(fractions: Sequence[float], alpha: float, spending: str = "pocock") -> list[float]:
     """Each look's two-sided nominal level, 2 (1 - Phi(c_k)): what a p must be below there."""
     return [
-        2.0 * _upper(c) if math.isfinite(c) else 0.0 for c in boundaries(tuple(fractions), alpha, spending)
+        2.0 * normal_upper(c) if math.isfinite(c) else 0.0
+        for c in boundaries(tuple(fractions), alpha, spending)
     ]
 
 

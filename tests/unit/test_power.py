@@ -7,6 +7,7 @@ script prints figures in the ranges the README states."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import random
 import re
 import sys
@@ -15,6 +16,7 @@ from types import ModuleType
 import pytest
 
 from pytest_ponybench.analysis import stats
+from pytest_ponybench.analysis.stats.power import needed_tasks
 from pytest_ponybench.core.records import Record
 from tests.support import REPO
 
@@ -95,3 +97,45 @@ def test_a_small_run_of_the_simulation_script(capsys: pytest.CaptureFixture[str]
     now, before = float(power[0][3]), float(power[0][5])
     assert now >= 50.0 and now >= before, out  # +25 pp over 20 x 3: pass first beats Holm over 5
     assert "Sequential" not in out  # --only ran only what was asked
+
+
+# --- the hint's oracles (scipy and statsmodels, throwaway venv, by the call next to each) ---------
+
+
+@pytest.mark.parametrize(
+    ("sd", "delta", "expected"),
+    [
+        # ceil(statsmodels TTestPower().solve_power(effect_size=delta / sd, alpha=0.05,
+        # power=0.8)) on 2026-11-29: 33.37, 72.58, 198.15, 10.72, 55.95
+        (0.2, 0.1, 34),
+        (0.3, 0.1, 73),
+        (0.5, 0.1, 199),
+        (0.1, math.log(1.1), 11),
+        (0.25, math.log(1.1), 56),
+    ],
+)
+def test_needed_tasks_oracle(sd: float, delta: float, expected: int) -> None:
+    assert needed_tasks(sd, delta) == expected
+
+
+@pytest.mark.parametrize(
+    ("sd", "delta", "alpha", "expected"),
+    [
+        # smallest n with scipy.stats.nct power of the two-sided t-test >= 0.8, 2026-11-30:
+        # the Holm level of a family of five tests is 0.01.
+        (0.3, 0.1, 0.01, 109),
+        (0.25, math.log(1.1), 0.01, 84),
+        (0.05, 0.1, 0.01, 7),
+    ],
+)
+def test_needed_tasks_at_the_holm_level(sd: float, delta: float, alpha: float, expected: int) -> None:
+    assert needed_tasks(sd, delta, alpha) == expected
+
+
+def test_needed_tasks_floor() -> None:
+    # Zero spread: the sign test's minimum at the level (6 at 5 %, 8 at 1 %).
+    assert needed_tasks(0.0, 0.1) == 6
+    assert needed_tasks(0.0, 0.1, 0.01) == 8
+    # A tiny spread: the t-test needs only a few tasks, and never one.
+    few = needed_tasks(0.01, 0.1)
+    assert few is not None and 2 <= few <= 4

@@ -1,4 +1,6 @@
-"""Verdict blocks, the two-run comparison and the gate, on synthetic records with known effects."""
+"""Verdict blocks through the package's face, on synthetic records with known effects. The
+synthetic records serve test_compare and test_gate_report too; one effect's words are
+test_words'."""
 
 from __future__ import annotations
 
@@ -6,20 +8,9 @@ import math
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
 
-import pytest
-
-from pytest_ponybench.analysis import procedure, stats
-from pytest_ponybench.analysis.verdict import (
-    check_gate,
-    compare_runs,
-    compare_verdicts,
-    render_rows,
-    render_verdicts,
-    render_verdicts_markdown,
-    why_undecided,
-)
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.analysis.verdict import render_verdicts, render_verdicts_markdown, why_undecided
 from pytest_ponybench.core.records import Record, loaded
 
 
@@ -186,131 +177,27 @@ def test_few_tasks_ask_for_more() -> None:
     )
 
 
-def effect(
-    kind: str,
-    estimate: float,
-    low: float,
-    high: float,
-    p_adj: float,
-    needed: int | None,
-    n: int = 20,
-    **more: Any,
-) -> stats.Effect:
-    return stats.Effect(
-        metric="pass" if kind == "rate_diff" else "cost_usd",
-        kind=kind,
-        estimate=estimate,
-        low=low,
-        high=high,
-        p=p_adj,
-        p_adj=p_adj,
-        n_tasks=n,
-        verdict="undecided",
-        needed_tasks=needed,
-        lower_is_better=kind == "ratio",
-        level=0.01,
-        spread=stats.Spread(sd=0.3, within_var=None, runs=3.0),
-        **more,
-    )
+# The one module's __all__ before it became a package: cli, terminal, htmlreport and the scripts
+# import these.
+EXPORTED = {
+    *("GateFailure", "GateOutcome", "HEADER", "INTRO", "METRIC_NAMES", "SOURCE_ARM", "SOURCE_MODEL"),
+    *("SOURCE_RUN", "TWIN_NOTE", "arm_verdicts", "arms_of", "bound_line", "check_gate", "compare_runs"),
+    *("compare_verdicts", "decided_sentence", "family_line", "floor_line", "fmt_estimate", "fmt_interval"),
+    *("fmt_p", "footer_lines", "gate_report", "grid_notes", "header_lines", "is_decided", "procedure_line"),
+    *("reliability_lines", "render_rows", "render_rows_markdown", "render_verdicts"),
+    *(
+        "render_verdicts_markdown",
+        "run_verdicts",
+        "RunVerdicts",
+        "undecided_clauses",
+        "why_undecided",
+        "word",
+    ),
+}
 
 
-@pytest.mark.parametrize(
-    ("e", "said"),
-    [
-        (
-            effect("rate_diff", 2.0, -20.0, 24.0, 1.0, 150),
-            "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
-            "at its level p < 0.01",
-        ),
-        (
-            effect("ratio", 2.0, -20.0, 24.0, 1.0, 50),
-            "needs about 30 more tasks (50 in all at 3 runs) for 80% power on a 10% change at its "
-            "level p < 0.01",
-        ),
-        (
-            effect("rate_diff", 25.0, 6.8, 43.2, 0.176, 121),
-            "needs about 101 more tasks (121 in all at 3 runs) for 80% power on a 10-point difference "
-            "at its level p < 0.01; the 95% interval excludes 0, but a verdict needs the family's "
-            "level (p 0.176 adjusted)",
-        ),
-        (
-            effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, needed_runs=9),
-            "needs about 130 more tasks (150 in all at 3 runs) for 80% power on a 10-point difference "
-            "at its level p < 0.01, or 9 runs on each of these 20 tasks",
-        ),
-        (
-            effect("rate_diff", -50.0, -100.0, 100.0, 1.0, 8, n=2, zero_spread=True),
-            "every task moved by the same amount, so the sign test decides: it needs at least 8 tasks "
-            "all one way at its level p < 0.01",
-        ),
-        (
-            effect("rate_diff", 5.0, -20.0, 30.0, 1.0, 150, tested=False),
-            "the breakdown of pass (which axis moved), not tested on its own",
-        ),
-        (effect("rate_diff", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10-point difference"),
-        (effect("ratio", 1.0, -4.0, 6.0, 1.0, 12), "the interval rules out a 10% change"),
-        (effect("ratio", 1.0, -9.5, 6.0, 1.0, 12), "the interval still holds no change with 20 tasks"),
-        (effect("ratio", -0.6, -1.2, -0.1, 0.59, 12), "the interval rules out a 10% change"),
-        (
-            effect("ratio", 15.0, 2.0, 30.0, 0.2, 12),
-            "the 95% interval excludes 0, but a verdict needs the family's level (p 0.200 adjusted)",
-        ),
-        (effect("rate_diff", 0.0, 0.0, 0.0, 1.0, None, n=0), "no paired task measured it"),
-    ],
-)
-def test_why_undecided_in_words(e: stats.Effect, said: str) -> None:
-    assert why_undecided(e) == said
+def test_the_package_exports_what_the_one_module_did() -> None:
+    from pytest_ponybench.analysis import verdict
 
-
-def test_two_runs_find_the_change_of_one_arm() -> None:
-    base = synth({"baseline": Arm(0.5), "mine": Arm(0.3)}, seed=6)
-    cand = synth({"baseline": Arm(0.5), "mine": Arm(0.9)}, seed=7)
-    rows, records = compare_verdicts(base, cand, base_label="runs/A", cand_label="runs/B")
-    by_model = {r["model"]: r for r in rows}
-    assert set(by_model) == {"sonnet, arm baseline", "sonnet, arm mine"}
-    mine = effects(by_model["sonnet, arm mine"])
-    assert mine["pass"].verdict == "better" and holds(mine["pass"], 60.0)
-    assert effects(by_model["sonnet, arm baseline"])["pass"].verdict == "undecided"
-    # The family is both arms of the model, as within one run: 2 arms x 5 tested metrics, pass
-    # weighing 0.9 of its arm's half, the rest 0.025 each.
-    tested = [e for r in rows for e in r["effects"] if e.tested]
-    assert len(tested) == 10
-    weights = [(0.9 if e.metric == "pass" else 0.025) / 2 for e in tested]
-    assert [e.p_adj for e in tested] == pytest.approx(procedure.weighted_holm([e.p for e in tested], weights))
-    assert {r["family"].label for r in rows} == {"every arm of sonnet"}
-    assert {r["arm"] for r in records} == {"runs/A", "runs/B"}
-    assert {r["compare_arm"] for r in records} == {"baseline", "mine"}
-    text = render_rows(rows, records)
-    assert "runs/B vs runs/A (sonnet, arm mine): 20 paired tasks" in text
-
-
-def test_two_runs_keep_only_the_shared_grid_and_refuse_disjoint_ones() -> None:
-    base = synth({"mine": Arm(0.5)}, seed=8, tasks=10)
-    cand = [r for r in synth({"mine": Arm(0.5), "other": Arm(0.5)}, seed=9, tasks=12)]
-    merged = compare_runs(base, cand, base_label="a", cand_label="b")
-    assert {r["task"] for r in merged} == {f"t{t:02d}" for t in range(10)}
-    assert {r["compare_arm"] for r in merged} == {"mine"}
-
-    elsewhere: list[Record] = [{**r, "task": "x" + r["task"]} for r in cand]
-    with pytest.raises(ValueError, match="share no task"):
-        compare_runs(base, elsewhere, base_label="a", cand_label="b")
-    renamed: list[Record] = [{**r, "arm": "z"} for r in cand]
-    with pytest.raises(ValueError, match=r"share no \(model, arm\)"):
-        compare_runs(base, renamed, base_label="a", cand_label="b")
-    with pytest.raises(ValueError, match="different labels"):
-        compare_runs(base, cand, base_label="a", cand_label="a")
-
-
-def test_gate_fails_only_beyond_the_margin_with_confidence() -> None:
-    rows = stats.verdicts(synth(EFFECT, seed=1))
-    failures = check_gate(rows, "correct:-5pp,loc:+10%,cost:+20%")
-    assert [f.rule for f in failures] == ["cost:+20%"]
-    message = failures[0].describe()
-    assert message.startswith("cost:+20%: mine vs baseline (sonnet): cost +")
-    assert message.endswith("the whole interval is above +20%")
-    # cost is about +100%: a 150% margin lies inside its interval's reach only if the interval
-    # is wholly above it, which it is not.
-    assert check_gate(rows, "cost:+150%") == []
-    assert check_gate(stats.verdicts(synth(NOISE, seed=2)), "correct:-5pp,cost:+20%") == []
-    with pytest.raises(ValueError, match="'cost:20'"):
-        check_gate(rows, "cost:20")
+    assert set(verdict.__all__) == EXPORTED
+    assert [n for n in sorted(EXPORTED) if not hasattr(verdict, n)] == []

@@ -1,0 +1,54 @@
+"""Tests for `analysis/verdict/blocks.py`: the lines around a verdict block's table."""
+
+from __future__ import annotations
+
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.analysis.verdict.blocks import (
+    TWIN_NOTE,
+    header_lines,
+    pass_counts,
+    pass_line,
+    procedure_line,
+)
+from tests.unit.test_cells import rec
+
+
+def test_pass_counts_take_the_latest_attempt_and_leave_open_tasks_out() -> None:
+    records = [
+        rec("t1", "a", correct=False),
+        rec("t1", "a"),  # the retry counts
+        rec("t2", "a", valid=False),
+        rec("t3", "a", scored=False),
+        rec("t1", "baseline", valid=False),
+    ]
+    assert pass_counts(records) == {("m", "a"): (1, 1, 1), ("m", "baseline"): (0, 0, 1)}
+
+
+def test_the_pass_line_names_both_sides_and_a_side_without_valid_cells() -> None:
+    records = [
+        rec("t1", "a"),
+        rec("t2", "a"),
+        rec("t3", "a", correct=False),
+        rec("t1", "baseline", valid=False),
+    ]
+    (row,) = stats.verdicts(records)
+    ci = stats.wilson(2, 3)
+    assert pass_line(row, pass_counts(records)) == (
+        f"cells passed: a 2/3 (67%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%), "
+        "baseline no valid cell (1 invalid)"
+    )
+
+
+def test_the_procedure_line_gives_the_primarys_level_and_the_rest_share() -> None:
+    records = [
+        rec(f"t{i}", arm, correct=arm == "a" or i % 2 == 0) for i in range(8) for arm in ("a", "baseline")
+    ]
+    (row,) = stats.verdicts(records)
+    assert procedure_line(row) == (
+        "procedure: pass first at p < 0.045; loc, cost, tokens, time share p < 0.005 "
+        "(weighted Holm: a decided metric hands its level on)"
+    )
+    assert header_lines(row) == [procedure_line(row), row["family"].describe()]
+    twins = [rec(f"t{i}", arm, arm_hash="same") for i in range(3) for arm in ("a", "baseline")]
+    (twin,) = stats.verdicts(twins)
+    assert header_lines(twin)[0] == TWIN_NOTE
