@@ -1,5 +1,6 @@
 """The run dir: identical summaries with and without xdist, interrupt and resume, rescore,
-missing cells, torn records. Nothing is lost."""
+missing cells, torn records, one session per run dir (sessions started together, two resumes
+at once, a resume after SIGKILL). Nothing is lost."""
 
 from __future__ import annotations
 
@@ -207,3 +208,112 @@ def test_a_crashed_worker_leaves_missing_cells_named(
         ["*cell(s) left no record:*", "  missing: merge_intervals-baseline-offline-reference-r0"]
     )
     result.stdout.fnmatch_lines([f"resume with: pytest benchmarks -n 2 --resume {run_dir}"])
+
+
+# A root conftest that holds every session it is loaded in at the plan (the arms hook, called
+# before the controller takes a run dir) until the go file exists: sessions started together
+# then reach their run dir within milliseconds of each other, not a start-up apart.
+_STARTING_GATE = """
+import time
+from pathlib import Path
+
+def pytest_ponybench_arms(config):
+    go = Path(__file__).with_name("go")
+    while not go.exists():
+        time.sleep(0.001)
+    return None
+"""
+
+
+def _release_at_a_second_start(go: Path) -> None:
+    """Open the gate just after a second begins: sessions a few ms apart share the stamp."""
+    time.sleep(1.0 - time.time() % 1.0 + 0.01)
+    go.touch()
+
+
+def _gated(root: Path, *sessions: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """Start the sessions, let them through the gate together; (pid, exit code, output) each."""
+    (root / "conftest.py").write_text(_STARTING_GATE)
+    procs = [_start(root, *args) for args in sessions]
+    time.sleep(3.0)  # every session resolved its plan and is waiting at the gate
+    _release_at_a_second_start(root / "go")
+    done = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=300)
+        done.append((proc.pid, proc.returncode, out.decode(errors="replace")))
+    (root / "go").unlink()
+    return done
+
+
+def _run_dir_said(out: str) -> Path:
+    """The run dir a session's summary names."""
+    line = next(ln for ln in out.splitlines() if ln.startswith("run dir: "))
+    return Path(line.removeprefix("run dir: ").strip())
+
+
+def test_three_sessions_started_together_never_share_a_run_dir(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    args = ("benchmarks", "-n", "0", "--models", "offline-reference", "-p", "no:cacheprovider")
+    done = _gated(root, *[(*args, f"--junitxml=session-{i}.xml") for i in range(3)])
+    dirs = []
+    for i, (_, code, out) in enumerate(done):
+        assert code == 0, out[-3000:]
+        run_dir = _run_dir_said(out)
+        dirs.append(run_dir)
+        # Its own dir: its run.json is this session's, and it holds this session's one record.
+        assert f"--junitxml=session-{i}.xml" in json.loads((run_dir / "run.json").read_text())["argv"]
+        (rec,) = records(run_dir)
+        assert rec["cell_id"] == "sql_lookup-baseline-offline-reference-r0"
+        assert (rec["valid"], rec["correct"], rec["safe"], rec["attempt"]) == (True, True, True, 1), rec
+        assert json.loads((run_dir / "summary.json").read_text())["missing"] == []
+    assert len(set(dirs)) == 3 and sorted(dirs) == run_dirs(root), dirs
+    print("run dirs:", ", ".join(d.name for d in dirs))
+
+
+def test_two_resumes_at_once_run_the_missing_cells_once(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    first = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--runs", "3", "-k", "r0"
+    )
+    first.assert_outcomes(passed=1, deselected=2)
+    (run_dir,) = run_dirs(root)
+    resume = ("benchmarks", "-n", "0", "--resume", str(run_dir), "-p", "no:cacheprovider")
+    done = _gated(root, resume, resume)
+    refused = [(pid, out) for pid, code, out in done if code == pytest.ExitCode.USAGE_ERROR]
+    ran = [(pid, out) for pid, code, out in done if code == pytest.ExitCode.OK]
+    assert len(refused) == 1 and len(ran) == 1, [(code, out[-1500:]) for _, code, out in done]
+    said = refused[0][1]
+    assert f"--resume: the run dir {run_dir} is in use by another ponybench process" in said, said
+    assert f"(pid {ran[0][0]}, writing it)" in said, said  # the winner's pid
+    assert "test_cell[" not in said  # refused before any cell
+    assert "2 passed" in ran[0][1], ran[0][1][-2000:]
+    recs = records(run_dir)
+    # Every cell of the grid once, each a first attempt: the missing two ran exactly once.
+    assert sorted((r["cell_id"], r["attempt"]) for r in recs) == [
+        (f"sql_lookup-baseline-offline-reference-r{n}", 1) for n in range(3)
+    ]
+    assert all(r["valid"] and r["correct"] for r in recs)
+
+
+def test_a_sigkilled_session_s_run_dir_can_be_resumed(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], process_tag: str
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    proc = _start(root, "benchmarks", "-n", "0", "--models", "offline-reference", "--runs", "4")
+    run_dir = _wait_for_records(root, 1, proc)
+    os.killpg(proc.pid, signal.SIGKILL)  # no handler, no finally: only the kernel lets go
+    proc.communicate(timeout=60)
+    deadline = time.monotonic() + 20
+    while tagged_processes(process_tag) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the cell's claude and scorer end with their parent
+    finished = {r["cell_id"] for r in records(run_dir) if r.get("valid")}
+    assert 1 <= len(finished) < 4
+    result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir), "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4 - len(finished), deselected=len(finished))
+    valid = Counter(r["cell_id"] for r in records(run_dir) if r.get("valid"))
+    assert sorted(valid) == [f"sql_lookup-baseline-offline-reference-r{n}" for n in range(4)]
+    assert set(valid.values()) == {1}
