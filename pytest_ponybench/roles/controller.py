@@ -331,10 +331,12 @@ class Controller:
         os.replace(partial, self.run_dir.path / results.REPORT)
 
     def release(self) -> None:
-        """Let go of every run dir this session holds (its process's end would, too)."""
+        """Let go of every run dir this session holds (its process's end would, too); nothing is
+        written into the run dir after."""
         for held in self._holds:
             held.release()
         self._holds.clear()
+        self.owned = False
 
     def resume_command(self) -> str | None:
         """How to finish this run, or None where resuming means nothing (rescore)."""
