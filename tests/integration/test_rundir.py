@@ -210,18 +210,16 @@ def test_a_crashed_worker_leaves_missing_cells_named(
     result.stdout.fnmatch_lines([f"resume with: pytest benchmarks -n 2 --resume {run_dir}"])
 
 
-# A root conftest that holds every session it is loaded in at the plan (the arms hook, called
-# before the controller takes a run dir) until the go file exists: sessions started together
-# then reach their run dir within milliseconds of each other, not a start-up apart.
+# A root conftest that holds every session it is loaded in (at import, before any plugin's
+# pytest_configure: before the controller takes a run dir) until the go file exists: sessions
+# started together then reach their run dir within milliseconds, not a start-up apart.
 _STARTING_GATE = """
 import time
 from pathlib import Path
 
-def pytest_ponybench_arms(config):
-    go = Path(__file__).with_name("go")
-    while not go.exists():
-        time.sleep(0.001)
-    return None
+go = Path(__file__).with_name("go")
+while not go.exists():
+    time.sleep(0.001)
 """
 
 
@@ -241,6 +239,7 @@ def _gated(root: Path, *sessions: tuple[str, ...]) -> list[tuple[int, int, str]]
     for proc in procs:
         out, _ = proc.communicate(timeout=300)
         done.append((proc.pid, proc.returncode, out.decode(errors="replace")))
+    (root / "conftest.py").unlink()  # later sessions in this project pass freely
     (root / "go").unlink()
     return done
 
@@ -299,21 +298,41 @@ def test_two_resumes_at_once_run_the_missing_cells_once(
     assert all(r["valid"] and r["correct"] for r in recs)
 
 
+RUNS = "6"  # cells enough for the session to outlive the three refusals below
+
+
 def test_a_sigkilled_session_s_run_dir_can_be_resumed(
     pytester: pytest.Pytester, bench_project: Callable[..., Path], process_tag: str
 ) -> None:
     root = bench_project(tasks=["sql_lookup"])
-    proc = _start(root, "benchmarks", "-n", "0", "--models", "offline-reference", "--runs", "4")
+    proc = _start(root, "benchmarks", "-n", "0", "--models", "offline-reference", "--runs", RUNS)
     run_dir = _wait_for_records(root, 1, proc)
+    # While it runs, nothing else writes its dir: a rescore of it, a merge of it, a report into it.
+    cli = [sys.executable, "-m", "pytest_ponybench.cli"]
+    usage = pytest.ExitCode.USAGE_ERROR
+    for args, who, code in (
+        ([sys.executable, "-m", "pytest", "benchmarks", "--rescore", str(run_dir)], "--rescore", usage),
+        ([*cli, "merge", "-o", str(root / "merged"), str(run_dir)], "ponybench merge", 2),
+        ([*cli, "report", str(run_dir)], "ponybench report", 2),
+    ):
+        done = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120)
+        said = done.stdout + done.stderr
+        assert done.returncode == code and "Traceback" not in said, said[-2000:]
+        assert f"{who}: the run dir {run_dir} is in use by another ponybench process" in said, said
+        assert f"(pid {proc.pid}, writing it)" in said, said
+    assert proc.poll() is None, "the session ended before it was killed: make it longer"
+    assert not (root / "merged").exists() and not (run_dir / "report.html").exists()
+    assert not [p for p in run_dir.iterdir() if p.name.startswith("rescore-")]
     os.killpg(proc.pid, signal.SIGKILL)  # no handler, no finally: only the kernel lets go
     proc.communicate(timeout=60)
     deadline = time.monotonic() + 20
     while tagged_processes(process_tag) and time.monotonic() < deadline:
         time.sleep(0.2)  # the cell's claude and scorer end with their parent
+    assert tagged_processes(process_tag) == [], "a claude or scorer process outlived its session"
     finished = {r["cell_id"] for r in records(run_dir) if r.get("valid")}
-    assert 1 <= len(finished) < 4
+    assert 1 <= len(finished) < int(RUNS)
     result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir), "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=4 - len(finished), deselected=len(finished))
+    result.assert_outcomes(passed=int(RUNS) - len(finished), deselected=len(finished))
     valid = Counter(r["cell_id"] for r in records(run_dir) if r.get("valid"))
-    assert sorted(valid) == [f"sql_lookup-baseline-offline-reference-r{n}" for n in range(4)]
+    assert sorted(valid) == [f"sql_lookup-baseline-offline-reference-r{n}" for n in range(int(RUNS))]
     assert set(valid.values()) == {1}
