@@ -133,6 +133,9 @@ class Controller:
             self.claude_version = agent.claude_version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
+        # Read before the claim: a new dir's lock file is no change of the project's checkout
+        # (git_dirty), nor of a plugin that holds the runs folder.
+        info = {**plan.provenance(self.claude_version), **extra}
         try:
             if not self.owned:
                 claimed = new_run_dir(plan)
@@ -140,7 +143,7 @@ class Controller:
                 self.run_dir, self.owned = results.RunDir(claimed.path), True
             for w in extra.get("warmup", []):
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
-            self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+            self.run_dir.start(info)
         except OSError as exc:
             raise PonybenchError(
                 f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"

@@ -336,3 +336,23 @@ def test_a_sigkilled_session_s_run_dir_can_be_resumed(
     valid = Counter(r["cell_id"] for r in records(run_dir) if r.get("valid"))
     assert sorted(valid) == [f"sql_lookup-baseline-offline-reference-r{n}" for n in range(int(RUNS))]
     assert set(valid.values()) == {1}
+
+
+def test_a_run_in_a_clean_checkout_is_recorded_clean(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """The run dir's lock file comes after the provenance: a new run dir is no change of the
+    project (runs/ not ignored, as in a repository ponybench was just added to)."""
+    root = bench_project(tasks=["sql_lookup"])
+    # pytester's files, and its HOME (the project root) with the harness's caches: not the run's
+    (root / ".gitignore").write_text("stdout\nstderr\nrunpytest-*\n.cache/\n")
+    ident = ["-c", "user.name=ponybench", "-c", "user.email=ponybench@localhost"]
+    for args in (["init", "-q"], ["add", "-A"], [*ident, "commit", "-q", "-m", "project"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=1)
+    (run_dir,) = run_dirs(root)
+    project = json.loads((run_dir / "run.json").read_text())["project"]
+    assert project["git_sha"] and project["git_dirty"] is False, project
