@@ -37,7 +37,7 @@ from pytest_ponybench.analysis import noise, procedure, report, stats, triggers,
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.store import merge as merging
-from pytest_ponybench.store import results
+from pytest_ponybench.store import owner, results
 
 __all__ = [
     "BROKEN_PIPE",
@@ -426,7 +426,16 @@ def cmd_noise(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     _require_records(load_records(args.run_dir), args.run_dir)  # the same errors as summary's
-    print(_write_html([args.run_dir], Path(args.out) if args.out else None, args.baseline or "baseline"))
+    run_dir, out = Path(args.run_dir), Path(args.out) if args.out else None
+    inside = out is None or run_dir.resolve() in out.resolve().parents
+    # Written into the run dir: not while a session writes it (its own report would replace
+    # this one, half-way through a read of records still coming).
+    held = owner.hold(run_dir, "ponybench report", shared=True) if inside and run_dir.is_dir() else None
+    try:
+        print(_write_html([args.run_dir], out, args.baseline or "baseline"))
+    finally:
+        if held is not None:
+            held.release()
     return OK
 
 

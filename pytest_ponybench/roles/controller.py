@@ -26,12 +26,12 @@ from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.collection import cell_of
-from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
+from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.reportjob import BackgroundReport
 from pytest_ponybench.roles.runner import judging_of
 from pytest_ponybench.session import agent, interrupts
-from pytest_ponybench.store import results, spend, weather
+from pytest_ponybench.store import owner, results, spend, weather
 
 __all__ = [
     "CLAUDE_VERSION_KEY",
@@ -50,19 +50,13 @@ CLAUDE_VERSION_KEY = "ponybench_claude_version"
 REPORT_PARTIAL = f".{results.REPORT}.partial"
 
 
-def new_run_dir(plan: Plan) -> Path:
-    """runs/<stamp>/ for a run, <earlier>/rescore-<stamp>/ for a rescore, the same dir for a resume."""
-    if plan.mode is Mode.RESUME:
-        assert plan.previous is not None
-        return plan.previous.path  # appended to, attempt after attempt
+def new_run_dir(plan: Plan) -> owner.Hold:
+    """runs/<stamp>/ for a run, <earlier>/rescore-<stamp>/ for a rescore (each claimed: a new
+    folder of this session alone), held from before anything is written into it."""
+    assert plan.mode is not Mode.RESUME
     out = plan.previous.path if plan.previous is not None else plan.settings.out_dir
     prefix = "rescore-" if plan.mode is Mode.RESCORE else ""
-    path = out / f"{prefix}{results.new_stamp()}"
-    n = 1
-    while path.exists():
-        n += 1
-        path = out / f"{prefix}{results.new_stamp()}-{n}"
-    return path
+    return owner.claim(out, prefix, results.new_stamp)
 
 
 def _load_report_libraries() -> None:
@@ -100,7 +94,12 @@ class Controller:
     def __init__(self, config: pytest.Config, plan: Plan) -> None:
         self.config = config
         self.plan = plan
-        self.run_dir = results.RunDir(new_run_dir(plan))
+        # The resumed run dir, or where a new one will be claimed (its name is taken in start()).
+        resumed = plan.previous if plan.mode is Mode.RESUME else None
+        planned = resumed.path if resumed is not None else plan.settings.out_dir
+        self.run_dir = results.RunDir(planned)
+        self._holds: list[owner.Hold] = []  # released when the session ends (pytest_unconfigure)
+        self.owned = False  # whether this session holds self.run_dir: only then is it written
         self.claude_version: str | None = None
         self.expected: list[str] = []
         self.skipped: set[str] = set()  # not started: the budget, or a sequential run decided
@@ -114,17 +113,37 @@ class Controller:
     # -- before any cell ----------------------------------------------------------------------
     def start(self) -> None:
         """Everything that must hold before the first cell; run.json is written here, once."""
+        try:
+            self._start()
+        except BaseException:
+            self.release()
+            raise
+
+    def _start(self) -> None:
         plan = self.plan
         extra: dict[str, Any] = {}
+        if plan.previous is not None:
+            # Before the pre-flight: a second session on this run dir is refused before it
+            # spends a warm-up, and a rescore reads a run that no session is still writing.
+            flag = OPT_RESUME if plan.mode is Mode.RESUME else OPT_RESCORE
+            shared = plan.mode is Mode.RESCORE
+            self._holds.append(owner.hold(plan.previous.path, flag, shared=shared))
+            self.owned = plan.mode is Mode.RESUME  # appended to, attempt after attempt
         if plan.claude is not None:
             self.claude_version = agent.claude_version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
+        # Read before the claim: a new dir's lock file is no change of the project's checkout
+        # (git_dirty), nor of a plugin that holds the runs folder.
+        info = {**plan.provenance(self.claude_version), **extra}
         try:
-            self.run_dir.path.mkdir(parents=True, exist_ok=True)
+            if not self.owned:
+                claimed = new_run_dir(plan)
+                self._holds.append(claimed)
+                self.run_dir, self.owned = results.RunDir(claimed.path), True
             for w in extra.get("warmup", []):
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
-            self.run_dir.start({**plan.provenance(self.claude_version), **extra})
+            self.run_dir.start(info)
         except OSError as exc:
             raise PonybenchError(
                 f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
@@ -251,8 +270,8 @@ class Controller:
         if self._server is not None:
             self._server.stop()
             self._server = None
-        if not self.run_dir.path.exists():
-            return
+        if not self.owned:
+            return  # refused, or stopped before its run dir was claimed: nothing of ours to write
         missing = self.missing_cells()
         if missing and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -295,7 +314,15 @@ class Controller:
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:
-        """After pytest-json-report wrote its file: keep it only whole, under its real name."""
+        """After pytest-json-report wrote its file: keep it only whole, under its real name;
+        then the run dir is let go, its last write done."""
+        try:
+            if self.owned:
+                self._keep_json_report()
+        finally:
+            self.release()
+
+    def _keep_json_report(self) -> None:
         partial = self.run_dir.path / REPORT_PARTIAL
         if not partial.exists():
             return
@@ -305,6 +332,14 @@ class Controller:
             partial.unlink(missing_ok=True)  # truncated: the records in results.jsonl stand
             return
         os.replace(partial, self.run_dir.path / results.REPORT)
+
+    def release(self) -> None:
+        """Let go of every run dir this session holds (its process's end would, too); nothing is
+        written into the run dir after."""
+        for held in self._holds:
+            held.release()
+        self._holds.clear()
+        self.owned = False
 
     def resume_command(self) -> str | None:
         """How to finish this run, or None where resuming means nothing (rescore)."""

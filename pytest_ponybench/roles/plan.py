@@ -308,6 +308,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         shard=shard,
         task_runs=task_runs,
     )
+    _offline_judge_of_live_cells(plan)
     if mode is Mode.RESCORE and not plan.judged:
         return plan  # no claude: the workspaces are scored again as they are
     claude = _claude(settings)
@@ -315,6 +316,22 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if not collect_only and not settings.dry_run:
         _check_credentials(plan.live_models)
     return replace(plan, claude=claude)
+
+
+def _offline_judge_of_live_cells(plan: Plan) -> None:
+    """An offline judge (offline-judge) answers from a directive in the text it judges: the
+    offline agents write it on purpose, a live agent could write it too and pass. So it judges
+    offline cells only, whatever the tasks declare."""
+    judge = plan.settings.judge_model
+    live = sorted({c.model for c in plan.cells if not is_offline(c.model)})
+    if judge is None or not is_offline(judge) or not live:
+        return
+    raise PonybenchError(
+        f"{cfg.OPT_JUDGE_MODEL} {judge} (or pyproject judge_model): the offline judge answers from "
+        f"a directive in the judged text, so it judges only offline cells, and this run's cells "
+        f"include the live model(s) {', '.join(live)}. Name a live judge ({cfg.OPT_JUDGE_MODEL} "
+        f"{cfg.DEFAULT_JUDGE}), or run only offline-* models; nothing was run."
+    )
 
 
 def _runs_words(runs: int, task_runs: Mapping[str, int]) -> str:

@@ -26,6 +26,7 @@ from pytest_ponybench.analysis import report
 from pytest_ponybench.core.records import Record, latest
 from pytest_ponybench.core.shards import GridSpec, describe_difference, spec_from_run_json
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.store import owner
 from pytest_ponybench.store.results import (
     REPORT,
     RESULTS,
@@ -213,18 +214,36 @@ def _spend(parts: Sequence[Part]) -> dict[str, Any]:
 
 
 def merge(paths: Sequence[Path], out: Path, *, allow_mixed: bool = False) -> Merged:
-    """Write the merged run dir at out (which must not exist yet) and say what it holds."""
+    """Write the merged run dir at out (which must not exist yet) and say what it holds.
+
+    Each part is held shared while it is read (a part that a session still writes is refused:
+    a record appended after the read would be missing from the merge, and run twice by a resume
+    of it), and out exclusively while it is written (two merges into one out: one is refused)."""
+    holds: list[owner.Hold] = []
+    try:
+        return _merge(paths, out, allow_mixed, holds)
+    finally:
+        for held in holds:
+            held.release()
+
+
+def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owner.Hold]) -> Merged:
     if not paths:
         raise MergeError("give at least one run dir to merge")
     resolved = [p.resolve() for p in paths]
     if len(set(resolved)) != len(resolved):
         twice = sorted({str(p) for p in resolved if resolved.count(p) > 1})
         raise MergeError(f"run dir given twice: {', '.join(twice)}")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    # A merge that died after taking out leaves only the lock file: out is still empty.
+    if out.exists() and (not out.is_dir() or any(p.name != owner.OWNER for p in out.iterdir())):
         raise MergeError(f"-o {out}: exists and is not empty; merge writes a new run dir")
     if any(out.resolve() == p or p in out.resolve().parents for p in resolved):
         raise MergeError(f"-o {out}: lies inside a run dir being merged")
-    parts = [read_part(p) for p in paths]
+    parts = []
+    for path in paths:
+        if path.is_dir():
+            holds.append(owner.hold(path, "ponybench merge", shared=True))
+        parts.append(read_part(path))
     check_parts(parts, allow_mixed)
     # Oldest first, so "the last valid attempt" means the latest in time across machines.
     parts.sort(key=lambda p: str(p.info.get("started") or ""))
@@ -240,6 +259,9 @@ def merge(paths: Sequence[Path], out: Path, *, allow_mixed: bool = False) -> Mer
     missing = [c for c in expected if c not in holders]
 
     out.mkdir(parents=True, exist_ok=True)
+    holds.append(owner.hold(out, "ponybench merge -o"))
+    if any(p.name != owner.OWNER for p in out.iterdir()):  # another merge wrote it meanwhile
+        raise MergeError(f"-o {out}: exists and is not empty; merge writes a new run dir")
     run_dir = RunDir(out)
     with open(run_dir.results, "w", encoding="utf-8") as fh:
         for rec in records:

@@ -5,6 +5,7 @@ offline run's estimate matches what the run then reports."""
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,3 +89,51 @@ def test_a_paid_run_over_its_budget_never_starts(
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()[-2000:] + err[-2000:]
     assert "even the low end is over --budget-usd 0.5; nothing was run" in err
     assert not list((root / "runs").glob("*/results.jsonl"))
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])  # closed on return: nothing listens there
+
+
+JUDGED = "graded_explain_yield_teardown"  # an llm grader: the judge is asked on every cell
+
+
+def test_the_offline_judge_of_a_live_model_is_refused_naming_both(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The offline judge answers from a directive in the judged text: a live agent that writes
+    one would pass. Refused before any cell, by flag or by pyproject key, with or without
+    judge graders in the selection; the offline models' run is judged by it as before."""
+    root = bench_project(tasks=[JUDGED, "sql_lookup"])
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used-by-this-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{_closed_port()}")
+    for models, tasks in (("sonnet", JUDGED), ("offline-reference,haiku", "sql_lookup")):
+        result = pytester.runpytest_subprocess(
+            "benchmarks", "--models", models, "--tasks", tasks, "--judge-model", "offline-judge", "--dry-run"
+        )
+        err = result.stderr.str()
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()[-2000:] + err[-2000:]
+        live = models.split(",")[-1]
+        assert "--judge-model offline-judge (or pyproject judge_model)" in err, err
+        assert f"include the live model(s) {live}." in err and "Traceback" not in err, err
+        assert "grid:" not in result.stdout.str()  # the dry run did not start either
+    (root / "pyproject.toml").write_text(
+        (root / "pyproject.toml")
+        .read_text()
+        .replace('out = "runs"', 'out = "runs"\njudge_model = "offline-judge"')
+    )
+    result = pytester.runpytest_subprocess("benchmarks", "--models", "opus", "--tasks", JUDGED, "--dry-run")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "include the live model(s) opus." in result.stderr.str()
+    assert not list((root / "runs").glob("*/run.json"))  # no run dir: nothing ran
+
+    # Offline models only: judged by the offline judge, one real cell.
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--tasks", JUDGED, "--judge-model", "offline-judge"
+    )
+    result.assert_outcomes(passed=1)
+    (rec,) = records(run_dirs(root)[-1])
+    judged = [g for g in rec["graders"] if g["type"] == "llm"]
+    assert judged and all(g["passed"] is True for g in judged), rec["graders"]

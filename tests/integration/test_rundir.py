@@ -1,5 +1,6 @@
 """The run dir: identical summaries with and without xdist, interrupt and resume, rescore,
-missing cells, torn records. Nothing is lost."""
+missing cells, torn records, one session per run dir (sessions started together, two resumes
+at once, a resume after SIGKILL). Nothing is lost."""
 
 from __future__ import annotations
 
@@ -207,3 +208,167 @@ def test_a_crashed_worker_leaves_missing_cells_named(
         ["*cell(s) left no record:*", "  missing: merge_intervals-baseline-offline-reference-r0"]
     )
     result.stdout.fnmatch_lines([f"resume with: pytest benchmarks -n 2 --resume {run_dir}"])
+
+
+# A root conftest that holds every session it is loaded in (at import, before any plugin's
+# pytest_configure: before the controller takes a run dir) until the go file exists: sessions
+# started together then reach their run dir within milliseconds, not a start-up apart.
+_STARTING_GATE = """
+import time
+from pathlib import Path
+
+go = Path(__file__).with_name("go")
+while not go.exists():
+    time.sleep(0.001)
+"""
+
+
+def _release_at_a_second_start(go: Path) -> None:
+    """Open the gate just after a second begins: sessions a few ms apart share the stamp."""
+    time.sleep(1.0 - time.time() % 1.0 + 0.01)
+    go.touch()
+
+
+def _gated(root: Path, *sessions: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """Start the sessions, let them through the gate together; (pid, exit code, output) each."""
+    (root / "conftest.py").write_text(_STARTING_GATE)
+    procs = [_start(root, *args) for args in sessions]
+    time.sleep(3.0)  # every session resolved its plan and is waiting at the gate
+    _release_at_a_second_start(root / "go")
+    done = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=300)
+        done.append((proc.pid, proc.returncode, out.decode(errors="replace")))
+    (root / "conftest.py").unlink()  # later sessions in this project pass freely
+    (root / "go").unlink()
+    return done
+
+
+def _run_dir_said(out: str) -> Path:
+    """The run dir a session's summary names."""
+    line = next(ln for ln in out.splitlines() if ln.startswith("run dir: "))
+    return Path(line.removeprefix("run dir: ").strip())
+
+
+def test_three_sessions_started_together_never_share_a_run_dir(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    args = ("benchmarks", "-n", "0", "--models", "offline-reference", "-p", "no:cacheprovider")
+    done = _gated(root, *[(*args, f"--junitxml=session-{i}.xml") for i in range(3)])
+    dirs = []
+    for i, (_, code, out) in enumerate(done):
+        assert code == 0, out[-3000:]
+        run_dir = _run_dir_said(out)
+        dirs.append(run_dir)
+        # Its own dir: its run.json is this session's, and it holds this session's one record.
+        assert f"--junitxml=session-{i}.xml" in json.loads((run_dir / "run.json").read_text())["argv"]
+        (rec,) = records(run_dir)
+        assert rec["cell_id"] == "sql_lookup-baseline-offline-reference-r0"
+        assert (rec["valid"], rec["correct"], rec["safe"], rec["attempt"]) == (True, True, True, 1), rec
+        assert json.loads((run_dir / "summary.json").read_text())["missing"] == []
+    assert len(set(dirs)) == 3 and sorted(dirs) == run_dirs(root), dirs
+    print("run dirs:", ", ".join(d.name for d in dirs))
+
+
+def test_two_resumes_at_once_run_the_missing_cells_once(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    first = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "--runs", "3", "-k", "r0"
+    )
+    first.assert_outcomes(passed=1, deselected=2)
+    (run_dir,) = run_dirs(root)
+    resume = ("benchmarks", "-n", "0", "--resume", str(run_dir), "-p", "no:cacheprovider")
+    done = _gated(root, resume, resume)
+    refused = [(pid, out) for pid, code, out in done if code == pytest.ExitCode.USAGE_ERROR]
+    ran = [(pid, out) for pid, code, out in done if code == pytest.ExitCode.OK]
+    assert len(refused) == 1 and len(ran) == 1, [(code, out[-1500:]) for _, code, out in done]
+    said = refused[0][1]
+    assert f"--resume: the run dir {run_dir} is in use by another ponybench process" in said, said
+    assert f"(pid {ran[0][0]}, writing it)" in said, said  # the winner's pid
+    assert "test_cell[" not in said  # refused before any cell
+    assert "2 passed" in ran[0][1], ran[0][1][-2000:]
+    recs = records(run_dir)
+    # Every cell of the grid once, each a first attempt: the missing two ran exactly once.
+    assert sorted((r["cell_id"], r["attempt"]) for r in recs) == [
+        (f"sql_lookup-baseline-offline-reference-r{n}", 1) for n in range(3)
+    ]
+    assert all(r["valid"] and r["correct"] for r in recs)
+
+
+RUNS = "4"
+
+# A root conftest that keeps the session after its first cell while the hold file exists: the
+# test sees a live session for as long as it needs, whatever the machine's load.
+_HOLD_AFTER_A_CELL = """
+import time
+from pathlib import Path
+
+def pytest_runtest_teardown(item):
+    hold = Path(__file__).with_name("hold")
+    while hold.exists():
+        time.sleep(0.05)
+"""
+
+
+def test_a_sigkilled_session_s_run_dir_can_be_resumed(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], process_tag: str
+) -> None:
+    root = bench_project(tasks=["sql_lookup"])
+    (root / "conftest.py").write_text(_HOLD_AFTER_A_CELL)
+    (root / "hold").touch()
+    proc = _start(root, "benchmarks", "-n", "0", "--models", "offline-reference", "--runs", RUNS)
+    run_dir = _wait_for_records(root, 1, proc)
+    # While it runs, nothing else writes its dir: a rescore of it, a merge of it, a report into it.
+    cli = [sys.executable, "-m", "pytest_ponybench.cli"]
+    usage = pytest.ExitCode.USAGE_ERROR
+    for args, who, code in (
+        ([sys.executable, "-m", "pytest", "benchmarks", "--rescore", str(run_dir)], "--rescore", usage),
+        ([*cli, "merge", "-o", str(root / "merged"), str(run_dir)], "ponybench merge", 2),
+        ([*cli, "report", str(run_dir)], "ponybench report", 2),
+    ):
+        done = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120)
+        said = done.stdout + done.stderr
+        assert done.returncode == code and "Traceback" not in said, said[-2000:]
+        assert f"{who}: the run dir {run_dir} is in use by another ponybench process" in said, said
+        assert f"(pid {proc.pid}, writing it)" in said, said
+    assert proc.poll() is None
+    assert not (root / "merged").exists() and not (run_dir / "report.html").exists()
+    assert not [p for p in run_dir.iterdir() if p.name.startswith("rescore-")]
+    (root / "hold").unlink()
+    time.sleep(0.5)  # into the second cell: killed with its claude or scorer running
+    os.killpg(proc.pid, signal.SIGKILL)  # no handler, no finally: only the kernel lets go
+    proc.communicate(timeout=60)
+    deadline = time.monotonic() + 20
+    while tagged_processes(process_tag) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the cell's claude and scorer end with their parent
+    assert tagged_processes(process_tag) == [], "a claude or scorer process outlived its session"
+    finished = {r["cell_id"] for r in records(run_dir) if r.get("valid")}
+    assert 1 <= len(finished) < int(RUNS)
+    result = pytester.runpytest_subprocess("benchmarks", "--resume", str(run_dir), "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=int(RUNS) - len(finished), deselected=len(finished))
+    valid = Counter(r["cell_id"] for r in records(run_dir) if r.get("valid"))
+    assert sorted(valid) == [f"sql_lookup-baseline-offline-reference-r{n}" for n in range(int(RUNS))]
+    assert set(valid.values()) == {1}
+
+
+def test_a_run_in_a_clean_checkout_is_recorded_clean(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """The run dir's lock file comes after the provenance: a new run dir is no change of the
+    project (runs/ not ignored, as in a repository ponybench was just added to)."""
+    root = bench_project(tasks=["sql_lookup"])
+    # pytester's files, and its HOME (the project root) with the harness's caches: not the run's
+    (root / ".gitignore").write_text("stdout\nstderr\nrunpytest-*\n.cache/\n")
+    ident = ["-c", "user.name=ponybench", "-c", "user.email=ponybench@localhost"]
+    for args in (["init", "-q"], ["add", "-A"], [*ident, "commit", "-q", "-m", "project"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-reference", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=1)
+    (run_dir,) = run_dirs(root)
+    project = json.loads((run_dir / "run.json").read_text())["project"]
+    assert project["git_sha"] and project["git_dirty"] is False, project

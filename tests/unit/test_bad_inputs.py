@@ -250,3 +250,16 @@ def test_a_tasks_own_runs_set_its_cells_unless_runs_is_given(
     assert cells("--runs", "1") == [f"{TASK}-baseline-offline-reference-r0"]
     write_pyproject(project, "runs = 2")  # a project default is a default: the task's own wins
     assert len(cells()) == 3
+
+
+@pytest.mark.parametrize("source", ["flag", "pyproject"])
+def test_the_offline_judge_of_a_live_model_is_refused(
+    pytester: pytest.Pytester, project: Path, source: str
+) -> None:
+    """By flag or by pyproject key: the offline judge would pass a live agent's directive."""
+    given = ["--judge-model", "offline-judge"] if source == "flag" else []
+    if source == "pyproject":
+        write_pyproject(project, 'judge_model = "offline-judge"')
+    out = refused(pytester, "--models", "offline-reference,sonnet", *given)
+    assert "--judge-model offline-judge (or pyproject judge_model)" in out
+    assert "include the live model(s) sonnet." in out
