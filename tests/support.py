@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -123,3 +124,57 @@ def confined_or_skip() -> None:
     state = confine.status()
     if not state.available:
         pytest.skip(f"confinement is not available here: {state.reason}")
+
+
+NOBODY = 65534  # the normal user the seal tests drop to (the suite runs as root in CI)
+
+
+def _traversable(path: str) -> bool:
+    """Whether every folder above path lets others in by its mode bits (inside the confinement
+    they are enforced, whatever the host's file system lets through)."""
+    return all(os.stat(p).st_mode & 0o001 for p in Path(os.path.realpath(path)).parents)
+
+
+def _as_user(uid: int) -> list[str]:
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+
+
+def python_for(uid: int) -> str | None:
+    """A python 3.11+ that uid can run (this venv may live in a folder only root can open)."""
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if not os.path.exists(candidate) or not _traversable(candidate):
+            continue
+        check = [*_as_user(uid), candidate, "-c", "import sys; assert sys.version_info >= (3, 11)"]
+        if subprocess.run(check, capture_output=True, timeout=30).returncode == 0:
+            return candidate
+    return None
+
+
+def nobody_python() -> str:
+    """The python uid 65534 runs the harness with; skips where the test cannot drop to it."""
+    if os.geteuid() != 0:
+        pytest.skip("the suite already runs as a normal user here")
+    if shutil.which("setpriv") is None or shutil.which("bwrap") is None:
+        pytest.skip("setpriv or bwrap is missing")
+    python = python_for(NOBODY)
+    if python is None:
+        pytest.skip("no python 3.11+ that a normal user can run")
+    return python
+
+
+def as_nobody(
+    python: str, code: str, *args: str, home: Path, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run code as uid 65534 with this checkout on its path, in home; its last line is JSON."""
+    done = subprocess.run(
+        [*_as_user(NOBODY), python, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(REPO), **(env or {})},
+        cwd=home,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    assert out["uid"] == NOBODY and out["available"], out
+    return out

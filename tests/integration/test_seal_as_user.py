@@ -5,19 +5,12 @@ that user *can* read outside: only the confinement keeps it out."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
-import pytest
-
-from tests.support import REPO
-
-NOBODY = 65534
+from tests.support import NOBODY, REPO, as_nobody, nobody_python
 
 # Runs as the normal user, in a python that user can run, with this checkout on its path.
 HARNESS = """\
@@ -63,43 +56,8 @@ print(json.dumps(out))
 """
 
 
-def _traversable(path: str) -> bool:
-    """Whether every folder above path lets others in by its mode bits (inside the confinement
-    they are enforced, whatever the host's file system lets through)."""
-    return all(os.stat(p).st_mode & 0o001 for p in Path(os.path.realpath(path)).parents)
-
-
-def python_for(uid: int) -> str | None:
-    """A python 3.11+ that uid can run (this venv may live in a folder only root can open)."""
-    for candidate in (sys.executable, "/usr/bin/python3"):
-        if not os.path.exists(candidate) or not _traversable(candidate):
-            continue
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={uid}",
-                f"--regid={uid}",
-                "--clear-groups",
-                "--",
-                candidate,
-                "-c",
-                "import sys; assert sys.version_info >= (3, 11)",
-            ],
-            capture_output=True,
-            timeout=30,
-        )
-        if done.returncode == 0:
-            return candidate
-    return None
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="the suite already runs as a normal user here")
 def test_a_normal_users_harness_confines_the_agent_and_the_scorer(tmp_path: Path) -> None:
-    if shutil.which("setpriv") is None or shutil.which("bwrap") is None:
-        pytest.skip("setpriv or bwrap is missing")
-    python = python_for(NOBODY)
-    if python is None:
-        pytest.skip("no python 3.11+ that a normal user can run")
+    python = nobody_python()
     # The user's own folder, and a host secret the user can read outside the confinement.
     root = Path(f"/tmp/ponybench-as-user-{uuid.uuid4().hex}")
     root.mkdir(mode=0o755)
@@ -109,31 +67,8 @@ def test_a_normal_users_harness_confines_the_agent_and_the_scorer(tmp_path: Path
         secret.write_text("HOST-SECRET-VALUE\n")
         os.chown(secret, NOBODY, NOBODY)
         mark = f"PONYBENCH_MARK_{uuid.uuid4().hex}"
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(root), "PYTHONPATH": str(REPO), mark: "1"}
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
-                "--clear-groups",
-                "--",
-                python,
-                "-c",
-                HARNESS,
-                str(root / "cell"),
-                str(secret),
-                mark,
-                str(REPO / "benchmarks"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env=env,
-            cwd=root,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        out = json.loads(done.stdout.splitlines()[-1])
-        assert out["uid"] == NOBODY and out["available"], out
+        cell, benchmarks = str(root / "cell"), str(REPO / "benchmarks")
+        out = as_nobody(python, HARNESS, cell, str(secret), mark, benchmarks, home=root, env={mark: "1"})
         # The agent: no capability, nothing of the host, nothing written outside.
         assert "CapEff:\t0000000000000000" in out["agent"] and out["agent"].rstrip().endswith("agent-done"), (
             out

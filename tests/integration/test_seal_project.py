@@ -20,8 +20,16 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_seal_as_user import NOBODY, python_for
-from tests.support import CLAUDE, REPO, confined_or_skip, records, run_dirs, write
+from tests.support import (
+    CLAUDE,
+    NOBODY,
+    as_nobody,
+    confined_or_skip,
+    nobody_python,
+    records,
+    run_dirs,
+    write,
+)
 
 pytestmark = pytest.mark.needs_claude
 
@@ -223,13 +231,8 @@ print(json.dumps({"uid": os.getuid(), "available": confine.status().available, "
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the suite already runs as a normal user here")
 def test_as_a_normal_user_a_sealed_plugin_repository_shows_nothing_of_itself() -> None:
-    if shutil.which("setpriv") is None or shutil.which("bwrap") is None:
-        pytest.skip("setpriv or bwrap is missing")
-    python = python_for(NOBODY)
-    if python is None:
-        pytest.skip("no python 3.11+ that a normal user can run")
+    python = nobody_python()
     base = Path(f"/tmp/ponybench-as-user-{uuid.uuid4().hex}")
     root = base / "repo"
     try:
@@ -242,27 +245,7 @@ def test_as_a_normal_user_a_sealed_plugin_repository_shows_nothing_of_itself() -
         write(root / "runs" / "r.jsonl", "EARLIER-RUN\n")
         subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", str(base)], check=True)
         base.chmod(0o755)
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
-                "--clear-groups",
-                "--",
-                python,
-                "-c",
-                AS_USER,
-            ]
-            + [str(root), str(base / "cell")],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={"PATH": "/usr/bin:/bin", "HOME": str(base), "PYTHONPATH": str(REPO)},
-            cwd=base,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        out = json.loads(done.stdout.splitlines()[-1])
-        assert out["uid"] == NOBODY and out["available"], out
+        out = as_nobody(python, AS_USER, str(root), str(base / "cell"), home=base)
         listing, _, rest = out["out"].partition("---\n")
         assert sorted(listing.split()) == [".claude-plugin", "hook.py"], out
         assert rest.rstrip().endswith("sealed-done"), out

@@ -17,7 +17,6 @@ import os
 import resource
 import shutil
 import stat
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 import pytest
 
 from tests.integration.test_seal_cell import arm_records, hook_plugin, require_confinement, run_bench
-from tests.support import CLAUDE, REPO, records
+from tests.support import CLAUDE, NOBODY, REPO, as_nobody, nobody_python, records
 
 pytestmark = pytest.mark.needs_claude
 
@@ -242,27 +241,13 @@ print(json.dumps({"uid": os.getuid(), "available": state.available,
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the suite already runs as a normal user here")
-def test_as_a_normal_user_the_stream_cannot_be_reopened_and_a_second_writer_is_named(tmp_path: Path) -> None:
-    from tests.integration.test_seal_as_user import NOBODY, python_for
-
-    if shutil.which("setpriv") is None or shutil.which("bwrap") is None:
-        pytest.skip("setpriv or bwrap is missing")
-    python = python_for(NOBODY)
-    if python is None:
-        pytest.skip("no python 3.11+ that a normal user can run")
+def test_as_a_normal_user_the_stream_cannot_be_reopened_and_a_second_writer_is_named() -> None:
+    python = nobody_python()
     root = Path(f"/tmp/ponybench-stream-as-user-{os.getpid()}")
     root.mkdir(mode=0o755)
     try:
         os.chown(root, NOBODY, NOBODY)
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(root), "PYTHONPATH": str(REPO)}
-        argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--", python]
-        done = subprocess.run(
-            [*argv, "-c", AS_USER, str(root / "cell")], capture_output=True, text=True, timeout=300, env=env
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        out = json.loads(done.stdout.splitlines()[-1])
-        assert out["uid"] == NOBODY and out["available"], out
+        out = as_nobody(python, AS_USER, str(root / "cell"), home=root)
         assert "refused: No such device or address" in out["stderr"] and "opened" not in out["stderr"], out
         assert out["writer"] and out["tampered"].startswith("a process other than the session (pid "), out
     finally:
