@@ -34,7 +34,7 @@ def run_dirs(root: Path) -> list[Path]:
 
 def records(run_dir: Path) -> list[dict[str, Any]]:
     """A real run's records, each key checked against the documented schema: a key the harness
-    writes without declaring it in `records.FIELDS` (and so in the README) fails every test."""
+    writes without declaring it in `records.FIELDS` (and so in docs/results.md) fails every test."""
     lines = textfiles.read_jsonl(run_dir / "results.jsonl")
     assert lines.bad == 0, f"{run_dir}/results.jsonl has {lines.bad} torn or garbled line(s)"
     for rec in lines.objects:

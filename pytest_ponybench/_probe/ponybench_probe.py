@@ -4,7 +4,7 @@ Written as each test starts and ends, so a run that agent code crashes or a time
 still tells the harness which checks passed and which one was running. The lines go to a pipe
 the harness opened (its fd number in PONYBENCH_PROBE_FD), never to a file: code the checks
 import later can add lines but cannot rewrite or truncate those already sent. What it can
-still do, and how the harness checks it, is in the README ("How checks run").
+still do, and how the harness checks it, is in docs/graders.md ("How checks run").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The cell record: one typed schema that every writer and reader uses, and what it means.
 
 A record is one line of `results.jsonl`: one attempt of one cell. `FIELDS` is the single source
-of the schema (name, type, one sentence); the README's field table is checked against it by a
+of the schema (name, type, one sentence); docs/results.md's field table is checked against it by a
 test. The predicates below (valid, passed, tokens, latest attempt) are the only definitions the
 summary, the verdicts, the gate and the report use.
 
@@ -190,7 +190,7 @@ class Record(TypedDict, total=False):
 # Keys of Record that live only in memory (see above); every other key is in FIELDS.
 DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source")
 
-# name -> what it says, in one sentence. Order is the README's order.
+# name -> what it says, in one sentence. Order is docs/results.md's order.
 FIELDS: dict[str, str] = {
     "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>`, also its folder under `cells/`.",
     "task": "The task folder's name.",

@@ -14,7 +14,7 @@ meaning):
 - flags: `i`, `m`, `s` as they are; `g`, `d`, `u` change nothing a test sees; `y` (sticky) and
   `v` are refused.
 
-What stays different, said in the README: JS `\\d`, `\\w` and `\\b` are ASCII only, Python's match
+What stays different, said in docs/cpe.md: JS `\\d`, `\\w` and `\\b` are ASCII only, Python's match
 any Unicode digit or letter; JS `.` also stops at `\\r`, `\\u2028` and `\\u2029`.
 """
 

@@ -29,7 +29,7 @@ DEFAULT_FIXTURES = "fixtures"
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 _TOML_HEAD = """\
-# {name}: written by `ponybench task new`; README "Writing a task" has every key.
+# {name}: written by `ponybench task new`; docs/tasks.md "Writing a task" has every key.
 kind = "{kind}"{kind_pad}# surgical: write a file | fixture: edit a copied repository | open: answer in chat
 """
 _TOML_KEYS = """\
@@ -50,7 +50,7 @@ description = "TODO: one line on what the task asks"
 # APP_MODE = "test"
 """
 _GRADER_EXAMPLE = """
-# Graders judge the reply, the tool calls or files beside the checks (README "Graders"); a
+# Graders judge the reply, the tool calls or files beside the checks (docs/graders.md); a
 # reference's ref.toml then declares each one's outcome: graders = { brief = true }.
 # [[graders]]
 # name = "brief"

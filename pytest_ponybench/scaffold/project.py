@@ -77,8 +77,8 @@ _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
 CONFTEST = '''"""This project's extension point for pytest-ponybench (written by `ponybench init`).
 
 `[tool.ponybench]` in pyproject.toml makes `pytest benchmarks ...` a benchmark run; this file is
-where the project adds to it, by implementing the hooks in pytest_ponybench/hooks.py (README
-"Extending"). Both hooks below are examples: uncomment one to use it.
+where the project adds to it, by implementing the hooks in pytest_ponybench/hooks.py
+(docs/extending.md). Both hooks below are examples: uncomment one to use it.
 """
 
 # def pytest_ponybench_record(cell, record, cell_dir):
@@ -214,7 +214,7 @@ def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
     bench = Path(tasks).parent.as_posix()
     lines = [
         f"# pytest-ponybench: `pytest {bench} ...` runs the tasks below, each arm against the baseline",
-        '# (nothing added). Written by `ponybench init`; README "Arms" and "Options".',
+        "# (nothing added). Written by `ponybench init`; docs/arms.md and docs/options.md.",
         "[tool.ponybench]",
         f"tasks = {_toml_string(tasks)}",
         f"fixtures = {_toml_string(_DEFAULT_FIXTURES)}    # the repositories that fixture tasks copy",

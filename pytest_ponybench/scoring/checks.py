@@ -9,7 +9,7 @@ The checks import the agent's code, which then runs in the checks' own process a
 forge what that process reports. The verdict therefore rests on two witnesses that must agree:
 the probe's events (sent through a pipe, so lines already sent cannot be taken back) and
 pytest's exit status. When they disagree, neither axis is true. What remains possible is in
-the README ("How checks run").
+docs/graders.md ("How checks run").
 """
 
 from __future__ import annotations

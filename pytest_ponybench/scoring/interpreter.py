@@ -15,7 +15,7 @@ any other hand visible before a session scores anything:
   packages, bytecode caches included, and the site-packages folders' .pth and customize files).
 
 A folder with no RECORD at all (a distribution's packages installed by its package manager) is
-not judged: there is nothing to compare with. What remains open is in the README ("The
+not judged: there is nothing to compare with. What remains open is in docs/seal.md ("The
 instrument is sealed").
 """
 

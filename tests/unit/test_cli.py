@@ -268,14 +268,14 @@ def test_the_installed_console_script(tmp_path: Path) -> None:
 
 
 def test_the_readme_example_is_real_output(tmp_path: Path) -> None:
-    """The worked example in README.md is this command's output on this synthetic run."""
+    """The worked example in docs/verdicts.md is this command's output on this synthetic run."""
     write_run(
         tmp_path / "runs" / "20261130-101500",
         {"baseline": (0.55, 1.0, 1.0), "mine": (0.80, 0.75, 1.4)},
         seed=1,
     )
     command = "ponybench compare runs/20261130-101500 --fail-on correct:-5pp,loc:+10%,cost:+20%"
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "verdicts.md").read_text()
     start = readme.index(f"$ {command}\n") + len(command) + 3
     shown = readme[start : readme.index("$ echo $?\n1\n", start)]
     res = ponybench(tmp_path, *command.split()[1:])

@@ -801,12 +801,12 @@ def test_a_case_without_a_plugin_asks_for_the_arm(tmp_path: Path) -> None:
 def test_the_readme_example_is_real_output(
     careful: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every line of the README's import example (but its `...`) is this command's output."""
+    """Every line of docs/cpe.md's import example (but its `...`) is this command's output."""
     results = careful / "evals" / "results" / "20261201-163919"
     results.mkdir(parents=True)
     shutil.copy(DATA / "results" / "with-without.json", results / "aggregate-result.json")
     command = "ponybench import-cpe careful/evals"
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
     block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_cli(capsys, *command.split()[1:])

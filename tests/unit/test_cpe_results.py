@@ -416,12 +416,12 @@ def test_two_cases_named_alike_stay_two_tasks() -> None:
 def test_the_readme_example_is_real_output(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every line of the README's CPE compare example (but its `...`) is this command's output."""
+    """Every line of docs/cpe.md's compare example (but its `...`) is this command's output."""
     folder = tmp_path / "evals" / "results" / "20261201-163919"
     folder.mkdir(parents=True)
     (folder / "aggregate-result.json").write_bytes(WITH_WITHOUT.read_bytes())
     command = "ponybench compare evals/results/20261201-163919/aggregate-result.json"
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
     block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, *command.split()[1:])

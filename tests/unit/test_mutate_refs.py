@@ -257,7 +257,7 @@ def test_the_selftest_says_when_a_task_has_no_figure_or_a_broken_one(tmp_path: P
 
 
 def test_every_shipped_task_has_a_figure_at_the_goal() -> None:
-    """The stored figures the README's table shows: every scored task meets the goal."""
+    """The stored figures docs/tasks.md's table shows: every scored task meets the goal."""
     for folder in sorted((REPO / "benchmarks" / "tasks").iterdir()):
         task = load_task(folder, REPO / "fixtures")
         if not task.scored:

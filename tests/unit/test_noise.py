@@ -155,7 +155,7 @@ def test_the_readme_noise_example_is_real_output(
     run.mkdir(parents=True)
     (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in twin_run()) + "\n")
     command = "ponybench noise runs/20261201-101500"
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "verdicts.md").read_text()
     start = readme.index(f"$ {command}\n") + len(command) + 3
     shown = readme[start : readme.index("```", start)]
     monkeypatch.chdir(tmp_path)

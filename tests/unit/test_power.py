@@ -2,7 +2,7 @@
 
 The hint promises 80 % power at the metric's level in the procedure: at the hinted task count a real
 10-point effect must be called better about that often. And a small run of the simulation
-script prints figures in the ranges the README states."""
+script prints figures in the ranges docs/verdicts.md states."""
 
 from __future__ import annotations
 

@@ -45,9 +45,9 @@ def test_the_primary_gets_most_of_its_block() -> None:
 
 
 def test_pass_alone_decides_what_holm_over_five_did_not() -> None:
-    """The README's A/B before this procedure: pass p 0.0127 beside four metrics that do not
-    move; Holm over five gave 0.063, pass first gives 0.0127 / 0.9 * (its weight and the four
-    left) = 0.0141."""
+    """The offline A/B of docs/verdicts.md before this procedure: pass p 0.0127 beside four
+    metrics that do not move; Holm over five gave 0.063, pass first gives 0.0127 / 0.9 * (its
+    weight and the four left) = 0.0141."""
     ps = [0.0127, 0.8, 0.9, 0.7, 0.95]
     holm = stats.holm(ps)
     assert holm[0] == pytest.approx(0.0635)

@@ -1,4 +1,4 @@
-"""The record schema: one source (records.FIELDS), the README's table equal to it, and the
+"""The record schema: one source (records.FIELDS), docs/results.md's table equal to it, and the
 predicates every reader uses, on the inputs that broke them before (NaN, infinity, strings)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.support import REPO
 
 
 def readme_fields() -> dict[str, str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
     block = text.split("<!-- record-fields -->", 1)[1].split("<!-- /record-fields -->", 1)[0]
     return dict(re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", block, flags=re.M))
 
