@@ -19,6 +19,8 @@ ROOT_MODULES = {"plugin", "hooks", "cli", "errors", "__init__"}
 # wing -> the wings it may import (itself always). The entry points (ROOT_MODULES) may import
 # any wing; a wing may import `errors` and the package's `__version__`.
 ALLOWED: dict[str, set[str]] = {
+    # The ponybench command's subcommands: what cli.py imported before they moved out of it.
+    "_cli": {"roles", "htmlreport", "cpe", "scaffold", "store", "analysis", "core"},
     "roles": {
         "session",
         "store",
@@ -98,6 +100,19 @@ def test_imports_run_in_one_direction() -> None:
                 continue
             wrong.append(f"{path.relative_to(PACKAGE_ROOT)}:{line}: {here} -> {target}")
     assert wrong == []
+
+
+def test_only_the_command_imports_its_subcommands() -> None:
+    # No wing may import `_cli` (ALLOWED names it nowhere); among the entry points only cli.py.
+    wrong = [
+        f"{path.relative_to(PACKAGE_ROOT)}:{line}: {target}"
+        for module, path in modules()
+        if wing_of(module) not in {"cli", "_cli"}
+        for line, target in imports_of(path)
+        if wing_of(target) == "_cli"
+    ]
+    assert wrong == []
+    assert any(wing_of(target) == "_cli" for _line, target in imports_of(PACKAGE_ROOT / "cli.py"))
 
 
 def test_every_module_says_what_it_exports() -> None:

@@ -1,0 +1,191 @@
+"""What the subcommands share: exit codes, run dirs (and CPE results) read as records, the
+baseline and the procedure the user picked, and the two ways of printing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from pytest_ponybench import cpe
+from pytest_ponybench.analysis import procedure, stats, verdict
+from pytest_ponybench.core.records import Record
+from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.store import results
+
+__all__ = [
+    "BASELINE_HELP",
+    "BROKEN_PIPE",
+    "GATE_FAILED",
+    "INTERNAL",
+    "OK",
+    "RUN_DIR_HELP",
+    "USAGE",
+    "Subparsers",
+    "emit",
+    "is_cpe",
+    "label",
+    "load_records",
+    "note",
+    "pick_baseline",
+    "procedure_of",
+    "procedure_options",
+    "require_records",
+    "run_verdicts",
+    "write_html",
+]
+
+OK, GATE_FAILED, USAGE, INTERNAL = 0, 1, 2, 3
+BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+RUN_DIR_HELP = "runs/<stamp> (any folder with results.jsonl)"
+BASELINE_HELP = "the arm the others are compared with (default: baseline)"
+
+
+def load_records(path_text: str) -> list[Record]:
+    """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped.
+    A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too."""
+    path = Path(path_text)
+    if is_cpe(path):
+        return _cpe_records(path)
+    if path.is_file() and path.name.endswith(".jsonl"):
+        file = path
+    elif not path.exists():
+        raise PonybenchError(f"{path}: no such run dir")
+    elif not path.is_dir():
+        raise PonybenchError(f"{path}: not a run dir (a folder with {results.RESULTS})")
+    else:
+        file = path / results.RESULTS
+        if not file.is_file():
+            hint = ""
+            rescores = sorted(p.name for p in path.glob("rescore-*") if (p / results.RESULTS).is_file())
+            if rescores:
+                hint = f"; its rescores are run dirs: {', '.join(str(path / r) for r in rescores)}"
+            raise PonybenchError(f"{path}: no {results.RESULTS} in it, so not a run dir{hint}")
+    try:
+        return results.read_records(file)
+    except OSError as exc:
+        raise PonybenchError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+
+
+def is_cpe(path: Path) -> bool:
+    """A `claude plugin eval` aggregate-result.json, or a folder holding one and no results.jsonl."""
+    return path.suffix == ".json" or (
+        path.is_dir() and (path / cpe.AGGREGATE_FILE).is_file() and not (path / results.RESULTS).exists()
+    )
+
+
+def _cpe_records(path: Path) -> list[Record]:
+    try:
+        agg = cpe.read_aggregate(path)
+    except cpe.AggregateError as exc:
+        raise PonybenchError(str(exc)) from exc
+    note(cpe.describe(agg))
+    for text in agg.notes:
+        note(text)
+    return agg.records
+
+
+def require_records(records: Sequence[Any], path_text: str) -> None:
+    if not records:
+        raise PonybenchError(f"{path_text}: {results.RESULTS} holds no finished cell")
+
+
+def pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str | None:
+    """The baseline arm; an explicit unknown one is an error, a missing default is None."""
+    arms = verdict.arms_of(records)
+    name = explicit or "baseline"
+    if name in arms:
+        return name
+    if explicit is not None:
+        raise PonybenchError(
+            f"no arm {explicit!r} with valid cells in {where}; arms present: {', '.join(arms) or 'none'}"
+        )
+    return None
+
+
+def procedure_of(args: argparse.Namespace, records: Sequence[Any], where: str) -> tuple[str, str]:
+    """The primary metric and the family the user declared, checked against the records."""
+    try:
+        primary = stats.canonical_metric(args.primary)
+    except ValueError as exc:
+        raise PonybenchError(f"--primary: {exc}") from exc
+    if primary == stats.SCORE and not stats.has_scores(records):
+        raise PonybenchError(f"--primary score: no cell in {where} has a score (graders give one)")
+    return primary, args.family
+
+
+def procedure_options(parser: argparse.ArgumentParser) -> None:
+    """--primary and --family, read back by `procedure_of`."""
+    parser.add_argument(
+        "--primary",
+        metavar="METRIC",
+        default=stats.PRIMARY,
+        help="the pre-declared primary metric, tested first at most of the level (default: pass; "
+        "also score, loc, cost, tokens, time, correct, safe)",
+    )
+    parser.add_argument(
+        "--family",
+        choices=procedure.FAMILIES,
+        default="model",
+        help="whose familywise error is held at 5%%: every arm of one model (default) or every arm "
+        "and model of the run",
+    )
+
+
+def run_verdicts(
+    records: list[Record], path_text: str, baseline: str, primary: str, family: str
+) -> verdict.RunVerdicts:
+    """A run dir's verdicts as its design says (a sequential run's at its last look)."""
+    path = Path(path_text)
+    run = results.RunDir(path) if path.is_dir() else None
+    try:
+        info = run.read_run_json() if run is not None else {}
+    except (OSError, ValueError):
+        info = {}
+    try:
+        return verdict.run_verdicts(records, info, baseline, primary=primary, family=family)
+    except ValueError as exc:
+        raise PonybenchError(f"{path_text}: {exc}") from exc
+
+
+def label(path_text: str) -> str:
+    """A run's name in a comparison: its path as typed, without a trailing slash."""
+    return path_text.rstrip("/") or path_text
+
+
+def write_html(runs: Sequence[str], out: Path | None, baseline: str = "baseline") -> Path:
+    """The HTML report of one run dir, or of two compared (`report`, `compare --html`)."""
+    cpe_inputs = [r for r in runs if is_cpe(Path(r))]
+    if cpe_inputs:
+        raise PonybenchError(
+            f"{cpe_inputs[0]}: the HTML report reads ponybench run dirs; claude plugin eval writes its "
+            "own report.html beside aggregate-result.json"
+        )
+    # Imported here: the plotting library costs the text commands time they do not need.
+    from pytest_ponybench import htmlreport
+
+    try:
+        if len(runs) == 1:
+            return htmlreport.write_report(Path(runs[0]), out, baseline=baseline)
+        assert out is not None
+        labels = (label(runs[0]), label(runs[1]))  # the names the text verdict uses
+        return htmlreport.write_compare_report(Path(runs[0]), Path(runs[1]), out, labels)
+    except (htmlreport.NotARunDir, FileExistsError, ValueError) as exc:
+        raise PonybenchError(str(exc)) from exc
+    except OSError as exc:  # an unwritable -o, a full disk: say which file
+        target = out or Path(runs[0]) / htmlreport.REPORT_HTML
+        raise PonybenchError(f"{target}: cannot write the report: {exc.strerror or exc}") from exc
+
+
+def note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
+
+
+def emit(text: str) -> None:
+    if text:
+        print(text)

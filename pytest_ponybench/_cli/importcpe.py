@@ -1,0 +1,57 @@
+"""`ponybench import-cpe EVALS_DIR`: a `claude plugin eval` suite written as task folders."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pytest_ponybench._cli.common import OK, Subparsers
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = ["add", "run"]
+
+
+def add(sub: Subparsers) -> None:
+    i = sub.add_parser(
+        "import-cpe",
+        help="write a `claude plugin eval` suite as task folders",
+        description="Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and "
+        "graders/<name>.md) and write one task folder per case under TASKS_DIR, with [[graders]] and the "
+        "case's agent settings in task.toml. Prints the arm for the plugin and a checklist of what has no "
+        "equivalent (also in each task's IMPORTED.md). Never overwrites a task folder; a malformed suite is "
+        "refused whole, every problem named.",
+    )
+    i.add_argument(
+        "evals_dir", metavar="EVALS_DIR", help="the eval dir (e.g. evals/), one case, or the plugin's root"
+    )
+    i.add_argument(
+        "-o", "--out", default="benchmarks/tasks", metavar="TASKS_DIR", help="default benchmarks/tasks"
+    )
+    i.add_argument(
+        "--axis",
+        choices=("score", "correct"),
+        default="score",
+        help="what the graders decide: the cell's score only (default), or also its correct axis "
+        "(CPE's pass: every grader passes), which needs references that prove them",
+    )
+    i.add_argument(
+        "--allow-scaffold",
+        action="store_true",
+        help="run each case's scaffold_script once (author-supplied bash, as you) and seed its files",
+    )
+    i.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: YAML and the importer are for this command only.
+    from pytest_ponybench.cpe.cases import CaseError
+    from pytest_ponybench.cpe.importer import import_suite, render
+
+    try:
+        done = import_suite(
+            Path(args.evals_dir), Path(args.out), axis=args.axis, allow_scaffold=args.allow_scaffold
+        )
+    except CaseError as exc:
+        raise PonybenchError("the suite is not imported:\n  " + "\n  ".join(exc.problems)) from exc
+    print(render(done))
+    return OK

@@ -1,0 +1,49 @@
+"""`ponybench report RUN_DIR`: the run's HTML report, written while no session writes the run."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pytest_ponybench._cli.common import (
+    BASELINE_HELP,
+    OK,
+    Subparsers,
+    load_records,
+    require_records,
+    write_html,
+)
+from pytest_ponybench.store import owner
+
+__all__ = ["add", "run"]
+
+
+def add(sub: Subparsers) -> None:
+    r = sub.add_parser(
+        "report",
+        help="write the HTML report of a run dir",
+        description="Write a self-contained HTML report of a run dir (verdicts, plots, every cell "
+        "with its transcript, diff and failed checks, arms side by side); open it from the file "
+        "system. Reads the run dir only.",
+    )
+    r.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp>, a rescore-<stamp>/ or a merged run dir")
+    r.add_argument(
+        "-o", "--out", metavar="PATH", help="the page (default RUN_DIR/report.html); cell files go beside it"
+    )
+    r.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
+    r.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    require_records(load_records(args.run_dir), args.run_dir)  # the same errors as summary's
+    run_dir, out = Path(args.run_dir), Path(args.out) if args.out else None
+    inside = out is None or run_dir.resolve() in out.resolve().parents
+    # Written into the run dir: not while a session writes it (its own report would replace
+    # this one, half-way through a read of records still coming).
+    held = owner.hold(run_dir, "ponybench report", shared=True) if inside and run_dir.is_dir() else None
+    try:
+        print(write_html([args.run_dir], out, args.baseline or "baseline"))
+    finally:
+        if held is not None:
+            held.release()
+    return OK

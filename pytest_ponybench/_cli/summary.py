@@ -1,0 +1,73 @@
+"""`ponybench summary RUN_DIR`: the summary table, the grading lines and the verdict of one run."""
+
+from __future__ import annotations
+
+import argparse
+
+from pytest_ponybench._cli.common import (
+    BASELINE_HELP,
+    OK,
+    RUN_DIR_HELP,
+    Subparsers,
+    emit,
+    load_records,
+    note,
+    pick_baseline,
+    procedure_of,
+    procedure_options,
+    run_verdicts,
+)
+from pytest_ponybench.analysis import report, verdict
+
+__all__ = ["add", "run"]
+
+
+def add(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "summary",
+        help="the summary table and the verdict of one run dir",
+        description="Print the summary table and the verdict block of a run dir.",
+    )
+    p.add_argument("run_dir", metavar="RUN_DIR", help=RUN_DIR_HELP)
+    p.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
+    p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    procedure_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    records = load_records(args.run_dir)
+    table = report.render_table(records) or "no cell finished"
+    if args.markdown:
+        # Folded: the per-task table is long, the verdict is what a reviewer reads first.
+        emit(
+            f"<details><summary>ponybench summary: {args.run_dir}</summary>\n\n```\n{table}\n```\n</details>"
+        )
+    else:
+        emit(table)
+    grading = report.grading_lines(records)
+    if grading:
+        emit("\n".join(grading))
+    baseline = pick_baseline(records, args.baseline, args.run_dir)
+    arms = verdict.arms_of(records)
+    if baseline is None:
+        if arms:
+            note(
+                f"no arm named 'baseline', so no verdict; pick one with --baseline (arms: {', '.join(arms)})"
+            )
+        return OK
+    if len(arms) < 2:
+        note(f"only the arm {baseline!r}, so no verdict")
+        return OK
+    primary, family = procedure_of(args, records, args.run_dir)
+    found = run_verdicts(records, args.run_dir, baseline, primary, family)
+    print()
+    if args.markdown:
+        emit(
+            verdict.render_rows_markdown(
+                found.rows, found.records, heading=f"ponybench verdict: {args.run_dir}"
+            )
+        )
+    else:
+        emit("\n".join([*found.looks, verdict.render_rows(found.rows, found.records)]))
+    return OK

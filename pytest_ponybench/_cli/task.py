@@ -1,0 +1,70 @@
+"""`ponybench task new NAME`: a task folder scaffolded around a placeholder that passes the
+selftest."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pytest_ponybench._cli.common import OK, Subparsers
+from pytest_ponybench.errors import PonybenchError
+
+__all__ = ["add", "run"]
+
+
+def add(sub: Subparsers) -> None:
+    task = sub.add_parser("task", help="task folders: `task new NAME` scaffolds one")
+    task_sub = task.add_subparsers(dest="task_command", metavar="{new}", required=True)
+    new = task_sub.add_parser(
+        "new",
+        help="scaffold a task folder",
+        description="Write benchmarks/tasks/NAME (or [tool.ponybench] tasks of ./pyproject.toml): "
+        "task.toml with every key commented, prompt.md, seed/, good/, bad/ and checks/, around a small "
+        "placeholder task that passes the selftest, whose summary then says what the references still "
+        "lack. Refuses an existing folder and a bad name.",
+    )
+    new.add_argument(
+        "name", metavar="NAME", help="the task id: letters, digits, _ and -, starting with a letter"
+    )
+    new.add_argument(
+        "--kind",
+        choices=("surgical", "fixture", "open"),
+        default="surgical",
+        help="surgical: write a file (default) | fixture: edit a copied repository | open: answer in chat",
+    )
+    new.add_argument(
+        "--axis",
+        choices=("safe", "correct"),
+        default="safe",
+        help="what the bad reference fails (default safe)",
+    )
+    new.add_argument(
+        "--fixture",
+        metavar="REPO",
+        help="with --kind fixture: the folder under fixtures/ (default NAME; a new one gets a README)",
+    )
+    new.add_argument("--tasks-dir", metavar="DIR", help="the tasks folder (default from ./pyproject.toml)")
+    new.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+    from pytest_ponybench.scaffold.newtask import new_task, render_new_task
+
+    table, _ = read_pyproject(Path.cwd())  # the project's own folders, as `pytest` there reads them
+    tasks = args.tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
+    fixtures = table.get("fixtures") or DEFAULTS["fixtures"]
+    if not isinstance(tasks, str) or not isinstance(fixtures, str):
+        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    done = new_task(
+        Path(tasks),
+        args.name,
+        kind=args.kind,
+        axis=args.axis,
+        fixture=args.fixture,
+        fixtures_dir=Path(fixtures),
+        # Folders ./pyproject.toml names must stay in this project; --tasks-dir is the user's word.
+        inside=None if args.tasks_dir else Path.cwd().resolve(),
+    )
+    print(render_new_task(done, Path.cwd()))
+    return OK
