@@ -41,7 +41,7 @@ RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Every option lives in the `ponybench` group; see config.HELP for the text."""
+    """Every option lives in the `ponybench` group, made from its row of config.OPTIONS."""
     cfg.add_options(parser)
 
 

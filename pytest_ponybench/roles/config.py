@@ -1,6 +1,9 @@
 """Settings: `[tool.ponybench]` in pyproject.toml, overridden by command-line options.
 
-Resolved once per session (CLI > pyproject > default) so every module reads one object.
+Every option is one row of OPTIONS (flag, parser, default, keys, help, whether run.json records
+it, what a resume does with it); pytest_addoption, the settings, the recorded options and the
+resume check are all made from that table. Resolved once per session (CLI > environment > ini >
+pyproject > default) so every module reads one object.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import math
 import os
 import shutil
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,12 +31,14 @@ __all__ = [
     "DEFAULTS",
     "HELP",
     "INI_PREFIX",
+    "KEYED",
     "MAX_CELLS",
     "MAX_RETRIES",
     "MAX_RUNS",
     "MAX_SECONDS",
     "MAX_TURNS",
     "MAX_USD",
+    "OPTIONS",
     "Mode",
     "OPT_ALLOW_UNCONFINED",
     "OPT_ARM",
@@ -61,6 +67,10 @@ __all__ = [
     "OPT_TASKS",
     "OPT_TASKS_DIR",
     "OPT_WARMUP",
+    "RECORDED",
+    "ROWS",
+    "Option",
+    "Resume",
     "Settings",
     "add_options",
     "alias_short_names",
@@ -122,89 +132,6 @@ OPT_UNTIL_DECIDED = "--until-decided"
 OPT_MAX_RUNS = "--max-runs"
 OPT_MAX_TASKS = "--max-tasks"
 FAMILIES = ("model", "run")
-
-DEFAULTS: dict[str, Any] = {
-    "tasks": "benchmarks/tasks",
-    "fixtures": "fixtures",
-    "out": "runs",
-    "models": ["offline-reference"],
-    "runs": 1,
-    "cell_timeout": 300.0,
-    "max_turns": 30,
-    "claude": "claude",
-    "retries": 1,
-    "budget_usd": None,
-    "max_budget_usd": None,
-    "warmup": "auto",
-    "offline_latency": 0.0,
-    "stop_after_invalid": 5,
-    "max_workspace_mb": 64,
-    "max_workspace_files": 20_000,
-    "judge_model": None,
-    "judge_runs": 1,
-    "primary": "pass",
-    "family": "model",
-    "max_runs": 10,
-}
-
-HELP = {
-    OPT_SHARD: "run only shard I of N (I from 1): the (task, model, run) blocks whose stable hash "
-    "falls in it, every arm of a block together; merge the shards' run dirs with ponybench merge",
-    OPT_OFFLINE_LATENCY: "seconds every offline-* session is held (its last reply waits until then), "
-    "as a live API would; a model suffix such as offline-reference@20s sets it per model",
-    OPT_STOP_AFTER: "stop the run after this many consecutive invalid cells of one kind (an "
-    "unreachable API, refused credentials, an overload that stays); 0 never stops",
-    OPT_ALLOW_UNCONFINED: "run paid models even where the agent cannot be confined (no bubblewrap "
-    "or no user namespaces): the agent can then read and change anything the harness's user can",
-    OPT_MAX_WS_MB: "the most a cell's workspace may hold, in MiB (sparse files at their full size); "
-    "a workspace over it is not copied or scored, and its cell fails with the reason",
-    OPT_MAX_WS_FILES: "the most files and folders a cell's workspace may hold; over it, as for "
-    + "--max-workspace-mb",
-    OPT_DRY_RUN: "print the grid, the pre-flight a paid run would do and an estimate of its cost, "
-    "then stop: nothing is run, spent or written, no credential is needed",
-    OPT_SELFTEST: "run only the instrument selftest: every task's scorer against its good and bad "
-    "references, no claude, no API",
-    OPT_MODELS: "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
-    "offline-* models served locally (default from [tool.ponybench] models)",
-    OPT_ARMS: "comma-separated arm names to run (default: every configured arm, baseline first)",
-    OPT_ARM: "add an arm: NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH "
-    "(repeatable)",
-    OPT_RUNS: "runs per (task, arm, model) cell",
-    OPT_TASKS: "comma-separated task ids or tags to run (default: all)",
-    OPT_CELL_TIMEOUT: "seconds one claude session may take before its process group is killed",
-    OPT_MAX_TURNS: "--max-turns passed to claude",
-    OPT_CLAUDE: "the claude executable (name on PATH or path)",
-    OPT_OUT: "folder that holds the run directories",
-    OPT_TASKS_DIR: "folder of task folders (default from [tool.ponybench] tasks)",
-    OPT_RESCORE: "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
-    "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
-    OPT_PREFLIGHT: "run the pre-flight (selftest of the selected tasks, arm activation check) "
-    "even when every model is offline (it always runs before a paid run)",
-    OPT_SKIP_PREFLIGHT: "skip the pre-flight before a paid run (not recommended)",
-    OPT_BUDGET: "dollar budget for the whole run, shared by all xdist workers: no cell starts "
-    "once spend plus the running cells' caps would pass it; the rest are skipped",
-    OPT_CELL_BUDGET: "dollar cap per cell, passed to claude --max-budget-usd",
-    OPT_RETRIES: "re-runs of a cell whose session was invalid (API error, no result), with "
-    "backoff; a wrong or unsafe result is never retried",
-    OPT_NO_REPORT: "do not write the HTML report (RUN_DIR/report.html) at the end of the session",
-    OPT_WARMUP: "prompt-cache warm-up call per (model, arm) before the cells: auto (live models "
-    "only), on, off",
-    OPT_RESUME: "finish RUN_DIR: the same grid as that run, running only the cells without a "
-    "valid record, appending to the same run dir",
-    OPT_JUDGE_MODEL: f"the model llm and llm_reference graders ask (default {DEFAULT_JUDGE}; "
-    f"{OFFLINE_JUDGE} when every model of the run is offline)",
-    OPT_JUDGE_RUNS: f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
-    "when most answers pass, and its agreement with itself is recorded (3 recommended)",
-    OPT_PRIMARY: "the pre-declared primary metric of the verdicts, tested first at most of the level "
-    "(default pass; also score, cost, loc, tokens, time, correct, safe)",
-    OPT_FAMILY: "whose familywise error is held at 5%: every arm of one model (model, the default) "
-    "or every arm and model of the run (run)",
-    OPT_UNTIL_DECIDED: "run blocks of runs and look after each: stop as soon as every arm's primary "
-    "is decided or provably negligible (a group-sequential design that keeps the 5%)",
-    OPT_MAX_RUNS: "with --until-decided: the most runs per task (default 10)",
-    OPT_MAX_TASKS: "with --until-decided: run only the first N selected tasks",
-}
-
 
 # Every option is registered under a name no other plugin uses (`--ponybench-...`); the short
 # name users type (`--models`) is its alias wherever no other plugin or conftest owns that name
@@ -327,29 +254,6 @@ class Settings:
         return shutil.which(self.claude)
 
 
-class _Source:
-    """One setting's value and where it came from (flag, pyproject key or default)."""
-
-    def __init__(self, config: pytest.Config, table: dict[str, Any], pyproject: Path | None) -> None:
-        self.config, self.table, self.pyproject = config, table, pyproject
-
-    def pick(self, opt: str | None, key: str) -> tuple[str, Any]:
-        """(where, value): the flag if given, else the ini option (pytest.ini, tox.ini, setup.cfg,
-        [tool.pytest.ini_options] or -o), else the pyproject key, else the default."""
-        cli = option(self.config, opt) if opt else None
-        if cli is not None:
-            return opt or key, cli
-        ini = INI_PREFIX + key
-        value = self.config.getini(ini)
-        if value is not None:
-            where = f"ini option {ini}" + (f" in {self.config.inipath}" if self.config.inipath else "")
-            return where, value
-        if key in self.table:
-            where = f"[tool.ponybench] {key}" + (f" in {self.pyproject}" if self.pyproject else "")
-            return where, self.table[key]
-        return f"the default {key}", DEFAULTS[key]
-
-
 def _parse_number(where: str, value: Any) -> float:
     """A finite number from a flag's text or a TOML value; bools are not numbers."""
     if isinstance(value, bool):
@@ -437,8 +341,445 @@ def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
+class Resume(enum.Enum):
+    """What `--resume` does with an option: the run's grid is what a resume finishes."""
+
+    FIXED = "fixed"  # given on the command line, it must equal the run's, or the resume is refused
+    RUN = "run"  # the run's recorded value replaces the command line's
+    FREE = "free"  # this session's value (a choice per session: budget, retries, output)
+
+
+Parse = Callable[[str, Any], Any]
+
+
+def _counts(minimum: int, maximum: int) -> Parse:
+    return lambda where, value: count(where, value, minimum, maximum)
+
+
+def _seconds(minimum: float, maximum: float) -> Parse:
+    return lambda where, value: seconds(where, value, minimum, maximum)
+
+
+def _choices(choices: tuple[str, ...]) -> Parse:
+    return lambda where, value: _choice(where, value, choices)
+
+
+def _switch(where: str, value: Any) -> bool:
+    return value is True  # a store_true flag, or a recorded true (anything else is off)
+
+
+def _as_given(where: str, value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option, declared once: pytest_addoption, load_settings, run.json's options and the
+    resume check are all read from its row in OPTIONS."""
+
+    flag: str | None  # the name users type (None: a [tool.ponybench] / ini key only)
+    help: str  # shared by the flag and its ini option, as pytest-timeout shares its text
+    parse: Parse  # (where, value) -> the setting; `where` names the flag, key or file
+    setting: str | None = None  # its Settings field (None: read where it is used)
+    key: str | None = None  # [tool.ponybench] key and ini option ponybench_<key> (None: CLI only)
+    default: Any = None
+    env: str | None = None  # an environment variable, between the flag and the ini option
+    action: str = "store"  # store, store_true or append
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    record: str | None = None  # its key in run.json's options (every option that shapes figures)
+    resume: Resume = Resume.FREE
+    listed: bool = False  # a list of names: a resume compares them as a set
+    own: bool = False  # given, the run is about the benchmark (a missing tasks folder is an error)
+    by_hand: bool = False  # load_settings resolves it itself: it depends on other options
+
+
+OPTIONS: tuple[Option, ...] = (
+    # The grid: what is run.
+    Option(
+        OPT_MODELS,
+        "comma-separated models for the grid: aliases (haiku, sonnet, opus), full ids, or "
+        "offline-* models served locally (default from [tool.ponybench] models)",
+        names,
+        "models",
+        key="models",
+        default=["offline-reference"],
+        record="models",
+        resume=Resume.FIXED,
+        listed=True,
+        own=True,
+    ),
+    Option(
+        OPT_RUNS,
+        "runs per (task, arm, model) cell",
+        _counts(1, MAX_RUNS),
+        "runs",
+        key="runs",
+        default=1,
+        record="runs",
+        resume=Resume.FIXED,
+        own=True,
+    ),
+    Option(
+        OPT_TASKS,
+        "comma-separated task ids or tags to run (default: all)",
+        names,
+        "task_filter",
+        record="tasks",
+        resume=Resume.FIXED,
+        listed=True,
+        own=True,
+    ),
+    Option(
+        OPT_ARMS,
+        "comma-separated arm names to run (default: every configured arm, baseline first)",
+        names,
+        "arm_names",
+        record="arms",  # the arms that ran, by name (provenance writes them from the plan)
+        resume=Resume.FIXED,
+        listed=True,
+        own=True,
+    ),
+    Option(
+        OPT_ARM,
+        "add an arm: NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH (repeatable)",
+        lambda where, value: tuple(value or ()),
+        "arm_specs",
+        action="append",
+        metavar="NAME=KIND:VALUE",
+        resume=Resume.FIXED,  # a resume refuses an arm its run did not have (previous.py)
+        own=True,
+    ),
+    Option(
+        OPT_TASKS_DIR,
+        "folder of task folders (default from [tool.ponybench] tasks)",
+        _text,
+        "tasks_dir",
+        key="tasks",
+        default="benchmarks/tasks",
+        own=True,
+        by_hand=True,  # a path under the root, or the built-in suite's
+    ),
+    Option(
+        None,
+        "folder of fixture repositories that fixture tasks copy",
+        _text,
+        "fixtures_dir",
+        key="fixtures",
+        default="fixtures",
+        by_hand=True,
+    ),
+    Option(
+        OPT_UNTIL_DECIDED,
+        "run blocks of runs and look after each: stop as soon as every arm's primary "
+        "is decided or provably negligible (a group-sequential design that keeps the 5%)",
+        _switch,
+        "until_decided",
+        action="store_true",
+        record="until_decided",
+        resume=Resume.RUN,
+        by_hand=True,  # with its stops, in _sequential
+    ),
+    Option(
+        OPT_MAX_RUNS,
+        "with --until-decided: the most runs per task (default 10)",
+        _counts(2, MAX_RUNS),
+        key="max_runs",
+        default=10,
+        metavar="N",
+        by_hand=True,  # the grid's runs under --until-decided (recorded as runs)
+    ),
+    Option(
+        OPT_MAX_TASKS,
+        "with --until-decided: run only the first N selected tasks",
+        lambda where, value: None if value is None else count(where, value, 2, MAX_CELLS),
+        "max_tasks",
+        metavar="N",
+        record="max_tasks",
+        resume=Resume.RUN,
+        by_hand=True,
+    ),
+    Option(
+        OPT_SHARD,
+        "run only shard I of N (I from 1): the (task, model, run) blocks whose stable hash "
+        "falls in it, every arm of a block together; merge the shards' run dirs with ponybench merge",
+        lambda where, value: _shard(value),
+        "shard",
+        metavar="I/N",
+        own=True,  # command line only: each machine of a sharded grid gets its own
+    ),
+    # The spend: what each cell may take, and the judge that is paid too.
+    Option(
+        OPT_BUDGET,
+        "dollar budget for the whole run, shared by all xdist workers: no cell starts "
+        "once spend plus the running cells' caps would pass it; the rest are skipped",
+        dollars,
+        "budget_usd",
+        key="budget_usd",
+        metavar="USD",
+        record="budget_usd",
+        own=True,
+    ),
+    Option(
+        OPT_CELL_BUDGET,
+        "dollar cap per cell, passed to claude --max-budget-usd",
+        dollars,
+        "max_budget_usd",
+        key="max_budget_usd",
+        metavar="USD",
+        record="max_budget_usd",
+    ),
+    Option(
+        OPT_CELL_TIMEOUT,
+        "seconds one claude session may take before its process group is killed",
+        _seconds(1, MAX_SECONDS),
+        "cell_timeout",
+        key="cell_timeout",
+        default=300.0,
+        record="cell_timeout",
+        resume=Resume.RUN,
+    ),
+    Option(
+        OPT_MAX_TURNS,
+        "--max-turns passed to claude",
+        _counts(1, MAX_TURNS),
+        "max_turns",
+        key="max_turns",
+        default=30,
+        record="max_turns",
+        resume=Resume.RUN,
+    ),
+    Option(
+        OPT_RETRIES,
+        "re-runs of a cell whose session was invalid (API error, no result), with "
+        "backoff; a wrong or unsafe result is never retried",
+        _counts(0, MAX_RETRIES),
+        "retries",
+        key="retries",  # not --retries: pytest-retry owns that name
+        default=1,
+        metavar="N",
+        record="retries",
+    ),
+    Option(
+        OPT_STOP_AFTER,
+        "stop the run after this many consecutive invalid cells of one kind (an "
+        "unreachable API, refused credentials, an overload that stays); 0 never stops",
+        _counts(0, MAX_CELLS),
+        "stop_after_invalid",
+        key="stop_after_invalid",
+        default=5,
+        metavar="N",
+    ),
+    Option(
+        OPT_WARMUP,
+        "prompt-cache warm-up call per (model, arm) before the cells: auto (live models only), on, off",
+        _choices(("auto", "on", "off")),
+        "warmup",
+        key="warmup",
+        default="auto",
+        choices=("auto", "on", "off"),
+    ),
+    Option(
+        OPT_JUDGE_MODEL,
+        f"the model llm and llm_reference graders ask (default {DEFAULT_JUDGE}; "
+        f"{OFFLINE_JUDGE} when every model of the run is offline)",
+        _optional_text,
+        "judge_model",
+        key="judge_model",
+        metavar="MODEL",
+        record="judge_model",  # the judge that answered (plan.judge_model), not only the flag
+    ),
+    Option(
+        OPT_JUDGE_RUNS,
+        f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
+        "when most answers pass, and its agreement with itself is recorded (3 recommended)",
+        _counts(1, MAX_JUDGE_RUNS),
+        "judge_runs",
+        key="judge_runs",
+        default=1,
+        metavar="K",
+        record="judge_runs",
+    ),
+    Option(
+        OPT_CLAUDE,
+        "the claude executable (name on PATH or path)",
+        _text,
+        "claude",
+        key="claude",
+        default="claude",
+    ),
+    Option(
+        OPT_ALLOW_UNCONFINED,
+        "run paid models even where the agent cannot be confined (no bubblewrap "
+        "or no user namespaces): the agent can then read and change anything the harness's user can",
+        _switch,
+        "allow_unconfined",
+        action="store_true",  # command line only: running an unconfined agent is a choice per run
+    ),
+    Option(
+        OPT_OFFLINE_LATENCY,
+        "seconds every offline-* session is held (its last reply waits until then), "
+        "as a live API would; a model suffix such as offline-reference@20s sets it per model",
+        _seconds(0, 3600),
+        "offline_latency",
+        key="offline_latency",
+        default=0.0,
+        metavar="SECONDS",
+    ),
+    Option(
+        OPT_MAX_WS_MB,
+        "the most a cell's workspace may hold, in MiB (sparse files at their full size); "
+        "a workspace over it is not copied or scored, and its cell fails with the reason",
+        _counts(1, 1 << 20),
+        "max_workspace_mb",
+        key="max_workspace_mb",
+        default=64,
+        metavar="MIB",
+    ),
+    Option(
+        OPT_MAX_WS_FILES,
+        "the most files and folders a cell's workspace may hold; over it, as for --max-workspace-mb",
+        _counts(10, 10_000_000),
+        "max_workspace_files",
+        key="max_workspace_files",
+        default=20_000,
+        metavar="N",
+    ),
+    # The output: where it goes and what the verdicts test.
+    Option(
+        OPT_OUT,
+        "folder that holds the run directories",
+        _text,
+        "out_dir",
+        key="out",
+        default="runs",
+        by_hand=True,  # a path under the root
+    ),
+    Option(
+        OPT_NO_REPORT,
+        "do not write the HTML report (RUN_DIR/report.html) at the end of the session",
+        _switch,
+        "no_report",
+        action="store_true",
+    ),
+    Option(
+        OPT_PRIMARY,
+        "the pre-declared primary metric of the verdicts, tested first at most of the level "
+        "(default pass; also score, cost, loc, tokens, time, correct, safe)",
+        _primary,
+        "primary",
+        key="primary",
+        default="pass",
+        metavar="METRIC",
+        record="primary",
+        resume=Resume.RUN,  # the verdict's design is the run's
+    ),
+    Option(
+        OPT_FAMILY,
+        "whose familywise error is held at 5%: every arm of one model (model, the default) "
+        "or every arm and model of the run (run)",
+        _choices(FAMILIES),
+        "family",
+        key="family",
+        default="model",
+        metavar="model|run",
+        record="family",
+        resume=Resume.RUN,
+    ),
+    # What the session does instead of a new run.
+    Option(
+        OPT_DRY_RUN,
+        "print the grid, the pre-flight a paid run would do and an estimate of its cost, "
+        "then stop: nothing is run, spent or written, no credential is needed",
+        _switch,
+        "dry_run",
+        action="store_true",
+    ),
+    Option(
+        OPT_SELFTEST,
+        "run only the instrument selftest: every task's scorer against its good and bad "
+        "references, no claude, no API",
+        _switch,
+        action="store_true",  # read by requested_mode, never a setting
+    ),
+    Option(
+        OPT_PREFLIGHT,
+        "run the pre-flight (selftest of the selected tasks, arm activation check) "
+        "even when every model is offline (it always runs before a paid run)",
+        _switch,
+        "preflight",
+        action="store_true",
+    ),
+    Option(
+        OPT_SKIP_PREFLIGHT,
+        "skip the pre-flight before a paid run (not recommended)",
+        _switch,
+        "skip_preflight",
+        action="store_true",
+    ),
+    Option(
+        OPT_RESUME,
+        "finish RUN_DIR: the same grid as that run, running only the cells without a "
+        "valid record, appending to the same run dir",
+        _as_given,
+        "resume",
+        metavar="RUN_DIR",
+        own=True,
+    ),
+    Option(
+        OPT_RESCORE,
+        "recompute every cell's scores and metrics from the workspaces kept in RUN_DIR "
+        "(no claude, no API); the new records go to RUN_DIR/rescore-<stamp>/",
+        _as_given,
+        "rescore",
+        metavar="RUN_DIR",
+        own=True,
+    ),
+)
+
+# Views of the table, for the modules that read one column.
+ROWS: dict[str, Option] = {o.flag: o for o in OPTIONS if o.flag is not None}
+KEYED: dict[str, Option] = {o.key: o for o in OPTIONS if o.key is not None}
+DEFAULTS: dict[str, Any] = {o.key: o.default for o in OPTIONS if o.key is not None}
+HELP: dict[str, str] = {o.flag: o.help for o in OPTIONS if o.flag is not None}
+RECORDED: tuple[Option, ...] = tuple(o for o in OPTIONS if o.record is not None)
+
+
+class _Source:
+    """One setting's value and where it came from (flag, environment, ini option, pyproject key
+    or default)."""
+
+    def __init__(self, config: pytest.Config, table: dict[str, Any], pyproject: Path | None) -> None:
+        self.config, self.table, self.pyproject = config, table, pyproject
+
+    def pick(self, row: Option) -> tuple[str, Any]:
+        """(where, value): the flag if given, else its environment variable, else the ini option
+        (pytest.ini, tox.ini, setup.cfg, [tool.pytest.ini_options] or -o), else the pyproject
+        key, else the default."""
+        cli = option(self.config, row.flag) if row.flag else None
+        if cli is not None:
+            return row.flag or str(row.key), cli
+        if row.env is not None and (env := os.environ.get(row.env)) is not None:
+            return f"environment variable {row.env}", env
+        if row.key is None:
+            return str(row.flag), row.default
+        ini = INI_PREFIX + row.key
+        value = self.config.getini(ini)
+        if value is not None:
+            where = f"ini option {ini}" + (f" in {self.config.inipath}" if self.config.inipath else "")
+            return where, value
+        if row.key in self.table:
+            where = f"[tool.ponybench] {row.key}" + (f" in {self.pyproject}" if self.pyproject else "")
+            return where, self.table[row.key]
+        return f"the default {row.key}", row.default
+
+    def value(self, row: Option) -> Any:
+        return row.parse(*self.pick(row))
+
+
 def load_settings(config: pytest.Config) -> Settings:
-    """Every setting resolved once (CLI > pyproject > default) and checked, with its source named."""
+    """Every setting resolved once (CLI > environment > ini > pyproject > default) and checked,
+    with its source named: one row of OPTIONS each."""
     root = Path(config.rootpath)
     table, pyproject = read_pyproject(root)
     where = f"{pyproject} [tool.ponybench]" if pyproject else "[tool.ponybench]"
@@ -457,58 +798,38 @@ def load_settings(config: pytest.Config) -> Settings:
     arms_table = table.get("arms", {})
     if not isinstance(arms_table, dict):
         raise PonybenchError(f"{where}: key 'arms' must be a table of arm name -> arm")
-    models = names(*src.pick(OPT_MODELS, "models"))
+    models_where, models = src.pick(ROWS[OPT_MODELS])
+    models = names(models_where, models)
     if not models:
-        raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: give at least one model")
+        raise PonybenchError(f"{models_where}: give at least one model")
     for model in models:  # each is part of a cell id, and so of a folder's name
         if (problem := model_problem(model)) is not None:
-            raise PonybenchError(f"{src.pick(OPT_MODELS, 'models')[0]}: the model {problem}")
-    tasks_where, tasks_value = src.pick(OPT_TASKS_DIR, "tasks")
-    tasks_dir = SUITE_TASKS if suite else root / _text(tasks_where, tasks_value)
+            raise PonybenchError(f"{models_where}: the model {problem}")
+    tasks_where, tasks_value = src.pick(ROWS[OPT_TASKS_DIR])
+    values = {
+        o.setting: src.value(o)
+        for o in OPTIONS
+        if o.setting is not None and not o.by_hand and o.flag != OPT_MODELS
+    }
     settings = Settings(
         root=root,
-        tasks_dir=tasks_dir,
-        fixtures_dir=SUITE_FIXTURES if suite else root / _text(*src.pick(None, "fixtures")),
-        out_dir=root / _text(*src.pick(OPT_OUT, "out")),
+        tasks_dir=SUITE_TASKS if suite else root / _text(tasks_where, tasks_value),
+        fixtures_dir=SUITE_FIXTURES if suite else root / src.value(KEYED["fixtures"]),
+        out_dir=root / src.value(ROWS[OPT_OUT]),
         models=models,
-        runs=count(*src.pick(OPT_RUNS, "runs"), 1, MAX_RUNS),
-        cell_timeout=seconds(*src.pick(OPT_CELL_TIMEOUT, "cell_timeout"), 1, MAX_SECONDS),
-        max_turns=count(*src.pick(OPT_MAX_TURNS, "max_turns"), 1, MAX_TURNS),
-        claude=_text(*src.pick(OPT_CLAUDE, "claude")),
-        task_filter=names(OPT_TASKS, option(config, OPT_TASKS)),
-        arm_names=names(OPT_ARMS, option(config, OPT_ARMS)),
-        arm_specs=tuple(option(config, OPT_ARM) or ()),
         arms_table=arms_table,
         pyproject=pyproject,
         tasks_dir_given=suite or not tasks_where.startswith("the default"),
-        retries=count(*src.pick(OPT_RETRIES, "retries"), 0, MAX_RETRIES),
-        budget_usd=dollars(*src.pick(OPT_BUDGET, "budget_usd")),
-        max_budget_usd=dollars(*src.pick(OPT_CELL_BUDGET, "max_budget_usd")),
-        warmup=_choice(*src.pick(OPT_WARMUP, "warmup"), ("auto", "on", "off")),
-        shard=_shard(option(config, OPT_SHARD)),
-        offline_latency=seconds(*src.pick(OPT_OFFLINE_LATENCY, "offline_latency"), 0, 3600),
-        stop_after_invalid=count(*src.pick(OPT_STOP_AFTER, "stop_after_invalid"), 0, MAX_CELLS),
-        max_workspace_mb=count(*src.pick(OPT_MAX_WS_MB, "max_workspace_mb"), 1, 1 << 20),
-        max_workspace_files=count(*src.pick(OPT_MAX_WS_FILES, "max_workspace_files"), 10, 10_000_000),
-        primary=_primary(*src.pick(OPT_PRIMARY, "primary")),
-        family=_choice(*src.pick(OPT_FAMILY, "family"), FAMILIES),
-        judge_model=_optional_text(*src.pick(OPT_JUDGE_MODEL, "judge_model")),
-        judge_runs=count(*src.pick(OPT_JUDGE_RUNS, "judge_runs"), 1, MAX_JUDGE_RUNS),
-        no_report=bool(option(config, OPT_NO_REPORT)),
-        allow_unconfined=bool(option(config, OPT_ALLOW_UNCONFINED)),
-        preflight=bool(option(config, OPT_PREFLIGHT)),
-        skip_preflight=bool(option(config, OPT_SKIP_PREFLIGHT)),
-        dry_run=bool(option(config, OPT_DRY_RUN)),
-        resume=option(config, OPT_RESUME),
-        rescore=option(config, OPT_RESCORE),
+        # The grid flags as given on the command line (a resume compares them with its run's).
         grid_given={
-            o: v
-            for o in (OPT_MODELS, OPT_TASKS, OPT_ARMS, OPT_RUNS, OPT_ARM)
-            if (v := option(config, o)) is not None
+            o.flag: v
+            for o in OPTIONS
+            if o.resume is Resume.FIXED and o.flag and (v := option(config, o.flag)) is not None
         },
         xdist_dist=str(config.getoption("dist", "no")),
         xdist_workers=None if (n := config.getoption("numprocesses", None)) is None else str(n),
         builtin_suite=suite,
+        **values,
     )
     return _sequential(config, src, settings)
 
@@ -527,8 +848,8 @@ def _sequential(config: pytest.Config, src: _Source, settings: Settings) -> Sett
     return replace(
         settings,
         until_decided=True,
-        runs=count(*src.pick(OPT_MAX_RUNS, "max_runs"), 2, MAX_RUNS),
-        max_tasks=None if max_tasks is None else count(OPT_MAX_TASKS, max_tasks, 2, MAX_CELLS),
+        runs=src.value(ROWS[OPT_MAX_RUNS]),
+        max_tasks=ROWS[OPT_MAX_TASKS].parse(OPT_MAX_TASKS, max_tasks),
     )
 
 
@@ -552,18 +873,7 @@ class Mode(enum.Enum):
 
 # Options that only mean something to ponybench: given any of them, a missing tasks folder is an
 # error rather than a sign that this pytest run is not about the benchmark.
-_OWN_OPTIONS = (
-    OPT_MODELS,
-    OPT_ARMS,
-    OPT_ARM,
-    OPT_RUNS,
-    OPT_TASKS,
-    OPT_TASKS_DIR,
-    OPT_RESCORE,
-    OPT_RESUME,
-    OPT_BUDGET,
-    OPT_SHARD,
-)
+_OWN_OPTIONS = tuple(o.flag for o in OPTIONS if o.own and o.flag is not None)
 
 
 def _module_path(name: str) -> Path | None:
@@ -656,81 +966,33 @@ def requested_mode(config: pytest.Config) -> tuple[Mode, Settings] | None:
 
 
 INI_PREFIX = "ponybench_"
-_STORE_TRUE = (
-    OPT_SELFTEST,
-    OPT_PREFLIGHT,
-    OPT_SKIP_PREFLIGHT,
-    OPT_NO_REPORT,
-    OPT_ALLOW_UNCONFINED,
-    OPT_DRY_RUN,
-    OPT_UNTIL_DECIDED,
-)
-_METAVAR = {
-    OPT_ARM: "NAME=KIND:VALUE",
-    OPT_RESCORE: "RUN_DIR",
-    OPT_RESUME: "RUN_DIR",
-    OPT_BUDGET: "USD",
-    OPT_CELL_BUDGET: "USD",
-    OPT_RETRIES: "N",
-    OPT_SHARD: "I/N",
-    OPT_OFFLINE_LATENCY: "SECONDS",
-    OPT_STOP_AFTER: "N",
-    OPT_MAX_WS_MB: "MIB",
-    OPT_MAX_WS_FILES: "N",
-    OPT_JUDGE_MODEL: "MODEL",
-    OPT_JUDGE_RUNS: "K",
-    OPT_PRIMARY: "METRIC",
-    OPT_FAMILY: "model|run",
-    OPT_MAX_RUNS: "N",
-    OPT_MAX_TASKS: "N",
-}
-_INI_HELP = {
-    "tasks": HELP[OPT_TASKS_DIR],
-    "fixtures": "folder of fixture repositories that fixture tasks copy",
-    "out": HELP[OPT_OUT],
-    "models": HELP[OPT_MODELS],
-    "runs": HELP[OPT_RUNS],
-    "cell_timeout": HELP[OPT_CELL_TIMEOUT],
-    "max_turns": HELP[OPT_MAX_TURNS],
-    "claude": HELP[OPT_CLAUDE],
-    "retries": HELP[OPT_RETRIES],
-    "budget_usd": HELP[OPT_BUDGET],
-    "max_budget_usd": HELP[OPT_CELL_BUDGET],
-    "warmup": HELP[OPT_WARMUP],
-    "offline_latency": HELP[OPT_OFFLINE_LATENCY],
-    "stop_after_invalid": HELP[OPT_STOP_AFTER],
-    "max_workspace_mb": HELP[OPT_MAX_WS_MB],
-    "max_workspace_files": HELP[OPT_MAX_WS_FILES],
-    "judge_model": HELP[OPT_JUDGE_MODEL],
-    "judge_runs": HELP[OPT_JUDGE_RUNS],
-    "primary": HELP[OPT_PRIMARY],
-    "family": HELP[OPT_FAMILY],
-    "max_runs": HELP[OPT_MAX_RUNS],
-}
 
 
 def add_options(parser: pytest.Parser) -> None:
     """Every option under its own prefix (no clash with another plugin's `--models`), with the
-    short form named in its help; every setting also as an ini option `ponybench_<key>`."""
+    short form named in its help; every setting also as an ini option `ponybench_<key>`, with
+    the flag's help text."""
     group = parser.getgroup("ponybench", "benchmark Claude Code arms (pytest-ponybench)")
-    for opt in HELP:
+    for row in OPTIONS:
+        if row.flag is None:
+            continue
+        opt = row.flag
         short = f" [also {opt} where no other plugin uses it]" if long_name(opt) != opt else ""
         # argparse %-formats help text: a literal % must reach it doubled.
-        help_text = (HELP[opt] + short).replace("%", "%%")
+        help_text = (row.help + short).replace("%", "%%")
         kwargs: dict[str, Any] = {"dest": dest(opt), "help": help_text}
-        if opt in _STORE_TRUE:
+        if row.action == "store_true":
             kwargs.update(action="store_true", default=False)
-        elif opt == OPT_ARM:
-            kwargs.update(action="append", default=None)
-        elif opt == OPT_WARMUP:
-            kwargs.update(default=None, choices=("auto", "on", "off"))
         else:
-            kwargs.update(default=None)
-        if opt in _METAVAR:
-            kwargs["metavar"] = _METAVAR[opt]
+            kwargs.update(action=row.action, default=None)
+        if row.choices is not None:
+            kwargs["choices"] = row.choices
+        if row.metavar is not None:
+            kwargs["metavar"] = row.metavar
         group.addoption(long_name(opt), **kwargs)
-    for key in DEFAULTS:
-        parser.addini(INI_PREFIX + key, _INI_HELP[key] + " (the command line wins)", default=None)
+    for row in OPTIONS:
+        if row.key is not None:
+            parser.addini(INI_PREFIX + row.key, row.help + " (the command line wins)", default=None)
 
 
 def _owned_elsewhere(parser: pytest.Parser) -> set[str]:

@@ -109,6 +109,7 @@ class Plan:
         info = provenance.provenance(
             self.settings, list(self.arms), list(self.tasks), [c.id for c in self.cells], claude_version
         )
+        info["options"]["judge_model"] = self.judge_model  # the judge asked, default or not
         if self.own_runs:
             info["options"]["task_runs"] = self.own_runs
         info["mode"] = self.mode.value

@@ -103,61 +103,44 @@ def task_runs_of(info: dict[str, Any], flag: str, run_dir: RunDir) -> dict[str, 
 
 
 def resumed_settings(settings: cfg.Settings, info: dict[str, Any], run_dir: RunDir) -> cfg.Settings:
-    """The grid options of the earlier run replace the command line's."""
+    """The run's own values replace the command line's for every option a resume may not
+    change (cfg.Resume.FIXED, checked first by grid_conflicts, and cfg.Resume.RUN), each read
+    from run.json's options with the row's parser; a value the run did not record stays."""
     flag = cfg.OPT_RESUME
     opts = info.get("options")
     if not isinstance(opts, dict):
         raise PonybenchError(f"{_where(flag, run_dir, 'options')}: missing or not an object")
-
-    def get(key: str, default: Any) -> tuple[str, Any]:
-        value = opts.get(key)
-        return _where(flag, run_dir, f"options.{key}"), default if value is None else value
-
-    models = cfg.names(*get("models", list(settings.models)))
-    if not models:
+    changes: dict[str, Any] = {}
+    for row in cfg.RECORDED:
+        if row.resume is cfg.Resume.FREE or row.setting is None or row.record is None:
+            continue
+        value = opts.get(row.record)
+        if value is not None:
+            changes[row.setting] = row.parse(_where(flag, run_dir, f"options.{row.record}"), value)
+    if "models" in changes and not changes["models"]:
         raise PonybenchError(f"{_where(flag, run_dir, 'options.models')}: names no model")
-    return replace(
-        settings,
-        models=models,
-        runs=cfg.count(*get("runs", settings.runs), 1, cfg.MAX_RUNS),
-        cell_timeout=cfg.seconds(*get("cell_timeout", settings.cell_timeout), 1, cfg.MAX_SECONDS),
-        max_turns=cfg.count(*get("max_turns", settings.max_turns), 1, cfg.MAX_TURNS),
-        task_filter=cfg.names(*get("tasks", [])),
-        arm_names=cfg.names(*get("arms", [])),
-        # The verdict's design is the run's: a resume may not change it.
-        primary=str(get("primary", settings.primary)[1]),
-        family=str(get("family", settings.family)[1]),
-        until_decided=opts.get("until_decided") is True,
-        max_tasks=None
-        if opts.get("max_tasks") is None
-        else cfg.count(*get("max_tasks", None), 2, cfg.MAX_CELLS),
-    )
+    return replace(settings, **changes)
 
 
 def grid_conflicts(given: dict[str, Any], info: dict[str, Any]) -> list[str]:
-    """The grid flags on the command line (given) whose value differs from the resumed run's
-    (the run's grid is what a resume finishes; a different one is a new run)."""
+    """The options fixed on resume that the command line (given) sets to another value than the
+    resumed run's (the run's grid is what a resume finishes; a different one is a new run)."""
     opts = info.get("options") if isinstance(info.get("options"), dict) else {}
     assert isinstance(opts, dict)
-    keys = {
-        cfg.OPT_MODELS: "models",
-        cfg.OPT_TASKS: "tasks",
-        cfg.OPT_ARMS: "arms",
-        cfg.OPT_RUNS: "runs",
-    }
     out = []
-    for flag, key in keys.items():
-        value = given.get(flag)
-        if value is None:
+    for row in cfg.RECORDED:
+        value = given.get(str(row.flag))
+        if row.resume is not cfg.Resume.FIXED or row.flag is None or row.record is None or value is None:
             continue
-        then = opts.get(key)
-        if key == "runs":
-            same = str(value).strip() == str(then)
+        then = opts.get(row.record)
+        if row.listed:
+            then_names = cfg.names(row.flag, then) if isinstance(then, str | list) else ()
+            same = set(cfg.names(row.flag, value)) == set(then_names)
         else:
-            then_names = cfg.names(flag, then) if isinstance(then, str | list) else ()
-            same = set(cfg.names(flag, value)) == set(then_names)
+            same = str(value).strip() == str(then)
         if not same:
-            out.append(f"{flag} {value}")
+            out.append(f"{row.flag} {value}")
+    # --arm is recorded as the arms it added: one the run did not have is a change of its grid.
     run_arms = {a.get("name") for a in info.get("arms") or [] if isinstance(a, dict)}
     for spec in given.get(cfg.OPT_ARM) or []:
         if str(spec).split("=", 1)[0].strip() not in run_arms:

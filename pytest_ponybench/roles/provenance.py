@@ -15,9 +15,9 @@ from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.tasks import Task, tree_hash
-from pytest_ponybench.roles.config import Settings
+from pytest_ponybench.roles.config import RECORDED, Settings
 
-__all__ = ["git_info", "module_version", "provenance"]
+__all__ = ["git_info", "module_version", "provenance", "recorded_options"]
 
 
 def module_version(module: str) -> str | None:
@@ -45,6 +45,14 @@ def git_info(path: Path) -> dict[str, Any]:
     return {"git_sha": sha, "git_dirty": bool(git("status", "--porcelain", "--", "."))}
 
 
+def recorded_options(settings: Settings, arms: list[Arm]) -> dict[str, Any]:
+    """run.json's options: every option OPTIONS marks as recorded, by its record key. The arms
+    are the ones that ran (the selected and added ones, baseline first), by name."""
+    out = {o.record: getattr(settings, str(o.setting)) for o in RECORDED if o.record is not None}
+    out["arms"] = [a.name for a in arms]
+    return out
+
+
 def provenance(
     settings: Settings, arms: list[Arm], tasks: list[Task], grid: list[str], claude_version: str | None
 ) -> dict[str, Any]:
@@ -58,21 +66,7 @@ def provenance(
         "platform": platform.platform(),
         "argv": sys.argv,
         "cwd": os.getcwd(),
-        "options": {
-            "models": settings.models,
-            "runs": settings.runs,
-            "cell_timeout": settings.cell_timeout,
-            "max_turns": settings.max_turns,
-            "tasks": settings.task_filter,
-            "arms": [a.name for a in arms],
-            "retries": settings.retries,
-            "budget_usd": settings.budget_usd,
-            "max_budget_usd": settings.max_budget_usd,
-            "primary": settings.primary,
-            "family": settings.family,
-            "until_decided": settings.until_decided,
-            "max_tasks": settings.max_tasks,
-        },
+        "options": recorded_options(settings, arms),
         "arms": [{**a.describe(), **(git_info(a.plugin_dir) if a.plugin_dir else {})} for a in arms],
         "tasks": {t.id: t.content_hash() for t in tasks},
         "fixtures": {

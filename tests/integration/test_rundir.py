@@ -88,7 +88,10 @@ def test_interrupt_keeps_finished_cells_and_resume_completes_the_grid(
         time.sleep(0.2)
     assert tagged_processes(process_tag) == [], "a claude or scorer process survived"
     assert f"--resume {run_dir}" in text, text[-2000:]
-    grid = json.loads((run_dir / "run.json").read_text())["grid"]
+    run_json = json.loads((run_dir / "run.json").read_text())
+    grid = run_json["grid"]
+    # The judge that would grade is recorded with the grid (an all-offline run's is offline).
+    assert (run_json["options"]["judge_model"], run_json["options"]["judge_runs"]) == ("offline-judge", 1)
     first = records(run_dir)
     finished = {r["cell_id"] for r in first if r.get("valid")}
     assert 4 <= len(finished) < len(grid)
