@@ -21,11 +21,13 @@ from pytest_ponybench.core import armproof, skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
+from pytest_ponybench.core.graders import verdict as rules
+from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
-from pytest_ponybench.scoring.score import Grading, score_cell
+from pytest_ponybench.scoring.score import Grading, score_workspace
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps
 from pytest_ponybench.session import agent, armfiles, audit, integrity
 from pytest_ponybench.session.judge import Judging
@@ -213,22 +215,23 @@ def judge(
     cell: Cell, place: Scratch, seeded: dict[str, str], seen: Observed, cdir: CellDir, ctx: CellContext
 ) -> Record:
     """Score what the session left, said and did (its graders, a judge among them), and what it
-    tried; a timeout says so in the reason."""
+    tried; every rule's finding (the workspace's, the audit's, a tampered stream, a timeout) goes
+    to the one verdict, which writes both axes and the reason."""
     grading = _grading(cell, cdir, ctx.judging)
-    rec = score_cell(
+    scored = score_workspace(
         cell.task, place.workspace, seeded, seen.reply, git_dir=place.base_git, caps=ctx.caps, grading=grading
     )
-    audit.apply(rec, seen.tried)
+    rec = Record(**scored.fields)
+    rec.update(seen.tried.as_record())
+    found = list(seen.tried.findings())
     if seen.tampered is not None:
         # Valid and failed, against the arm: whatever the stream claimed, nothing of it counts
         # for the cell (the workspace, diffed against the harness's own base, still shows).
-        earlier = str(rec.get("reason") or "")
-        reason = f"tampered: {seen.tampered}"
-        rec.update(Record(correct=False, safe=False, tampered=seen.tampered))
-        rec["reason"] = f"{reason}; {earlier}" if earlier else reason
+        rec["tampered"] = seen.tampered
+        found.append(rules.tampered(seen.tampered))
     if seen.run.timed_out:
-        limit = cell.timeout_s(ctx.cell_timeout)
-        rec["reason"] = (f"timed out after {limit:g}s; " + str(rec.get("reason") or "")).rstrip("; ")
+        found.append(rules.timed_out(cell.timeout_s(ctx.cell_timeout)))
+    rec.update(verdict((*scored.findings, *found)))
     return rec
 
 
@@ -417,12 +420,15 @@ def rescore_cell(
         stream = agent.parse_stream(cdir.stream)
         reply = str((stream.result or {}).get("result") or stream.last_text or "")
         base_git = cdir.base_git if cdir.base_git.is_dir() else None  # absent in older run dirs
-        rec.update(
-            score_cell(cell.task, cdir.workspace, cdir.read_seeded(), reply, git_dir=base_git, caps=caps)
+        scored = score_workspace(
+            cell.task, cdir.workspace, cdir.read_seeded(), reply, git_dir=base_git, caps=caps
         )
         # Scored again, judged again: what the agent tried still counts. The workspace path is
         # the one the session ran in, from the stream's init event.
-        audit.apply(rec, audit.audit_stream(cdir.stream))
+        tried = audit.audit_stream(cdir.stream)
+        rec.update(scored.fields)
+        rec.update(tried.as_record())
+        rec.update(verdict((*scored.findings, *tried.findings())))
         if extend is not None:
             extend(cell, rec, cdir.path)
     except Exception as exc:

@@ -1,12 +1,15 @@
 """Graders beyond the files: the reply, the tool path, and model judges, beside the hidden checks.
 
     outcome        the Grader protocol, GraderOutcome, GradeContext
+    registry       the grader types by name: their keys, their parser, whether a judge
+    table          one [[graders]] table read key by key (what every type's parser reads)
     evidence       CellEvidence: reply, transcript, tool calls (their paths placed), workspace
                    files, the seeded base (bounded, redacted)
     deterministic  regex, tool_used, tool_absent, tool_order, file_exists, file_absent,
-                   files_unchanged
-    model_graded   llm, llm_reference (through the judge package)
-    config         [[graders]], expect_fire and ref.toml declarations, parsed and checked
+                   files_unchanged, and their parsers (GRADER_TYPES)
+    model_graded   llm, llm_reference (through the judge package), and their parsers
+    config         [[graders]] (the common keys; the rest by the type found in the registry),
+                   expect_fire and ref.toml declarations, parsed and checked
     cell           grade_cell, the cell's score, checks and graders combined, record fields
     checks         the hidden checks as graders (imports the scorer)
     references     proving graders against a task's references (the selftest's part)

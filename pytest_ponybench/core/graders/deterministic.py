@@ -16,8 +16,9 @@ import fnmatch
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pytest_ponybench.core.graders.evidence import (
@@ -28,10 +29,13 @@ from pytest_ponybench.core.graders.evidence import (
     WorkspaceFiles,
     as_text,
     compile_glob,
+    glob_problem,
     redact,
     value_at,
 )
-from pytest_ponybench.core.graders.outcome import Common, GradeContext, GraderOutcome
+from pytest_ponybench.core.graders.outcome import Common, GradeContext, Grader, GraderOutcome
+from pytest_ponybench.core.graders.registry import GraderType, Parse
+from pytest_ponybench.core.graders.table import Table, bounds
 
 __all__ = [
     "CallMatch",
@@ -40,10 +44,13 @@ __all__ = [
     "FileAbsentGrader",
     "FileExistsGrader",
     "FilesUnchangedGrader",
+    "GRADER_TYPES",
+    "INPUT_KEYS",
     "InputMatch",
     "LISTED",
     "MODES",
     "RegexGrader",
+    "STEP_KEYS",
     "TARGETS",
     "ToolAbsentGrader",
     "ToolOrderGrader",
@@ -404,3 +411,126 @@ class FilesUnchangedGrader(Common):
             why = f"the workspace holds more than {len(entries)} entries: an added file may be unseen"
             return self.outcome(None, why, error=why)
         return self.outcome(True, f"{len(base)} seeded file(s) under {globs} unchanged, none added")
+
+
+# ---------------------------------------------------------------- task.toml: each type's keys
+
+INPUT_KEYS = ("path", "regex")
+STEP_KEYS = ("tool", "input")
+
+
+def _input_match(t: Table, value: object, key: str) -> InputMatch | None:
+    if not isinstance(value, Mapping):
+        t.problem(key, f'must be a table like {{ path = "file_path", regex = "\\\\.py$" }}, not {value!r}')
+        return None
+    unknown = sorted(set(value) - set(INPUT_KEYS))
+    if unknown:
+        t.problem(key, f"has unknown key(s) {', '.join(unknown)} (known: path, regex)")
+        return None
+    path = value.get("path")
+    if not isinstance(path, str) or not path or any(not part for part in path.split(".")):
+        t.problem(
+            key, f"needs 'path', a dotted JSON path into the tool's input (e.g. \"file_path\"), not {path!r}"
+        )
+        return None
+    regex = t.regex(f"{key}.regex", value=value.get("regex", ""))
+    return InputMatch(path=path, regex=regex) if regex is not None else None
+
+
+def _call_match(t: Table, table: Mapping[str, Any], key: str) -> CallMatch | None:
+    tool = table.get("tool")
+    tools = [tool] if isinstance(tool, str) else tool
+    if not isinstance(tools, list) or not tools or not all(isinstance(x, str) and x.strip() for x in tools):
+        t.problem(f"{key}tool", f"must be a tool name or glob (or a list of them), not {tool!r}")
+        return None
+    given = table.get("input")
+    match = _input_match(t, given, f"{key}input") if given is not None else None
+    if given is not None and match is None:
+        return None
+    return CallMatch(tools=tuple(tools), input=match)
+
+
+def _regex(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    target = t.choice("target", TARGETS, "reply")
+    flags_text = t.table.get("flags", "")
+    flags = 0
+    if not isinstance(flags_text, str) or set(flags_text) - set(FLAGS):
+        t.problem("flags", f"must be a string of {', '.join(FLAGS)}, not {flags_text!r}")
+    else:
+        for ch in flags_text:
+            flags |= FLAGS[ch]
+    pattern = t.regex("pattern", flags)
+    mode = t.choice("mode", MODES, "contains")
+    lo, hi = bounds(t, None)
+    if mode == "count" and lo is None and hi is None:
+        t.problem("mode", "is 'count', which needs 'min' and/or 'max'")
+    if mode != "count" and ("min" in t.table or "max" in t.table):
+        t.problem("min" if "min" in t.table else "max", "is only for mode = 'count'")
+    glob = t.table.get("glob", "**/*")
+    if target != "files" and "glob" in t.table:
+        t.problem("glob", "is only for target = 'files'")
+    elif (why := glob_problem(glob)) is not None:
+        t.problem("glob", why)
+    if pattern is None:
+        return None
+    return RegexGrader(target=target, pattern=pattern, mode=mode, min=lo, max=hi, glob=str(glob), **common)
+
+
+def _tool_used(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    match = _call_match(t, t.table, "")
+    lo, hi = bounds(t, 1)
+    return ToolUsedGrader(match=match, min=1 if lo is None else lo, max=hi, **common) if match else None
+
+
+def _tool_absent(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    match = _call_match(t, t.table, "")
+    return ToolAbsentGrader(match=match, **common) if match else None
+
+
+def _tool_order(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    steps = t.table.get("steps")
+    if not isinstance(steps, list) or len(steps) < 2 or not all(isinstance(s, Mapping) for s in steps):
+        t.problem("steps", 'must be a list of two or more tables like { tool = "Read" }')
+        return None
+    matches: list[CallMatch] = []
+    for i, step in enumerate(steps, 1):
+        unknown = sorted(set(step) - set(STEP_KEYS))
+        if unknown:
+            t.problem(f"steps.{i}", f"has unknown key(s) {', '.join(unknown)} (known: tool, input)")
+        m = _call_match(t, step, f"steps.{i}.")
+        if m is not None:
+            matches.append(m)
+    return ToolOrderGrader(steps=tuple(matches), **common) if len(matches) == len(steps) else None
+
+
+def _file(cls: type[FileExistsGrader] | type[FileAbsentGrader]) -> Parse:
+    def parse(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+        path = t.table.get("path")
+        if (why := glob_problem(path)) is not None:
+            t.problem("path", why)
+            return None
+        return cls(path=str(path), **common)
+
+    return parse
+
+
+def _files_unchanged(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    given = t.table.get("path")
+    globs = given if isinstance(given, list) and given else [given]
+    for g in globs:
+        if (why := glob_problem(g)) is not None:
+            t.problem("path", f"{why} (a glob or a list of globs of seeded files)")
+            return None
+    return FilesUnchangedGrader(path=tuple(str(g) for g in globs), **common)
+
+
+# The deterministic types, in the order the type error lists them (registry.py reads it).
+GRADER_TYPES = (
+    GraderType("regex", ("target", "pattern", "mode", "min", "max", "flags", "glob"), _regex),
+    GraderType("tool_used", ("tool", "input", "min", "max"), _tool_used),
+    GraderType("tool_order", ("steps",), _tool_order),
+    GraderType("tool_absent", ("tool", "input"), _tool_absent),
+    GraderType("file_exists", ("path",), _file(FileExistsGrader)),
+    GraderType("file_absent", ("path",), _file(FileAbsentGrader)),
+    GraderType("files_unchanged", ("path",), _files_unchanged),
+)

@@ -19,14 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.graders.evidence import CellEvidence
-from pytest_ponybench.core.graders.outcome import Common, GradeContext, GraderOutcome, JudgeRun
+from pytest_ponybench.core.graders.evidence import CellEvidence, glob_problem
+from pytest_ponybench.core.graders.outcome import Common, GradeContext, Grader, GraderOutcome, JudgeRun
+from pytest_ponybench.core.graders.registry import GraderType
+from pytest_ponybench.core.graders.table import Table, is_count
 from pytest_ponybench.core.judge import Judge, JudgeAnswerError, JudgeReply, JudgeRequest, parse
 from pytest_ponybench.core.judge.prompt import criteria_request, reference_request, rubric_request
 
-__all__ = ["LlmGrader", "LlmReferenceGrader", "ONS", "ORDERS", "PASS_IF"]
+__all__ = ["GRADER_TYPES", "LlmGrader", "LlmReferenceGrader", "ONS", "ORDERS", "PASS_IF"]
 
 ONS = ("reply", "diff", "files")
 PASS_IF = ("not_worse", "better")
@@ -230,3 +233,100 @@ class LlmReferenceGrader(Common):
             decided.append((passed, (total + 2) / 4, f"{verdict} than the reference; " + "; ".join(reasons)))
         extra = f"; the two orders disagreed in {split} run(s)" if split else ""
         return _combine(self, runs, decided, errors, extra)
+
+
+# ---------------------------------------------------------------- task.toml: each type's keys
+
+
+def _criteria(t: Table, root: Path) -> str | None:
+    has_text, has_file = "criteria" in t.table, "criteria_file" in t.table
+    if has_text == has_file:
+        t.problem(
+            "criteria",
+            "or 'criteria_file' (one of them) is required"
+            if not has_text
+            else "and 'criteria_file' are both given; keep one",
+        )
+        return None
+    return t.text("criteria") if has_text else t.file_text("criteria_file", root)
+
+
+def _on(t: Table) -> tuple[str, tuple[str, ...]]:
+    on = t.choice("on", ONS, "reply")
+    files = t.table.get("files")
+    if on == "files":
+        if not isinstance(files, list) or not files:
+            t.problem("files", 'is required with on = "files": a list of workspace globs')
+            return on, ()
+        for g in files:
+            if (why := glob_problem(g)) is not None:
+                t.problem("files", why)
+        return on, tuple(str(g) for g in files)
+    if files is not None:
+        t.problem("files", f'is only for on = "files" (this grader reads {on!r})')
+    return on, ()
+
+
+def _llm(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    criteria = _criteria(t, root)
+    on, files = _on(t)
+    rubric = t.table.get("rubric")
+    levels: tuple[str, ...] = ()
+    pass_level = t.table.get("pass_level")
+    if rubric is not None:
+        if (
+            not isinstance(rubric, list)
+            or len(rubric) < 2
+            or not all(isinstance(x, str) and x.strip() for x in rubric)
+        ):
+            t.problem("rubric", "must be a list of two or more level descriptions, worst first")
+        else:
+            levels = tuple(rubric)
+            if not isinstance(pass_level, int) or not is_count(pass_level) or pass_level >= len(levels):
+                t.problem(
+                    "pass_level",
+                    f"must be the index of the lowest passing level (0 to {len(levels) - 1}), "
+                    f"not {pass_level!r}",
+                )
+    elif pass_level is not None:
+        t.problem("pass_level", "is only for a grader with a 'rubric'")
+    if criteria is None:
+        return None
+    return LlmGrader(
+        criteria=criteria,
+        on=on,
+        files=files,
+        rubric=levels,
+        pass_level=pass_level if levels and is_count(pass_level) else None,
+        **common,
+    )
+
+
+def _llm_reference(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
+    criteria = _criteria(t, root)
+    on, files = _on(t)
+    reference = t.file_text("reference", root)
+    pass_if = t.choice("pass_if", PASS_IF, "not_worse")
+    if criteria is None or reference is None:
+        return None
+    return LlmReferenceGrader(
+        criteria=criteria,
+        reference=reference,
+        reference_file=str(t.table.get("reference")),
+        on=on,
+        files=files,
+        pass_if=pass_if,
+        **common,
+    )
+
+
+# The judge types (registry.py lists them after the deterministic ones).
+GRADER_TYPES = (
+    GraderType("llm", ("criteria", "criteria_file", "on", "files", "rubric", "pass_level"), _llm, judge=True),
+    GraderType(
+        "llm_reference",
+        ("reference", "criteria", "criteria_file", "on", "files", "pass_if"),
+        _llm_reference,
+        judge=True,
+    ),
+)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pytest_ponybench.core.graders.registry import JUDGE_TYPES, TYPES
+
 if TYPE_CHECKING:
     from pytest_ponybench.core.graders.evidence import CellEvidence
     from pytest_ponybench.core.judge import Judge
@@ -32,18 +34,6 @@ __all__ = [
     "clip",
 ]
 
-TYPES = (
-    "regex",
-    "tool_used",
-    "tool_order",
-    "tool_absent",
-    "file_exists",
-    "file_absent",
-    "files_unchanged",
-    "llm",
-    "llm_reference",
-)
-JUDGE_TYPES = ("llm", "llm_reference")
 AXES = ("correct", "safe", "score")
 ARMS = ("all", "arms-only")
 CHECKS_TYPE = "checks"  # the hidden checks, as outcomes (not declared in [[graders]])
