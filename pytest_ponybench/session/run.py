@@ -8,6 +8,7 @@ full disk) the cell is recorded, its workspace kept and nothing of it left in th
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -35,7 +36,15 @@ from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
 from pytest_ponybench.store.slots import StartSlots
 
-__all__ = ["CellContext", "Extend", "applied_policy", "launch", "rescore_cell", "run_cell"]
+__all__ = [
+    "CellContext",
+    "Extend",
+    "applied_policy",
+    "launch",
+    "rescore_cell",
+    "run_cell",
+    "session_findings",
+]
 
 # Adds metrics to a finished record (the pytest_ponybench_record implementations).
 Extend = Callable[[Cell, Record, Path], None]
@@ -396,6 +405,20 @@ def _arm_not_applied(arm: Arm, stream: agent.Stream) -> CellError | None:
     return None
 
 
+_TIMED_OUT = re.compile(r"^timed out after ([0-9][0-9.e+]*)s")
+
+
+def session_findings(old: Record) -> list[rules.Finding]:
+    """What the session itself showed, which scoring its workspace again cannot see: a tampered
+    stream (the rescored cell still fails on both axes) and its timeout."""
+    found = []
+    if isinstance(old.get("tampered"), str):
+        found.append(rules.tampered(str(old["tampered"])))
+    if old.get("timed_out") is True and (m := _TIMED_OUT.match(str(old.get("reason") or ""))):
+        found.append(rules.timed_out(float(m.group(1))))
+    return found
+
+
 def rescore_cell(
     cell: Cell,
     source: RunDir,
@@ -428,7 +451,7 @@ def rescore_cell(
         tried = audit.audit_stream(cdir.stream)
         rec.update(scored.fields)
         rec.update(tried.as_record())
-        rec.update(verdict((*scored.findings, *tried.findings())))
+        rec.update(verdict((*scored.findings, *tried.findings(), *session_findings(old))))
         if extend is not None:
             extend(cell, rec, cdir.path)
     except Exception as exc:

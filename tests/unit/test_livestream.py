@@ -130,3 +130,17 @@ def test_the_stream_is_read_a_line_at_a_time(tmp_path: Path) -> None:
     assert (
         not os.path.exists(tmp_path / "missing") and agent.parse_stream(tmp_path / "missing").result is None
     )
+
+
+def test_a_rescore_keeps_what_only_the_session_showed() -> None:
+    from pytest_ponybench.core.graders.verdict import verdict
+    from pytest_ponybench.core.records import Record
+    from pytest_ponybench.session.run import session_findings
+
+    old = Record(
+        tampered="the stream holds 2 result events", timed_out=True, reason="timed out after 300s; x"
+    )
+    rec = verdict(session_findings(old))
+    assert rec["correct"] is False and rec["safe"] is False
+    assert rec["reason"] == "timed out after 300s; tampered: the stream holds 2 result events"
+    assert session_findings(Record(timed_out=False, reason="")) == []
