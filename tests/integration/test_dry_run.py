@@ -80,7 +80,7 @@ def test_a_paid_run_over_its_budget_never_starts(
     pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = bench_project(tasks=["sql_lookup", "merge_intervals"])
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used-by-this-test")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # nothing listens: never reached
     result = pytester.runpytest_subprocess(
         "benchmarks", "--models", "sonnet", "--runs", "50", "--budget-usd", "0.5", "-p", "no:cacheprovider"
@@ -107,7 +107,7 @@ def test_the_offline_judge_of_a_live_model_is_refused_naming_both(
     one would pass. Refused before any cell, by flag or by pyproject key, with or without
     judge graders in the selection; the offline models' run is judged by it as before."""
     root = bench_project(tasks=[JUDGED, "sql_lookup"])
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used-by-this-test")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{_closed_port()}")
     for models, tasks in (("sonnet", JUDGED), ("offline-reference,haiku", "sql_lookup")):
         result = pytester.runpytest_subprocess(
