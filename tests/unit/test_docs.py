@@ -106,7 +106,8 @@ def help_options(cwd: Path) -> dict[str, list[str]]:
         if current:
             options[current].append(line.strip())
     return {
-        name: [name, *re.findall(r"\[also (--[\w-]+) where", " ".join(lines))]
+        # argparse may wrap a name at its hyphens ("--max-budget-\n usd"): joined back first.
+        name: [name, *re.findall(r"\[also (--[\w-]+) where", re.sub(r"(?<=-) +", "", " ".join(lines)))]
         for name, lines in options.items()
     }
 
