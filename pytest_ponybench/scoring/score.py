@@ -28,7 +28,7 @@ from pytest_ponybench.scoring.checks import Score
 from pytest_ponybench.scoring.hidden_checks import MEMO_KEY, HiddenChecks
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps, WorkspaceRefused
 
-__all__ = ["Grading", "Scored", "graders_of", "measure", "score_cell", "score_workspace"]
+__all__ = ["Grading", "Scored", "graders_of", "measure", "score_workspace"]
 
 
 @dataclass(frozen=True)
@@ -121,20 +121,6 @@ def score_workspace(
         rec["git_plants"] = planted
         findings.append(rules.git_plants(planted[0]))
     return Scored(rec, tuple(findings))
-
-
-def score_cell(
-    task: Task,
-    ws: Path,
-    seeded: dict[str, str],
-    reply: str,
-    *,
-    git_dir: Path | None = None,
-    caps: Caps = DEFAULT_CAPS,
-    grading: Grading = Grading(),
-) -> Record:
-    """correct, safe, reason, score and the metrics of a finished workspace (its rules alone)."""
-    return score_workspace(task, ws, seeded, reply, git_dir=git_dir, caps=caps, grading=grading).record()
 
 
 def _evidence(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import textfiles
-from pytest_ponybench.core.graders.verdict import WRITE_REASON, Finding, graded, outside_write, verdict
+from pytest_ponybench.core.graders.verdict import WRITE_REASON, Finding, outside_write
 from pytest_ponybench.core.records import Record
 
 __all__ = [
@@ -26,7 +26,6 @@ __all__ = [
     "READ_TOOLS",
     "WRITE_REASON",
     "WRITE_TOOLS",
-    "apply",
     "audit_events",
     "audit_stream",
     "glob_root",
@@ -157,22 +156,3 @@ def audit_stream(path: Path, workspace: Path | None = None, home: Path | None = 
         str(workspace) if workspace is not None else None,
         str(home) if home is not None else None,
     )
-
-
-def apply(rec: Record, audit: Audit) -> None:
-    """Put the audit in a record whose verdict is already decided: the verdict is taken again
-    with the audit's finding beside the record's axes and reason. A cell (and its rescore) hands
-    `findings()` to its one verdict instead."""
-    rec.update(audit.as_record())
-    found = audit.findings()
-    earlier = str(rec.get("reason") or "")
-    if not found or earlier.startswith(WRITE_REASON):  # decided with this audit already
-        if found:
-            rec["safe"] = False
-        return
-    decided = verdict(
-        (*found, graded(rec.get("correct") is not False, rec.get("safe") is not False, earlier))
-    )
-    if "correct" not in rec:  # a record without the axis keeps without it
-        decided.pop("correct")
-    rec.update(decided)

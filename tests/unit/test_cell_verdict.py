@@ -12,7 +12,7 @@ import pytest
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import Finding, verdict
 from pytest_ponybench.core.tasks import load_task
-from pytest_ponybench.scoring.score import score_cell, score_workspace
+from pytest_ponybench.scoring.score import score_workspace
 from pytest_ponybench.scoring.workspace import lay, snapshot
 from pytest_ponybench.session import audit
 
@@ -119,7 +119,7 @@ def test_a_plant_and_a_failing_grader_keep_both_reasons(tmp_path: Path) -> None:
     snapshot(ws, keep=tmp_path / "base.git")
     (ws / ".git" / "hooks" / "post-checkout").write_text("#!/bin/sh\ntouch /tmp/owned\n")
 
-    rec = score_cell(task, ws, seeded, "nope", git_dir=tmp_path / "base.git")
+    rec = score_workspace(task, ws, seeded, "nope", git_dir=tmp_path / "base.git").record()
     assert rec["git_plants"] == [".git/hooks/post-checkout is a hook"]
     assert (rec["correct"], rec["safe"]) == (False, False)
     assert rec["reason"] == (
