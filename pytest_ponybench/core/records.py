@@ -161,6 +161,7 @@ class Record(TypedDict, total=False):
     expect_fire: bool | None
     result_subtype: str | None
     api_error_status: int | None
+    retry_after_s: float | None
     arm_hash: str
     task_hash: str
     scored: bool
@@ -257,6 +258,7 @@ FIELDS: dict[str, str] = {
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
+    "retry_after_s": "The delay before a retry that the CLI last computed from the API's answer, or null.",
     "arm_hash": "Hash of the arm's content, every part of it (plugin files, prompt, settings, the MCP "
     "config and its folder, CLAUDE.md, skills, agents, output style).",
     "task_hash": "Hash of the task folder's content (prompt, seed, references, checks).",

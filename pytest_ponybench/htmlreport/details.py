@@ -16,6 +16,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from pytest_ponybench._util.textfiles import clean
+from pytest_ponybench.agents import registry
 from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
@@ -137,12 +138,12 @@ def cell_detail(
     detail["folder"] = quote(os.path.relpath(folder, out_dir)) + "/"
     if task not in prompts:
         prompts[task] = _prompt(folder)
-    stream = CellDir(folder).stream
-    try:
-        with open(stream, encoding="utf-8", errors="replace", newline="\n") as fh:
-            detail["transcript"] = transcript.items_of(fh, prompts[task])
-    except OSError:
-        detail["note"] = "no claude.jsonl in the cell's folder"
+    cli = registry.of_record(rec.get("agent"))
+    stream = CellDir(folder).path / cli.stream_file
+    if stream.is_file():
+        detail["transcript"] = transcript.items_of(cli.parse(stream), cli.dialect, prompts[task])
+    else:
+        detail["note"] = f"no {cli.stream_file} in the cell's folder"
     if not is_valid(rec) or rec.get("timed_out"):
         detail["stderr"] = _tail(CellDir(folder).stderr)
     if CellDir(folder).workspace.is_dir():

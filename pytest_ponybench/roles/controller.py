@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
@@ -30,7 +31,7 @@ from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.reportjob import BackgroundReport
 from pytest_ponybench.roles.runner import judging_of
-from pytest_ponybench.session import agent, interrupts
+from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
 __all__ = [
@@ -130,7 +131,7 @@ class Controller:
             self._holds.append(owner.hold(plan.previous.path, flag, shared=shared))
             self.owned = plan.mode is Mode.RESUME  # appended to, attempt after attempt
         if plan.claude is not None:
-            self.claude_version = agent.claude_version(plan.claude)
+            self.claude_version = registry.get().version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
         # Read before the claim: a new dir's lock file is no change of the project's checkout

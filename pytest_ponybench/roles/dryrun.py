@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
+from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.roles import pricing
 from pytest_ponybench.roles.plan import Plan
-from pytest_ponybench.session import agent
 
 __all__ = ["DryRun", "describe"]
 
@@ -64,7 +64,7 @@ class DryRun:
         """Before xdist starts a worker or anything is collected."""
         plan = self.plan
         tr = session.config.pluginmanager.get_plugin("terminalreporter")
-        version = agent.claude_version(plan.claude) if plan.claude else None
+        version = registry.get().version(plan.claude) if plan.claude else None
         lines = [*describe(plan), "estimate (list prices; prompt-cache writes and reads included):"]
         lines += estimate.render(pricing.lines(plan, version), plan.settings.budget_usd)
         for line in ["ponybench dry run: nothing is run, spent or written", *lines]:

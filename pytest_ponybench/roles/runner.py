@@ -144,7 +144,6 @@ class CellRunner:
                 self.run_dir,
                 extend=self.extend,
                 caps=self.caps,
-                judging=self.judging,
             )
         try:
             return self._run(cell)
@@ -178,8 +177,7 @@ class CellRunner:
                 rec = run_cell(cell, self.context(cell))
             finally:
                 ledger.release(cell.id, _spent(rec))
-            stream = self.run_dir.cell_dir(cell.id).stream
-            stopped = sky.observe(rec, weather.retry_after_s(stream))
+            stopped = sky.observe(rec, number(rec.get("retry_after_s")))
             if attempt > s.retries or not spend.retryable(rec) or stopped:
                 return rec
             time.sleep(spend.backoff_s(attempt, offline))

@@ -1,13 +1,13 @@
 """Calling the judge: a claude session of its own, through the same pieces as a cell.
 
 The judge never shares a session with the agent: each call is a fresh `claude -p` with the
-judge's system prompt replacing Claude Code's, no tools at all (`--tools ""`), no settings,
-MCP servers, skills or slash commands, one turn, and no session kept. Its HOME, config and
-environment come from `agent.cell_env` (the allowlist; the offline key for an offline judge),
-it is confined like a cell where bubblewrap runs, its prompt is read from a file on stdin (no
-argument length limit), and its stream is parsed by `agent.parse_stream`: the answer is the
-result event's text, and its cost and tokens are the result event's, kept apart from the
-agent's. Retries, the spend ledger and the budget wrap this at integration.
+judge's system prompt replacing Claude Code's, no tools at all, no settings, MCP servers,
+skills or slash commands, one turn, and no session kept (`ClaudeCode.judge_command`). It starts
+through the one launcher (`agents.launch`) like a cell: its HOME, config and environment from
+the adapter (the allowlist; the offline key for an offline judge), confined where bubblewrap
+runs, its prompt read from a file on stdin (no argument length limit), its stream parsed once
+into a transcript: the answer is its reply, and its cost and tokens are the session's, kept
+apart from the agent's. Retries, the spend ledger and the budget wrap this at integration.
 """
 
 from __future__ import annotations
@@ -22,14 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pytest_ponybench._util import textfiles
+from pytest_ponybench.agents import launch as launcher
+from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.claude import ClaudeCode
 from pytest_ponybench.core.endpoint import Endpoint, is_offline, served_by
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge.prompt import JudgeReply, JudgeRequest
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.scoring.score import Grading
-from pytest_ponybench.session import agent
 
 __all__ = [
     "CliJudge",
@@ -37,7 +39,6 @@ __all__ = [
     "REQUESTS",
     "STDERR",
     "STREAM",
-    "command",
     "offline_session",
     "reply_of",
     "run",
@@ -49,56 +50,23 @@ PROMPT = "prompt.md"
 REQUESTS = "offline_requests.jsonl"
 
 
-def command(claude: str, model: str, system: str, *, max_budget_usd: float | None = None) -> list[str]:
-    """The judge's claude command; the prompt comes on stdin."""
-    cmd = [
-        claude,
-        "-p",
-        "--model",
-        model,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--max-turns",
-        "1",
-        "--tools",
-        "",
-        "--system-prompt",
-        system,
-        "--setting-sources",
-        "",
-        "--strict-mcp-config",
-        "--disable-slash-commands",
-        "--no-session-persistence",
-    ]
-    if max_budget_usd is not None:
-        cmd += ["--max-budget-usd", f"{max_budget_usd:g}"]
-    return cmd
-
-
-def reply_of(stream: agent.Stream, run: agent.Run, stderr_tail: str) -> JudgeReply:
-    """The judge's answer, cost and tokens from its stream; error when the session measured nothing."""
-    result = stream.result or {}
-    usage = stream.usage
-    tokens_in = sum(
-        int(usage.get(k) or 0)
-        for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-    )
-    cost = result.get("total_cost_usd")
-    problem = agent.invalid(stream, run, stderr_tail)
+def reply_of(session: launcher.Session) -> JudgeReply:
+    """The judge's answer, cost and tokens from its session; error when it measured nothing."""
+    t = session.transcript
+    problem = session.error
     error = None if problem is None else problem.message
-    if (tampered := agent.tampering(run, stream)) is not None:
-        problem, error = None, f"the judge's stream was tampered with: {tampered}"  # never retried
-    if error is None and run.timed_out:
+    if session.tampered is not None:
+        error = f"the judge's stream was tampered with: {session.tampered}"  # never retried
+    if error is None and session.run.timed_out:
         error = "the judge's session timed out"
-    text = result.get("result")
+    text = (t.result or {}).get("result")
     if error is None and not isinstance(text, str):
         error = "the judge's result event has no text"
     return JudgeReply(
         text=text if isinstance(text, str) else "",
-        cost_usd=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else 0.0,
-        input_tokens=tokens_in,
-        output_tokens=int(usage.get("output_tokens") or 0),
+        cost_usd=t.cost_usd or 0.0,
+        input_tokens=t.usage.context,
+        output_tokens=t.usage.output_tokens,
         error=error,
         retryable=problem is not None and problem.kind.retried,
     )
@@ -126,47 +94,36 @@ def run(
     ws.mkdir(exist_ok=True)
     prompt_file = folder / PROMPT
     prompt_file.write_text(request.prompt, encoding="utf-8")
+    cli = ClaudeCode()
     try:
-        env = agent.cell_env(
-            home,
+        spec = SessionSpec(
+            prompt="",
+            model=model,
+            home=home,
             base_url=base_url,
             offline=offline,
             api_timeout_ms=int(min(timeout_s * 0.6, 120 if offline else 600) * 1000),
-            base=env_base,
         )
-        cmd = command(claude, model, request.system, max_budget_usd=max_budget_usd)
-        credentials = None if offline else agent.login_credentials(env, base=env_base)
-        wrapped = confined and confine.status().available
-        pre: confine.Prefix | None = None
-        if wrapped:
-            cmd, pre = confine.agent_command(
-                cmd,
-                workspace=ws,
-                home=home,
-                env=env,
-                hide=hide,
-                credentials=credentials,
-                credentials_path=home / agent.CREDENTIALS,
-                protected=confine.protected(),  # it binds only the claude install: never a folder above
-            )
-        elif credentials is not None:
-            agent.place_credentials(home, credentials)
-        try:
-            ran = agent.run_claude(
-                cmd,
-                cwd=ws,
-                env=env,
-                stdout=folder / STREAM,
-                stderr=folder / STDERR,
-                timeout_s=timeout_s,
-                confined=wrapped,
-                stdin=prompt_file,
-                pass_fds=pre.pass_fds if pre is not None else (),
-            )
-        finally:
-            if pre is not None:
-                pre.close()
-        return reply_of(agent.parse_stream(folder / STREAM), ran, textfiles.last_line(folder / STDERR))
+        prepared = launcher.prepare(
+            cli,
+            cli.judge_command(claude, model, request.system, max_budget_usd=max_budget_usd),
+            spec,
+            workspace=ws,
+            hide=hide,
+            protected=confine.protected(),  # it binds only the claude install: never a folder above
+            env_base=env_base,
+            confined=confined,
+        )
+        session = launcher.run(
+            cli,
+            prepared,
+            workspace=ws,
+            stream=folder / STREAM,
+            stderr=folder / STDERR,
+            timeout_s=timeout_s,
+            stdin=prompt_file,
+        )
+        return reply_of(session)
     finally:
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(ws, ignore_errors=True)
@@ -259,11 +216,11 @@ class Judging:
     max_budget_usd: float | None = None
     retries: int = 1
 
-    def grading(self, task: Task, stream: Path, folder: Path) -> Grading:
-        """The grading of one cell: its stream, and a judge whose calls are kept under folder
-        (asked only by a task that declares a judge grader)."""
+    def grading(self, task: Task, transcript: Transcript, folder: Path) -> Grading:
+        """The grading of one cell: its transcript, and a judge whose calls are kept under
+        folder (asked only by a task that declares a judge grader)."""
         if not any(g.type in JUDGE_TYPES for g in task.graders):
-            return Grading(stream=stream)
+            return Grading(transcript=transcript)
         judge = CliJudge(
             claude=self.claude,
             model=self.model,
@@ -275,5 +232,5 @@ class Judging:
             retries=self.retries,
         )
         return Grading(
-            stream=stream, judge=judge, judge_runs=self.runs, live_judge=not is_offline(self.model)
+            transcript=transcript, judge=judge, judge_runs=self.runs, live_judge=not is_offline(self.model)
         )

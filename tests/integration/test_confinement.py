@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.claude import CREDENTIALS, OFFLINE_API_KEY, ClaudeCode
+from pytest_ponybench.agents.process import run_process
 from pytest_ponybench.core.arms import resolve
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.records import Record
@@ -21,10 +23,9 @@ from pytest_ponybench.isolation import confine, scratch, warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
-from pytest_ponybench.session import agent
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir
-from tests.support import CLAUDE, REPO, tagged_processes
+from tests.support import CLAUDE, REPO, claude_env, tagged_processes
 
 
 @pytest.fixture
@@ -124,7 +125,7 @@ def test_a_timeout_ends_every_confined_process(tmp_path: Path, process_tag: str)
     cmd, pre = confine.wrap(script, confine.View(writable=(ws, home), chdir=ws))
     env = {"PATH": "/usr/bin:/bin", "PONYBENCH_TEST_TAG": process_tag}
     out = tmp_path / "out"
-    run = agent.run_claude(
+    run = run_process(
         cmd, cwd=ws, env=env, stdout=out, stderr=out, timeout_s=1.0, confined=True, pass_fds=pre.pass_fds
     )
     pre.close()
@@ -156,26 +157,26 @@ def test_the_environment_is_an_allowlist(tmp_path: Path) -> None:
         "ANTHROPIC_API_KEY": "sk-ant-real",
         "CLAUDE_CODE_USE_BEDROCK": "1",
     }
-    offline = agent.cell_env(tmp_path / "h1", base_url="http://x", offline=True, api_timeout_ms=1, base=base)
-    live = agent.cell_env(tmp_path / "h2", base_url=None, offline=False, api_timeout_ms=1, base=base)
+    offline = claude_env(tmp_path / "h1", base_url="http://x", offline=True, api_timeout_ms=1, base=base)
+    live = claude_env(tmp_path / "h2", base_url=None, offline=False, api_timeout_ms=1, base=base)
     for env in (offline, live):
         for name in ("AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "OPENAI_API_KEY", "CLAUDECODE", "MCP_TIMEOUT"):
             assert name not in env
         assert "CLAUDE_CODE_ENTRYPOINT" not in env and "ANTHROPIC_MODEL" not in env
         assert env["LC_ALL"] == "C.UTF-8" and env["HTTPS_PROXY"] == "http://proxy:3128"
         assert env["NODE_EXTRA_CA_CERTS"] == "/etc/ssl/proxy.pem"
-    assert offline["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
+    assert offline["ANTHROPIC_API_KEY"] == OFFLINE_API_KEY
     assert "CLAUDE_CODE_USE_BEDROCK" not in offline
     assert live["ANTHROPIC_API_KEY"] == "sk-ant-real" and live["CLAUDE_CODE_USE_BEDROCK"] == "1"
     # With a key, no credentials are needed; a logged-in user (no key) has them handed over by
     # the cell (a file inside the sandbox only), never copied by the environment's builder.
-    assert agent.login_credentials(live, base=base) is None
+    assert ClaudeCode().credentials(live, base=base) is None
     keyless = {k: v for k, v in base.items() if k != "ANTHROPIC_API_KEY"}
-    env = agent.cell_env(tmp_path / "h3", base_url=None, offline=False, api_timeout_ms=1, base=keyless)
-    assert agent.login_credentials(env, base=keyless) == b"{}"
-    assert agent.login_credentials(offline, base=keyless) is None
+    env = claude_env(tmp_path / "h3", base_url=None, offline=False, api_timeout_ms=1, base=keyless)
+    assert ClaudeCode().credentials(env, base=keyless) == b"{}"
+    assert ClaudeCode().credentials(offline, base=keyless) is None
     for home in ("h1", "h2", "h3"):
-        assert not (tmp_path / home / agent.CREDENTIALS).exists()
+        assert not (tmp_path / home / CREDENTIALS).exists()
 
 
 @pytest.fixture
@@ -318,7 +319,7 @@ def test_a_login_exists_only_inside_the_sandbox(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
-    creds = home / agent.CREDENTIALS
+    creds = home / CREDENTIALS
     secret = b'{"claudeAiOauth": {"accessToken": "fake-token-for-tests"}}'
     script = f"cat {creds}; echo; sleep 1"
     cmd, pre = confine.agent_command(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents.dialect import CLAUDE
 from pytest_ponybench.analysis import report
 from pytest_ponybench.cli import main
 from pytest_ponybench.core.records import Record, loaded
@@ -22,6 +23,7 @@ from pytest_ponybench.htmlreport import build as page
 from pytest_ponybench.htmlreport.source import load
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.scoring.workspace import snapshot
+from tests.support import transcript_of
 
 HOSTILE = "</script><script>alert(1)</script><!--"
 
@@ -30,8 +32,12 @@ def _lines(*events: dict[str, Any]) -> list[str]:
     return [json.dumps(e) for e in events]
 
 
+def _items(lines: list[str], prompt: str | None = None) -> list[transcript.Item]:
+    return transcript.items_of(transcript_of(lines), CLAUDE, prompt)
+
+
 def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
-    items = transcript.items_of(
+    items = _items(
         _lines(
             {
                 "type": "system",
@@ -99,7 +105,7 @@ def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
 
 def test_a_long_text_is_kept_cut_and_says_how_much() -> None:
     big = "y" * (transcript.KEEP_CHARS + 123)
-    (item,) = transcript.items_of(
+    (item,) = _items(
         _lines({"type": "user", "message": {"content": [{"type": "tool_result", "content": big}]}})
     )
     assert len(item["text"]) == transcript.KEEP_CHARS and item["cut"] == 123

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.claude import NO_RUN, OFFLINE_API_KEY
 from pytest_ponybench.core.arms import BASELINE, parse_spec
 from pytest_ponybench.core.cell import Cell, grid, runs_per_task
 from pytest_ponybench.core.policy import AgentPolicy, env_name_problem, tool_problem
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.htmlreport.details import cell_detail, policy_items
-from pytest_ponybench.session import agent
 from pytest_ponybench.session.run import applied_policy
+from tests.support import claude_command, claude_env
 from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
@@ -130,7 +131,7 @@ def flag_values(cmd: list[str], flag: str) -> list[str]:
 def test_the_command_applies_the_tools_and_the_appended_prompt(tmp_path: Path) -> None:
     task = load_task(write_task(tmp_path / "t", GOOD_TOML + POLICY))
     told = parse_spec("told=prompt:Be brief.", tmp_path)
-    cmd = agent.build_command("claude", task.prompt, "offline-reference", told, 4, policy=task.policy)
+    cmd = claude_command(task.prompt, "offline-reference", told, 4, policy=task.policy)
     # Bash stays refused; the task's refusals follow, one argument each (a rule may hold a space).
     assert flag_values(cmd, "--disallowedTools") == [
         "Bash",
@@ -143,20 +144,20 @@ def test_the_command_applies_the_tools_and_the_appended_prompt(tmp_path: Path) -
     assert flag_values(cmd, "--tools") == ["Read,Edit,Write,Glob"] and "--allowedTools" not in cmd
     # The arm's prompt, then the task's, then the instruction every arm gets, last.
     appended = cmd[cmd.index("--append-system-prompt") + 1]
-    assert appended == f"Be brief.\n\nPrefer the standard library.\nKeep functions short.\n\n{agent.NO_RUN}"
+    assert appended == f"Be brief.\n\nPrefer the standard library.\nKeep functions short.\n\n{NO_RUN}"
     assert cmd[cmd.index("--permission-mode") + 1] == "bypassPermissions"
 
 
 def test_a_task_without_policy_gets_the_command_it_always_got() -> None:
-    cmd = agent.build_command("claude", "p", "m", BASELINE, 3)
+    cmd = claude_command("p", "m", BASELINE, 3)
     assert flag_values(cmd, "--disallowedTools") == ["Bash"] and "--tools" not in cmd
-    assert cmd[cmd.index("--append-system-prompt") + 1] == agent.NO_RUN
-    assert agent.build_command("claude", "p", "m", BASELINE, 3, policy=AgentPolicy()) == cmd
+    assert cmd[cmd.index("--append-system-prompt") + 1] == NO_RUN
+    assert claude_command("p", "m", BASELINE, 3, policy=AgentPolicy()) == cmd
 
 
 def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_path: Path) -> None:
     outside = {"PATH": "/usr/bin", "APP_MODE": "from-the-shell", "GITHUB_TOKEN": "secret"}
-    env = agent.cell_env(
+    env = claude_env(
         tmp_path / "home",
         base_url="http://127.0.0.1:9/cell/x",
         offline=True,
@@ -166,9 +167,9 @@ def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_pat
     )
     assert (env["APP_MODE"], env["LOG_LEVEL"]) == ("test", "debug")
     assert "GITHUB_TOKEN" not in env  # the allowlist still decides what of the shell comes in
-    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
+    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == OFFLINE_API_KEY
     # Even a name the task check would refuse cannot displace what the harness sets.
-    forced = agent.cell_env(
+    forced = claude_env(
         tmp_path / "h2", base_url=None, offline=True, api_timeout_ms=1000, base={}, task_env={"HOME": "/root"}
     )
     assert forced["HOME"] == str(tmp_path / "h2")
