@@ -39,6 +39,9 @@ def transcript_of(lines: Iterable[dict[str, Any] | str]) -> Transcript:
     return claude_stream.parse_lines(json.dumps(e) if isinstance(e, dict) else e for e in lines)
 
 
+GATEWAY_TOKEN = "ponybench-gw-test-token"  # what a seat's token looks like to a session
+
+
 def claude_command(
     prompt: str,
     model: str,
@@ -68,13 +71,15 @@ def claude_env(
     base: Mapping[str, str] | None = None,
     memory: bool = False,
     task_env: Mapping[str, str] | None = None,
+    api_key: str | None = GATEWAY_TOKEN,
 ) -> dict[str, str]:
-    """claude's environment for one session, as a cell builds it."""
+    """claude's environment for one session, as a cell builds it (the gateway's token given)."""
     spec = SessionSpec(
         prompt="",
         model="",
         home=home,
         base_url=base_url,
+        api_key=api_key,
         offline=offline,
         api_timeout_ms=api_timeout_ms,
         memory=memory,

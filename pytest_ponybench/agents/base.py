@@ -34,7 +34,8 @@ class SessionSpec:
     model: str
     home: Path
     max_turns: int = 1
-    base_url: str | None = None
+    base_url: str | None = None  # the model gateway, as the session reaches it
+    api_key: str | None = None  # the session's own gateway token (never a real credential)
     offline: bool = False
     api_timeout_ms: int = 600_000
     max_budget_usd: float | None = None
@@ -62,14 +63,9 @@ class Agent(Protocol):
 
     def environment(self, spec: SessionSpec, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The session's environment: an allowlist of base (the harness's by default), its own
-        HOME and config, no user config, no telemetry, no update check, no downloads."""
+        HOME and config, the gateway and its token as its only API, no user config, no
+        telemetry, no update check, no downloads; never a credential of the harness."""
         ...
-
-    def credentials(self, env: Mapping[str, str], base: Mapping[str, str] | None = None) -> bytes | None:
-        """A credentials file the session needs beside its environment, or None."""
-        ...
-
-    def credentials_path(self, home: Path) -> Path: ...
 
     def install(self, arm: Arm, workspace: Path, home: Path) -> dict[str, str]:
         """The arm's files into the session's workspace and HOME as this CLI reads them;

@@ -26,15 +26,11 @@ from pytest_ponybench.core.transcript import Transcript
 
 __all__ = [
     "API_ERROR_RE",
-    "API_KEY_VARS",
-    "CREDENTIALS",
     "ClaudeCode",
     "DROP_ENV",
     "ENV_ALLOW",
     "ENV_ALLOW_PREFIX",
-    "LIVE_ALLOW_PREFIX",
     "NO_RUN",
-    "OFFLINE_API_KEY",
     "allowed_env",
     "tool_flags",
 ]
@@ -70,18 +66,10 @@ ENV_ALLOW = frozenset(
     }
 )
 ENV_ALLOW_PREFIX = ("LC_",)
-# Only for a live model: how the CLI reaches and authenticates with the API.
-LIVE_ALLOW_PREFIX = ("ANTHROPIC_", "CLAUDE_CODE_")
-# Never, even from an allowed family: a parent Claude Code session's markers, and settings that
-# would change the CLI's behaviour between cells.
-DROP_ENV = re.compile(
-    r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR|"
-    r"ANTHROPIC_MODEL|ANTHROPIC_SMALL_FAST_MODEL)$"
-)
-# With one of these the CLI authenticates without a credentials file, so none is copied in.
-API_KEY_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
-CREDENTIALS = ".claude/.credentials.json"
-OFFLINE_API_KEY = "ponybench-offline-key"
+# Never, even from an allowed family: a parent Claude Code session's markers. (No ANTHROPIC_*
+# or CLAUDE_CODE_* variable of the harness reaches a session at all: the gateway holds the
+# credential and every setting that would change the CLI between cells stays out.)
+DROP_ENV = re.compile(r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR)$")
 API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
 
 
@@ -96,13 +84,9 @@ def tool_flags(policy: AgentPolicy) -> list[str]:
     return flags
 
 
-def allowed_env(name: str, *, live: bool) -> bool:
+def allowed_env(name: str) -> bool:
     """Whether a variable of the harness's environment may reach a claude session."""
-    if DROP_ENV.match(name):
-        return False
-    if name in ENV_ALLOW or name.startswith(ENV_ALLOW_PREFIX):
-        return True
-    return live and name.startswith(LIVE_ALLOW_PREFIX)
+    return not DROP_ENV.match(name) and (name in ENV_ALLOW or name.startswith(ENV_ALLOW_PREFIX))
 
 
 class ClaudeCode:
@@ -180,11 +164,11 @@ class ClaudeCode:
 
     def environment(self, spec: SessionSpec, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of one session: the allowlist, the task's own variables (names
-        checked by core.policy), its own home and config, no user settings (a logged-in user's
-        credentials: `credentials`). CLAUDE.md files are read only when memory is on (an arm
-        that places one); the harness's own variables always win."""
+        checked by core.policy), its own home and config, no user settings, the gateway as its
+        API with the session's own token. CLAUDE.md files are read only when memory is on (an
+        arm that places one); the harness's own variables always win."""
         src = dict(os.environ if base is None else base)
-        env = {k: v for k, v in src.items() if allowed_env(k, live=not spec.offline)}
+        env = {k: v for k, v in src.items() if allowed_env(k)}
         env.update(spec.task_env)
         home = spec.home
         home.mkdir(parents=True, exist_ok=True)
@@ -205,34 +189,15 @@ class ClaudeCode:
             del env["CLAUDE_CODE_DISABLE_CLAUDE_MDS"]  # CLAUDE.md read for this arm only
         if os.geteuid() == 0:
             env["IS_SANDBOX"] = "1"  # else bypassPermissions is refused as root
-        if spec.offline:
-            # The offline server is the only endpoint; no real credential may travel to it (the
-            # allowlist kept no ANTHROPIC_* or CLAUDE_CODE_* variable for an offline session).
-            env["ANTHROPIC_API_KEY"] = OFFLINE_API_KEY
-            env["CLAUDE_CODE_MAX_RETRIES"] = "0"  # the harness decides about retries
-            if spec.base_url:
-                env["ANTHROPIC_BASE_URL"] = spec.base_url
-        else:
-            env.setdefault("CLAUDE_CODE_MAX_RETRIES", "2")
+        # The gateway is the session's API, offline or live; its token is the only key it holds.
+        if spec.base_url:
+            env["ANTHROPIC_BASE_URL"] = spec.base_url
+        if spec.api_key:
+            env["ANTHROPIC_API_KEY"] = spec.api_key
+        # Offline the harness decides about retries; live the CLI retries a little itself.
+        env["CLAUDE_CODE_MAX_RETRIES"] = "0" if spec.offline else "2"
         (home / ".claude").mkdir(parents=True, exist_ok=True)
         return env
-
-    def credentials(self, env: Mapping[str, str], base: Mapping[str, str] | None = None) -> bytes | None:
-        """A logged-in user's credentials file, for a live session whose environment carries no
-        key (env is the session's); None when it needs none or there is none. Confined, it is
-        given as a file that exists only inside the sandbox; unconfined it is copied into the
-        session's HOME (`credentials_path`) and removed with it."""
-        if env.get("ANTHROPIC_API_KEY") == OFFLINE_API_KEY or any(env.get(k) for k in API_KEY_VARS):
-            return None
-        src = os.environ if base is None else base
-        source = Path(src.get("HOME", str(Path.home()))) / CREDENTIALS
-        try:
-            return source.read_bytes()
-        except OSError:
-            return None
-
-    def credentials_path(self, home: Path) -> Path:
-        return home / CREDENTIALS
 
     def install(self, arm: Arm, workspace: Path, home: Path) -> dict[str, str]:
         """The arm's files as claude reads them: a CLAUDE.md into the workspace; skills, agents,

@@ -1,8 +1,9 @@
 """One launcher for every agent session: a cell's, a judge's and the pre-flight's.
 
 `prepare` turns an adapter's command into the confined one (bubblewrap where this machine has
-it; a paid model unconfined only when the caller allows it), with the session's environment and
-a logged-in user's credentials as a file that exists only inside the sandbox. `run` runs it with
+it; a paid model unconfined only when the caller allows it), its network the model gateway
+alone (the seat's ticket: the gateway's socket bound in, its bridge as the sandbox's first
+process), with the session's environment and its own gateway token. `run` runs it with
 its stream read live (`agents.livestream`), parses the stream once through the adapter, and
 says whether the session measured anything (`invalid`) and whether the stream is its own
 (`tampering`).
@@ -10,9 +11,8 @@ says whether the session measured anything (`invalid`) and whether the stream is
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +23,10 @@ from pytest_ponybench.agents.process import Run, run_process
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.records import CellError
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.server import Ticket
 from pytest_ponybench.isolation import confine
 
-__all__ = ["Prepared", "Session", "place_credentials", "prepare", "run", "tampering"]
+__all__ = ["Prepared", "Session", "prepare", "run", "tampering"]
 
 
 @dataclass
@@ -49,20 +50,12 @@ class Prepared:
             self.prefix.close()
 
 
-def place_credentials(dest: Path, content: bytes) -> Path:
-    """The unconfined case: a copy (never a link) in the session's HOME, removed with it."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(content)
-    return dest
-
-
 def prepare(
     agent: Agent,
     cmd: Sequence[str],
     spec: SessionSpec,
     *,
+    ticket: Ticket,
     workspace: Path,
     readable: Sequence[Path] = (),
     hide: Sequence[Path] = (),
@@ -72,18 +65,18 @@ def prepare(
     refuse_unconfined: str | None = None,
 ) -> Prepared:
     """cmd as it will run: confined to its workspace and HOME (the readable paths besides, never
-    one that is or holds a protected one), its environment from the adapter. Where this
-    machine cannot confine, a paid model is refused naming the flag `refuse_unconfined` (None:
-    the caller decided already)."""
-    env = agent.environment(spec, env_base)
-    credentials = None if spec.offline else agent.credentials(env, env_base)
+    one that is or holds a protected one) with the gateway as its only network, its environment
+    from the adapter with the seat's token. Where this machine cannot confine, a paid model is
+    refused naming the flag `refuse_unconfined` (None: the caller decided already); an
+    unconfined session reaches the gateway on its loopback port."""
     state = confine.status()
     if not (confined and state.available):
         if confined and refuse_unconfined is not None and not spec.offline:
             raise RuntimeError(confine.refusal(["this cell's model"], False, refuse_unconfined))
-        if credentials is not None:
-            place_credentials(agent.credentials_path(spec.home), credentials)
+        env = agent.environment(replace(spec, base_url=ticket.url, api_key=ticket.token), env_base)
         return Prepared(list(cmd), env, confined=False)
+    passage = confine.Passage(ticket.socket, ticket.bridge, confine.bridge_python())
+    env = agent.environment(replace(spec, base_url=passage.url, api_key=ticket.token), env_base)
     wrapped, prefix = confine.agent_command(
         cmd,
         workspace=workspace,
@@ -91,15 +84,15 @@ def prepare(
         env=env,
         hide=hide,
         readable=readable,
-        credentials=credentials,
-        credentials_path=agent.credentials_path(spec.home),
         protected=protected,
+        passage=passage,
     )
     how = {
         "method": state.method,
         "userns": state.userns,
         "seccomp": state.seccomp,
         "cap_eff": state.caps.get("CapEff"),
+        "network": "gateway only",
     }
     return Prepared(wrapped, env, confined=True, prefix=prefix, confinement=how)
 

@@ -52,6 +52,7 @@ class ErrorKind(StrEnum):
     CHANGED = "changed"  # the agent changed the harness: the session stops
     INTERRUPTED = "interrupted"  # Ctrl-C or SIGTERM before the cell finished
     RESCORE = "rescore"  # a rescore could not score the kept workspace
+    BUDGET = "budget"  # the gateway refused a request: the run's budget was spent (resumable)
 
     @property
     def retried(self) -> bool:
@@ -141,6 +142,10 @@ class Record(TypedDict, total=False):
     gz_code: int
     chat_loc: int
     cost_usd: float | None
+    spend: dict[str, Any]
+    side_cost_usd: float
+    cli_cost_usd: float | None
+    meter_mismatch: str | None
     input_tokens: int | None
     output_tokens: int | None
     cache_read_tokens: int | None
@@ -234,11 +239,34 @@ FIELDS: dict[str, str] = {
     "test_files": "Delivered test files.",
     "gz_code": "Gzipped size in bytes of the delivered source (size without formatting noise).",
     "chat_loc": "Code lines the agent put in its chat reply instead of in files.",
-    "cost_usd": "Dollars the CLI reported for the session (notional for offline models).",
-    "input_tokens": "Input tokens the CLI reported.",
-    "output_tokens": "Output tokens the CLI reported.",
-    "cache_read_tokens": "Prompt-cache read tokens the CLI reported.",
-    "cache_write_tokens": "Prompt-cache write tokens the CLI reported.",
+    "cost_usd": (
+        "Dollars of every model request the cell made (its session and any other in the cell, such as a "
+        "plugin's hook), as the gateway metered them at the pinned list price (notional for offline "
+        "models)."
+    ),
+    "input_tokens": "Input tokens of every model request the cell made, as the gateway metered them.",
+    "output_tokens": "Output tokens of every model request the cell made, as the gateway metered them.",
+    "cache_read_tokens": (
+        "Prompt-cache read tokens of every model request the cell made, as the gateway metered them."
+    ),
+    "cache_write_tokens": (
+        "Prompt-cache write tokens of every model request the cell made, as the gateway metered them."
+    ),
+    "spend": (
+        "Requests, dollars and tokens by who asked, as the gateway metered them: `main` (the agent's "
+        "session), `side` (any other session in the cell: a hook's or an MCP server's model calls)."
+    ),
+    "side_cost_usd": (
+        "Dollars of the cell's side requests (sessions other than the agent's: a plugin's hooks or MCP "
+        "servers calling a model), part of `cost_usd`."
+    ),
+    "cli_cost_usd": (
+        "Dollars the CLI itself reported for its session (its own price table), kept as a cross-check."
+    ),
+    "meter_mismatch": (
+        "Where the CLI's own token counts for its session differ from what the gateway metered of it, or "
+        "null."
+    ),
     "turns": "Agent turns the CLI reported.",
     "duration_ms": "The session's duration as the CLI reported it.",
     "wall_s": "Wall seconds of the claude process as the harness measured it.",

@@ -23,14 +23,17 @@ from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.isolation import confine, sandbox
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.reportjob import BackgroundReport
-from pytest_ponybench.roles.runner import judging_of
+from pytest_ponybench.roles.runner import judging_of, routes_of
 from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
@@ -171,14 +174,16 @@ class Controller:
         checks: dict[str, Any] = {"ran": False}
         if (plan.paid or s.preflight) and not s.skip_preflight:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
-            arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
+            arms_checked = [preflight.activation_check(a, plan.claude, self.routes()) for a in plan.arms]
             for res in arms_checked:
                 problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
             # Free (a token count): is each live model's API reachable, are the credentials taken.
             apis = [weather.check_api(m) for m in plan.live_models]
             problems += [a.describe() for a in apis if not a.ok]
             calibration: list[dict[str, Any]] = []
-            judging = judging_of(plan, None, (s.tasks_dir, s.fixtures_dir, PACKAGE_ROOT, Path.cwd()))
+            judging = judging_of(
+                plan, self.routes(offline=False), (s.tasks_dir, s.fixtures_dir, PACKAGE_ROOT, Path.cwd())
+            )
             if judging is not None and judging.model in plan.live_models and not problems:
                 # A live judge is proven on the references before it judges paid cells.
                 found, calibration = preflight.judge_calibration(plan.tasks, judging)
@@ -197,8 +202,8 @@ class Controller:
                 )
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
-            server = self.server() if plan.offline else None
-            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
+            routes = self.routes(offline=plan.offline, budget=self.ledger())
+            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), routes, s.cell_timeout)
         priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
         return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
 
@@ -220,6 +225,11 @@ class Controller:
             self._server = OfflineServer()
             self._server.start()
         return self._server
+
+    def routes(self, offline: bool = True, budget: spend.Ledger | None = None) -> Routes:
+        """The pre-flight's and the warm-up's sessions, through this process's gateway."""
+        endpoint = OfflineEndpoint(self.server()) if offline else None
+        return routes_of(self.plan, shared(), endpoint, budget)
 
     def ledger(self) -> spend.Ledger:
         s = self.plan.settings

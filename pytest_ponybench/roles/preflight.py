@@ -28,10 +28,9 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import Seat
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.offline.agents import is_offline
-from pytest_ponybench.offline.script import CellScript
-from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
 from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
 from pytest_ponybench.roles.selftest import check_reference
@@ -236,35 +235,32 @@ def plugin_problems(
 def _session(
     arm: Arm,
     claude: str,
-    server: OfflineServer | None,
+    routes: Routes,
     model: str,
     tmp: Path,
     timeout_s: float,
     cell_id: str,
     max_turns: int = 3,
-) -> tuple[launcher.Session, str, str | None]:
-    """One short session of arm: (session, request log, why it measured nothing). An offline
-    model goes to the server, which logs the requests; any other model to the real API (no log)."""
+) -> tuple[launcher.Session, str, str | None, Seat]:
+    """One short session of arm through the gateway: (session, the offline request log, why it
+    measured nothing, its seat). An offline model goes to the offline server, which logs the
+    requests; any other model to the real API (no log)."""
     ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
     for d in (ws, out):
         d.mkdir(parents=True, exist_ok=True)
     log = out / "offline_requests.jsonl"
-    offline = is_offline(model)
-    if offline and server is None:
-        raise ValueError(f"{model} needs the offline server")
-    if offline and server is not None:
-        server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
     cli = registry.get()
     # The arm as its cells get it: plugin and MCP folders as copies (install.sealed).
     arm = sealed(arm)
+    route = routes.open(cell_id, model, workspace=ws.resolve(), requests_log=log, log=out / "gateway.jsonl")
+    seat: Seat | None = None
     try:
         spec = SessionSpec(
             prompt=PROBE_PROMPT,
             model=model,
             home=home,
             max_turns=max_turns,
-            base_url=server.cell_url(cell_id) if offline and server else None,
-            offline=offline,
+            offline=route.offline,
             api_timeout_ms=int(timeout_s * 600),
             memory=arm.reads_memory,
         )
@@ -274,6 +270,7 @@ def _session(
             cli,
             cli.command(claude, spec, arm),
             spec,
+            ticket=route.ticket,
             workspace=ws,
             readable=arm.readable(),
             hide=[PACKAGE_ROOT, Path.cwd()],
@@ -287,14 +284,15 @@ def _session(
             stderr=out / "claude.stderr",
             timeout_s=timeout_s,
         )
+        seat = routes.close(route)
     finally:
-        if offline and server is not None:
-            server.unregister(cell_id)
+        if seat is None:
+            routes.close(route)
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     problem = None if session.error is None else session.error.message
     if session.tampered is not None:
         problem = f"its stream was tampered with: {session.tampered}"
-    return session, text, problem
+    return session, text, problem, seat
 
 
 def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
@@ -323,14 +321,14 @@ def part_proof(part: Part, transcript: Transcript, log: str) -> tuple[list[str],
     return armproof.request_proof(part, log)
 
 
-def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: float = 60.0) -> dict[str, Any]:
+def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0) -> dict[str, Any]:
     """Run arm once offline; ok only when every part's content demonstrably reached the session.
     A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
-        session, log, invalid = _session(
-            arm, claude, server, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
+        session, log, invalid, _seat = _session(
+            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
         )
         for part in arm.parts:
             issues, seen = part_proof(part, session.transcript, log)
@@ -347,7 +345,7 @@ def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: fl
 
 
 def warm_up(
-    claude: str, models: list[str], arms: list[Arm], server: OfflineServer | None, timeout_s: float
+    claude: str, models: list[str], arms: list[Arm], routes: Routes, timeout_s: float
 ) -> list[dict[str, Any]]:
     """One throwaway call per (model, arm) so that the first cells do not each pay the cold
     prompt-cache write of the shared prefix: ordering noise, not an arm effect."""
@@ -355,24 +353,24 @@ def warm_up(
     for model in models:
         for arm in arms:
             with tempfile.TemporaryDirectory(prefix="ponybench-warmup-") as tmp:
-                session, _log, invalid = _session(
+                session, _log, invalid, seat = _session(
                     arm,
                     claude,
-                    server,
+                    routes,
                     model,
                     Path(tmp),
                     timeout_s,
                     f"warmup-{arm.name}-{model}",
                     max_turns=1,
                 )
-            res = session.transcript.result or {}
+            spent = sum(m.cost_usd for m in seat.requests)
             done.append(
                 {
                     "model": model,
                     "arm": arm.name,
                     "ok": invalid is None,
                     "error": invalid,
-                    "cost_usd": res.get("total_cost_usd"),
+                    "cost_usd": round(spent, 8),
                     "wall_s": round(session.run.wall_s, 3),
                 }
             )

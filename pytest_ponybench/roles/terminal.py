@@ -190,6 +190,7 @@ class SummaryReporter:
             line += f"; {ctl.decided_skips} cell(s) not needed (decided early)"
         if not ctl.plan.paid:  # every model offline: the spend is notional
             line += (
-                " (offline models: the CLI's price for the offline server's token counts; nothing was paid)"
+                " (offline models: the gateway's list price for the offline server's token counts;"
+                " nothing was paid)"
             )
         return line

@@ -14,32 +14,35 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.claude import ClaudeCode
-from pytest_ponybench.core.endpoint import Endpoint, is_offline, served_by
+from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge.prompt import JudgeReply, JudgeRequest
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway import meter
+from pytest_ponybench.gateway.routes import NoCredential, Routes
+from pytest_ponybench.gateway.server import Seat
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.scoring.score import Grading
 
 __all__ = [
     "CliJudge",
+    "GATEWAY",
     "PROMPT",
     "REQUESTS",
     "STDERR",
     "STREAM",
-    "offline_session",
     "reply_of",
     "run",
 ]
@@ -48,10 +51,12 @@ STREAM = "judge.jsonl"
 STDERR = "judge.stderr"
 PROMPT = "prompt.md"
 REQUESTS = "offline_requests.jsonl"
+GATEWAY = "gateway.jsonl"
 
 
-def reply_of(session: launcher.Session) -> JudgeReply:
-    """The judge's answer, cost and tokens from its session; error when it measured nothing."""
+def reply_of(session: launcher.Session, seat: Seat) -> JudgeReply:
+    """The judge's answer from its session, its cost and tokens as the gateway metered them;
+    error when it measured nothing."""
     t = session.transcript
     problem = session.error
     error = None if problem is None else problem.message
@@ -59,14 +64,20 @@ def reply_of(session: launcher.Session) -> JudgeReply:
         error = f"the judge's stream was tampered with: {session.tampered}"  # never retried
     if error is None and session.run.timed_out:
         error = "the judge's session timed out"
+    if error is None and seat.refused is not None:
+        error = f"budget: {seat.refused}"
     text = (t.result or {}).get("result")
     if error is None and not isinstance(text, str):
         error = "the judge's result event has no text"
+    spent = meter.Totals()
+    for m in seat.requests:
+        if m.refused is None:
+            spent.add(m)
     return JudgeReply(
         text=text if isinstance(text, str) else "",
-        cost_usd=t.cost_usd or 0.0,
-        input_tokens=t.usage.context,
-        output_tokens=t.usage.output_tokens,
+        cost_usd=spent.cost_usd,
+        input_tokens=spent.input_tokens + spent.cache_read_tokens + spent.cache_write_tokens,
+        output_tokens=spent.output_tokens,
         error=error,
         retryable=problem is not None and problem.kind.retried,
     )
@@ -78,17 +89,17 @@ def run(
     claude: str,
     model: str,
     folder: Path,
+    routes: Routes,
     timeout_s: float = 180.0,
-    base_url: str | None = None,
     confined: bool = True,
     hide: Sequence[Path] = (),
     max_budget_usd: float | None = None,
     env_base: Mapping[str, str] | None = None,
+    session_id: str | None = None,
 ) -> JudgeReply:
-    """One judge call. `folder` keeps its prompt, stream and stderr; the session's HOME and
-    empty working folder live there while it runs and are removed after (a logged-in user's
-    copied credentials with them)."""
-    offline = is_offline(model)
+    """One judge call, through the gateway (its seat's log and the offline server's requests
+    beside its stream). `folder` keeps its prompt, stream and stderr; the session's HOME and
+    empty working folder live there while it runs and are removed after."""
     folder.mkdir(parents=True, exist_ok=True)
     ws, home = folder / "ws", folder / "home"
     ws.mkdir(exist_ok=True)
@@ -96,18 +107,30 @@ def run(
     prompt_file.write_text(request.prompt, encoding="utf-8")
     cli = ClaudeCode()
     try:
+        route = routes.open(
+            session_id or f"judge-{folder.name}-{os.getpid()}",
+            model,
+            workspace=ws.resolve(),
+            requests_log=folder / REQUESTS,
+            log=folder / GATEWAY,
+            kind="judge",
+        )
+    except NoCredential as exc:
+        return JudgeReply(text="", error=str(exc))
+    seat: Seat | None = None
+    try:
         spec = SessionSpec(
             prompt="",
             model=model,
             home=home,
-            base_url=base_url,
-            offline=offline,
-            api_timeout_ms=int(min(timeout_s * 0.6, 120 if offline else 600) * 1000),
+            offline=route.offline,
+            api_timeout_ms=int(min(timeout_s * 0.6, 120 if route.offline else 600) * 1000),
         )
         prepared = launcher.prepare(
             cli,
             cli.judge_command(claude, model, request.system, max_budget_usd=max_budget_usd),
             spec,
+            ticket=route.ticket,
             workspace=ws,
             hide=hide,
             protected=confine.protected(),  # it binds only the claude install: never a folder above
@@ -123,21 +146,13 @@ def run(
             timeout_s=timeout_s,
             stdin=prompt_file,
         )
-        return reply_of(session)
+        seat = routes.close(route)
+        return reply_of(session, seat)
     finally:
+        if seat is None:
+            routes.close(route)
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(ws, ignore_errors=True)
-
-
-@contextmanager
-def offline_session(endpoint: Endpoint, judge_id: str, folder: Path) -> Iterator[str]:
-    """Serve a judge call from the offline endpoint for its duration; yields its base URL."""
-    folder.mkdir(parents=True, exist_ok=True)
-    url = endpoint.open(judge_id, (folder / "ws").resolve(), folder / REQUESTS)
-    try:
-        yield url
-    finally:
-        endpoint.close(judge_id)
 
 
 class CliJudge:
@@ -150,14 +165,14 @@ class CliJudge:
         claude: str,
         model: str,
         root: Path,
-        endpoint: Endpoint | None = None,
+        routes: Routes,
         timeout_s: float = 180.0,
         hide: Sequence[Path] = (),
         max_budget_usd: float | None = None,
         retries: int = 1,
         backoff_s: float = 5.0,
     ) -> None:
-        self.claude, self.model, self.root, self.endpoint = claude, model, root, endpoint
+        self.claude, self.model, self.root, self.routes = claude, model, root, routes
         self.retries, self.backoff_s = retries, backoff_s
         self.timeout_s, self.hide, self.max_budget_usd = timeout_s, tuple(hide), max_budget_usd
         self._count = itertools.count(1)
@@ -182,25 +197,19 @@ class CliJudge:
         digest = hashlib.sha256(request.prompt.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         folder = self.root / f"{n}-{digest}"
         try:
-            offline = served_by(self.endpoint, self.model)
-        except RuntimeError as exc:
+            return run(
+                request,
+                claude=self.claude,
+                model=self.model,
+                folder=folder,
+                routes=self.routes,
+                timeout_s=self.timeout_s,
+                hide=self.hide,
+                max_budget_usd=self.max_budget_usd,
+                session_id=f"judge-{id(self):x}-{folder.name}",
+            )
+        except RuntimeError as exc:  # an offline judge with no offline endpoint
             return JudgeReply(text="", error=str(exc))
-        if not offline or self.endpoint is None:
-            return self._run(request, folder, None)
-        with offline_session(self.endpoint, f"judge-{id(self):x}-{folder.name}", folder) as url:
-            return self._run(request, folder, url)
-
-    def _run(self, request: JudgeRequest, folder: Path, base_url: str | None) -> JudgeReply:
-        return run(
-            request,
-            claude=self.claude,
-            model=self.model,
-            folder=folder,
-            timeout_s=self.timeout_s,
-            base_url=base_url,
-            hide=self.hide,
-            max_budget_usd=self.max_budget_usd,
-        )
 
 
 @dataclass(frozen=True)
@@ -209,8 +218,8 @@ class Judging:
 
     claude: str
     model: str
+    routes: Routes
     runs: int = 1
-    endpoint: Endpoint | None = None
     timeout_s: float = 180.0
     hide: tuple[Path, ...] = ()
     max_budget_usd: float | None = None
@@ -225,7 +234,7 @@ class Judging:
             claude=self.claude,
             model=self.model,
             root=folder,
-            endpoint=self.endpoint,
+            routes=self.routes,
             timeout_s=self.timeout_s,
             hide=self.hide,
             max_budget_usd=self.max_budget_usd,

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
@@ -25,11 +24,15 @@ from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
 from pytest_ponybench.core import skills
 from pytest_ponybench.core.cell import Cell
-from pytest_ponybench.core.endpoint import Endpoint, served_by
+from pytest_ponybench.core.endpoint import Endpoint
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway import meter
+from pytest_ponybench.gateway.routes import Route, Routes
+from pytest_ponybench.gateway.server import BudgetGate, Gateway, Seat, shared
+from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
@@ -77,6 +80,26 @@ class CellContext:
     caps: Caps = DEFAULT_CAPS
     judging: Judging | None = None  # None: judge graders cannot decide (and say so)
     agent: Agent = field(default_factory=registry.get)  # the CLI the cells run
+    # The model gateway every request of the cell goes through (None: the process's own), the
+    # live upstream behind it (None: no credential), the models a live seat allows (None: any)
+    # and the run's budget, asked per request.
+    gateway: Gateway | None = None
+    live: Upstream | None = None
+    models: tuple[str, ...] | None = None
+    budget: BudgetGate | None = None
+
+    @property
+    def routes(self) -> Routes:
+        return Routes(self.gateway or shared(), self.endpoint, self.live, self.models, self.budget)
+
+
+@dataclass
+class Launched:
+    """The session's command ready to run, and its seat at the gateway."""
+
+    prepared: Prepared
+    route: Route
+    seat: Seat | None = None  # once closed
 
 
 @dataclass(frozen=True)
@@ -101,11 +124,12 @@ class Scratch:
 
 @dataclass
 class Observed:
-    """What the session did, read once from its stream."""
+    """What the session did, read once from its stream, and what the gateway metered of it."""
 
     session: launcher.Session
     tried: audit.Audit
     fields: Record
+    seat: Seat
 
     @property
     def transcript(self) -> Transcript:
@@ -129,14 +153,17 @@ def seed(cell: Cell, place: Scratch, cdir: CellDir, agent: Agent) -> dict[str, s
     return seeded
 
 
-def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Prepared:
-    """The agent's command for the cell: its model's endpoint, its environment, its confinement
-    (refused for a paid model that cannot be confined, unless allowed)."""
-    offline = served_by(ctx.endpoint, cell.model)
-    url = (
-        ctx.endpoint.open(cell.id, place.workspace, cdir.requests, cell.task)
-        if ctx.endpoint and offline
-        else None
+def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launched:
+    """The agent's command for the cell: its seat at the gateway (the offline server's cell
+    behind it for an offline model), its environment, its confinement (refused for a paid model
+    that cannot be confined, unless allowed)."""
+    route = ctx.routes.open(
+        cell.id,
+        cell.model,
+        workspace=place.workspace,
+        requests_log=cdir.requests,
+        log=cdir.gateway,
+        task=cell.task,
     )
     policy = cell.task.policy
     # The plugin and MCP folders as copies of their content: never the repository they live in.
@@ -146,32 +173,38 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Prepa
         model=cell.model,
         home=place.home,
         max_turns=cell.max_turns(ctx.max_turns),
-        base_url=url,
-        offline=offline,
-        api_timeout_ms=int(min(cell.timeout_s(ctx.cell_timeout) * 0.6, 120 if offline else 600) * 1000),
+        offline=route.offline,
+        api_timeout_ms=int(min(cell.timeout_s(ctx.cell_timeout) * 0.6, 120 if route.offline else 600) * 1000),
         max_budget_usd=ctx.max_budget_usd,
         memory=cell.arm.reads_memory,
         task_env=policy.env,
     )
-    return launcher.prepare(
-        ctx.agent,
-        ctx.agent.command(ctx.claude, spec, arm, policy),
-        spec,
-        workspace=place.workspace,
-        readable=arm.readable(),
-        hide=_harness_paths(cell, ctx),
-        protected=confine.protected(ctx.run_dir.path.parent),
-        refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
-    )
+    try:
+        prepared = launcher.prepare(
+            ctx.agent,
+            ctx.agent.command(ctx.claude, spec, arm, policy),
+            spec,
+            ticket=route.ticket,
+            workspace=place.workspace,
+            readable=arm.readable(),
+            hide=_harness_paths(cell, ctx),
+            protected=confine.protected(ctx.run_dir.path.parent),
+            refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
+        )
+    except BaseException:
+        ctx.routes.close(route)
+        raise
+    return Launched(prepared, route)
 
 
-def observe(cell: Cell, place: Scratch, started: Prepared, cdir: CellDir, ctx: CellContext) -> Observed:
-    """Run the session (after a start slot) and read what it did, once."""
+def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: CellContext) -> Observed:
+    """Run the session (after a start slot), close its seat (its token is refused from then
+    on), and read what it did, once: its transcript, checked against what the gateway saw."""
     slot = ctx.slots.take() if ctx.slots is not None else None
     t0 = time.monotonic()
     session = launcher.run(
         ctx.agent,
-        started,
+        started.prepared,
         workspace=place.workspace,
         stream=cdir.stream,
         stderr=cdir.stderr,
@@ -180,15 +213,18 @@ def observe(cell: Cell, place: Scratch, started: Prepared, cdir: CellDir, ctx: C
         on_started=slot.release if slot is not None else None,  # called however it ends
     )
     wall_s = time.monotonic() - t0
+    seat = started.seat = ctx.routes.close(started.route)
     if session.tampered is None:
-        session.tampered = _unanswered_error(session, cdir, ctx, cell)
+        session.tampered = _not_what_the_gateway_saw(session, seat, ctx.agent)
         if session.tampered is not None:
             session.error = None
-    fields = _session_fields(session)
+    if seat.refused is not None and session.tampered is None:
+        session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
+    fields = _session_fields(session, seat)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
-    return Observed(session, tried, fields)
+    return Observed(session, tried, fields, seat)
 
 
 def judge(
@@ -228,13 +264,13 @@ def run_cell(cell: Cell, ctx: CellContext) -> Record:
     rec = _opening(cell, cdir.fresh(), ctx)
     base = ctx.watched.take(append_only=[ctx.run_dir.results]) if ctx.watched else None
     place = Scratch(new_cell_dir())
-    started: Prepared | None = None
+    started: Launched | None = None
     try:
         seeded = seed(cell, place, cdir, ctx.agent)
         started = launch(cell, place, cdir, ctx)
-        rec.update(Record(confined=started.confined))
-        if started.confinement is not None:
-            rec["confinement"] = started.confinement
+        rec.update(Record(confined=started.prepared.confined))
+        if started.prepared.confinement is not None:
+            rec["confinement"] = started.prepared.confinement
         seen = observe(cell, place, started, cdir, ctx)
         error = seen.session.error
         rec.update(error.as_record() if error else Record(valid=True, error=None, error_kind=None))
@@ -255,16 +291,16 @@ def settle(
     place: Scratch,
     cdir: CellDir,
     rec: Record,
-    started: Prepared | None,
+    started: Launched | None,
     base: integrity.Baseline | None,
     ctx: CellContext,
 ) -> None:
     """Release the session's resources, keep its workspace (unless over the caps), check the
     harness is as it was, add the hooks' metrics and append the record."""
     if started is not None:
-        started.close()
-    if ctx.endpoint is not None:
-        ctx.endpoint.close(cell.id)
+        started.prepared.close()
+        if started.seat is None:  # the session never ran to its end: its token goes now
+            started.seat = ctx.routes.close(started.route)
     over_cap = str(rec.get("refused") or "").startswith(workspace.OVER_CAP)
     try:
         if place.workspace.exists() and not over_cap:
@@ -283,19 +319,20 @@ def settle(
     ctx.run_dir.append(rec)
 
 
-def _unanswered_error(session: launcher.Session, cdir: CellDir, ctx: CellContext, cell: Cell) -> str | None:
-    """An offline cell whose stream reports an API error status the offline server never sent:
-    the stream is not the session's (its only evidence would be the stream)."""
-    status = ctx.agent.api_error_status(session.transcript)
+def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agent) -> str | None:
+    """The stream against the gateway, which saw every request: a tool call the model never
+    asked for, or an API error status the gateway never relayed, is something else's writing."""
+    asked = {i for m in seat.requests for i in m.tool_use_ids}
+    for call in session.transcript.tool_calls:
+        if call.id and call.id not in asked:
+            return f"the stream holds a tool call ({call.tool}, id {call.id}) the model never asked for"
+    status = agent.api_error_status(session.transcript)
     error = session.error
     if error is None or error.kind is not ErrorKind.API or status is None:
         return None
-    if not served_by(ctx.endpoint, cell.model):
+    if any(m.status == status for m in seat.requests):
         return None
-    sent = {str(r.get("reply") or "") for r in textfiles.read_jsonl(cdir.requests).objects}
-    if any(reply.startswith(f"error {status}") for reply in sent):
-        return None
-    return f"the stream reports API error {status}, which the offline server never answered"
+    return f"the stream reports API error {status}, which the gateway never relayed"
 
 
 def _grading(cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None) -> Grading:
@@ -325,20 +362,32 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session) -> Record:
-    """The session's figures as the CLI reported them."""
+def _session_fields(session: launcher.Session, seat: Seat) -> Record:
+    """The session's figures: tokens and dollars as the gateway metered them (every source in
+    the cell: the agent's session and any other, such as a plugin's hook calling a model), the
+    CLI's own kept beside them and checked against the gateway's view of its session; the rest
+    as the CLI reported it."""
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
-    usage = (res.get("usage") or {}) if isinstance(res.get("usage"), dict) else {}
+    sources = meter.by_source(seat.requests, t.session_id)
+    cell = meter.Totals()
+    for name in ("main", "side"):
+        for m in seat.requests:
+            if m.refused is None and meter.source_of(m, t.session_id) == name:
+                cell.add(m)
     fields = Record(
         timed_out=run.timed_out,
         exit_code=run.exit_code,
         claude_cpu_s=None if run.cpu_s is None else round(run.cpu_s, 3),
-        cost_usd=res.get("total_cost_usd"),
-        input_tokens=usage.get("input_tokens"),
-        output_tokens=usage.get("output_tokens"),
-        cache_read_tokens=usage.get("cache_read_input_tokens"),
-        cache_write_tokens=usage.get("cache_creation_input_tokens"),
+        cost_usd=round(cell.cost_usd, 8),
+        input_tokens=cell.input_tokens,
+        output_tokens=cell.output_tokens,
+        cache_read_tokens=cell.cache_read_tokens,
+        cache_write_tokens=cell.cache_write_tokens,
+        spend={name: totals.as_record() for name, totals in sources.items()},
+        side_cost_usd=round(sources["side"].cost_usd, 8) if "side" in sources else 0.0,
+        cli_cost_usd=t.cost_usd,
+        meter_mismatch=_mismatch(t, sources.get("main")),
         turns=res.get("num_turns"),
         duration_ms=res.get("duration_ms"),
         denials=t.denials,
@@ -353,6 +402,22 @@ def _session_fields(session: launcher.Session) -> Record:
     )
     fields.update(skills.usage(t))
     return fields
+
+
+def _mismatch(t: Transcript, main: meter.Totals | None) -> str | None:
+    """Where the CLI's own token counts for its session differ from what the gateway metered of
+    it (None: they agree, or the CLI reported none)."""
+    if t.result is None:
+        return None
+    metered = main or meter.Totals()
+    pairs = (
+        ("input", t.usage.input_tokens, metered.input_tokens),
+        ("output", t.usage.output_tokens, metered.output_tokens),
+        ("cache read", t.usage.cache_read_tokens, metered.cache_read_tokens),
+        ("cache write", t.usage.cache_write_tokens, metered.cache_write_tokens),
+    )
+    off = [f"{name} {cli} (gateway {gw})" for name, cli, gw in pairs if cli != gw]
+    return "the CLI reports " + ", ".join(off) if off else None
 
 
 def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:

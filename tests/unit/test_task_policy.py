@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.agents.claude import NO_RUN, OFFLINE_API_KEY
+from pytest_ponybench.agents.claude import NO_RUN
 from pytest_ponybench.core.arms import BASELINE, parse_spec
 from pytest_ponybench.core.cell import Cell, grid, runs_per_task
 from pytest_ponybench.core.policy import AgentPolicy, env_name_problem, tool_problem
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.htmlreport.details import cell_detail, policy_items
 from pytest_ponybench.session.run import applied_policy
-from tests.support import claude_command, claude_env
+from tests.support import GATEWAY_TOKEN, claude_command, claude_env
 from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
@@ -167,7 +167,7 @@ def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_pat
     )
     assert (env["APP_MODE"], env["LOG_LEVEL"]) == ("test", "debug")
     assert "GITHUB_TOKEN" not in env  # the allowlist still decides what of the shell comes in
-    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == OFFLINE_API_KEY
+    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == GATEWAY_TOKEN
     # Even a name the task check would refuse cannot displace what the harness sets.
     forced = claude_env(
         tmp_path / "h2", base_url=None, offline=True, api_timeout_ms=1000, base={}, task_env={"HOME": "/root"}
