@@ -13,6 +13,7 @@ import json
 import os
 import threading
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +136,16 @@ class Controller:
             extra = self._before_spending()
         # Read before the claim: a new dir's lock file is no change of the project's checkout
         # (git_dirty), nor of a plugin that holds the runs folder.
-        info = {**plan.provenance(self.claude_version), **extra}
+        info = plan.provenance(self.claude_version)
+        if extra:
+            estimate_usd = extra.get("estimate_usd")
+            info = replace(
+                info,
+                preflight=extra["preflight"],
+                warmup=tuple(extra["warmup"]),
+                confinement=extra["confinement"],
+                estimate_usd=None if estimate_usd is None else tuple(estimate_usd),
+            )
         try:
             if not self.owned:
                 claimed = new_run_dir(plan)
@@ -285,7 +295,7 @@ class Controller:
                     "missing": missing,
                 },
             )
-            self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+            self.run_dir.finish(int(session.exitstatus), missing)
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
