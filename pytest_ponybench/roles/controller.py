@@ -1,9 +1,10 @@
 """The controller role: the run dir's life, from pre-flight to summary.
 
 Registered once per benchmark session, in the process that owns the terminal (the xdist
-controller, or the only process without xdist). It is the one writer of run.json and
-summary.json; it runs the pre-flight before any worker starts a cell, and at the end compares
-the cells it expected with the records on disk, so a crashed worker's cells are named missing.
+controller, or the only process without xdist). It alone writes run.json (a `RunInfo`, through
+the run dir) and summary.json; it runs the pre-flight before any worker starts a cell, and at
+the end compares the cells it expected with the records on disk, so a crashed worker's cells
+are named missing.
 """
 
 from __future__ import annotations
