@@ -13,7 +13,7 @@ from pytest_ponybench import cpe
 from pytest_ponybench.analysis import procedure, stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.store import results
+from pytest_ponybench.store import results, runinfo
 
 __all__ = [
     "BASELINE_HELP",
@@ -142,13 +142,14 @@ def run_verdicts(
 ) -> verdict.RunVerdicts:
     """A run dir's verdicts as its design says (a sequential run's at its last look)."""
     path = Path(path_text)
-    run = results.RunDir(path) if path.is_dir() else None
     try:
-        info = run.read_run_json() if run is not None else {}
-    except (OSError, ValueError):
-        info = {}
+        design = results.RunDir(path).info().design() if path.is_dir() else None
+    except (OSError, runinfo.RunInfoError):
+        design = None  # an unreadable run.json: the records' fixed design
+    except ValueError as exc:
+        raise PonybenchError(f"{path_text}: {exc}") from exc
     try:
-        return verdict.run_verdicts(records, info, baseline, primary=primary, family=family)
+        return verdict.run_verdicts(records, design, baseline, primary=primary, family=family)
     except ValueError as exc:
         raise PonybenchError(f"{path_text}: {exc}") from exc
 

@@ -1,9 +1,10 @@
 """The controller role: the run dir's life, from pre-flight to summary.
 
 Registered once per benchmark session, in the process that owns the terminal (the xdist
-controller, or the only process without xdist). It is the one writer of run.json and
-summary.json; it runs the pre-flight before any worker starts a cell, and at the end compares
-the cells it expected with the records on disk, so a crashed worker's cells are named missing.
+controller, or the only process without xdist). It alone writes run.json (a `RunInfo`, through
+the run dir) and summary.json; it runs the pre-flight before any worker starts a cell, and at
+the end compares the cells it expected with the records on disk, so a crashed worker's cells
+are named missing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import threading
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +141,16 @@ class Controller:
             extra = self._before_spending()
         # Read before the claim: a new dir's lock file is no change of the project's checkout
         # (git_dirty), nor of a plugin that holds the runs folder.
-        info = {**plan.provenance(self.claude_version), **extra}
+        info = plan.provenance(self.claude_version)
+        if extra:
+            estimate_usd = extra.get("estimate_usd")
+            info = replace(
+                info,
+                preflight=extra["preflight"],
+                warmup=tuple(extra["warmup"]),
+                confinement=extra["confinement"],
+                estimate_usd=None if estimate_usd is None else tuple(estimate_usd),
+            )
         try:
             if not self.owned:
                 claimed = new_run_dir(plan)
@@ -296,7 +307,7 @@ class Controller:
                     "missing": missing,
                 },
             )
-            self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+            self.run_dir.finish(int(session.exitstatus), missing)
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR

@@ -21,7 +21,7 @@ def describe(plan: Plan) -> list[str]:
     """The grid and the pre-flight, in words."""
     s = plan.settings
     cells = plan.cells
-    own = plan.own_runs
+    own = plan.runs.own if plan.runs is not None else {}
     runs = f"{s.runs} runs" + (
         f" ({', '.join(f'{t}: {n}' for t, n in own.items())}, their task.toml's runs)" if own else ""
     )

@@ -18,6 +18,7 @@ import pytest
 
 from pytest_ponybench.analysis import estimate, report, verdict
 from pytest_ponybench.core.records import Record, number
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.roles.collection import expected_failure
 from pytest_ponybench.roles.config import Mode, given_by_user
@@ -141,10 +142,9 @@ class SummaryReporter:
             tr.write_line(matrix)
         s = self.controller.plan.settings
         try:
-            found = verdict.run_verdicts(
-                records, self.controller.run_dir.read_run_json(), primary=s.primary, family=s.family
-            )
-        except ValueError as exc:
+            design = self.controller.run_dir.info().design()
+            found = verdict.run_verdicts(records, design, primary=s.primary, family=s.family)
+        except (ValueError, PonybenchError) as exc:
             tr.write_line(f"ponybench: no verdict: {exc}", red=True)
             found = verdict.RunVerdicts([], records, [])
         verdicts = verdict.render_rows(found.rows, found.records)

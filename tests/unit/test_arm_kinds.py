@@ -20,6 +20,7 @@ from pytest_ponybench.core.arms import BASELINE, Arm, from_table, parse_spec, re
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import previous
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO, claude_command, claude_env
 
 ARMS = REPO / "tests" / "arms"
@@ -393,8 +394,10 @@ def test_every_kind_is_rebuilt_from_run_json_with_its_hash(project: Path, tmp_pa
         project,
         "pyproject.toml",
     )
-    info = {"arms": [a.describe() for a in arms]}
-    again = previous.arms_of(json.loads(json.dumps(info)), "--resume", RunDir(tmp_path))
+    info = RunInfo.from_json({"arms": [a.describe() for a in arms]})
+    again = previous.arms_of(
+        RunInfo.from_json(json.loads(json.dumps(info.to_json()))), "--resume", RunDir(tmp_path)
+    )
     assert [(a.name, a.content_hash(), a.kind) for a in again] == [
         (a.name, a.content_hash(), a.kind) for a in arms
     ]
@@ -418,7 +421,7 @@ def test_a_run_json_from_before_parts_still_resumes(project: Path, tmp_path: Pat
             },
         ]
     }
-    again = previous.arms_of(old, "--resume", RunDir(tmp_path))
+    again = previous.arms_of(RunInfo.from_json(old), "--resume", RunDir(tmp_path))
     assert [a.kind for a in again] == ["baseline", "prompt"] and again[1].prompt == "Be brief."
 
 

@@ -18,6 +18,7 @@ from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import plan as plan_mod
 from pytest_ponybench.roles import previous
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import one_task_project
 
 TASK = "merge_intervals"
@@ -171,7 +172,7 @@ def _recorded(pytester: pytest.Pytester, table: dict[str, tuple[tuple[str, ...],
     requested = cfg.requested_mode(config)
     assert requested is not None
     plan = plan_mod.resolve(config, *requested)
-    options = json.loads(json.dumps(plan.provenance("2.1.0 (Claude Code)")))["options"]
+    options = json.loads(json.dumps(plan.provenance("2.1.0 (Claude Code)").to_json()))["options"]
     assert isinstance(options, dict)
     return options
 
@@ -243,7 +244,8 @@ def test_a_resume_takes_the_run_s_value_of_each_option_it_keeps(
     settings = _settings_of(pytester, *args)
     run_dir = RunDir(project / "runs" / "old")
     options = {**RUN_OPTIONS, **{k: then for k, (then, _, _) in RESUMED.items()}}
-    resumed = previous.resumed_settings(settings, {**RUN_JSON, "options": options}, run_dir)
+    info = RunInfo.from_json({**RUN_JSON, "options": options})
+    resumed = previous.resumed_settings(settings, info, run_dir)
     for key, (_, _, expected) in RESUMED.items():
         row = next(o for o in cfg.RECORDED if o.record == key)
         assert getattr(resumed, str(row.setting)) == expected, key

@@ -10,8 +10,9 @@ import pytest
 
 from pytest_ponybench.agents.claude import NO_RUN
 from pytest_ponybench.core.arms import BASELINE, parse_spec
-from pytest_ponybench.core.cell import Cell, grid, runs_per_task
+from pytest_ponybench.core.cell import Cell, grid
 from pytest_ponybench.core.policy import AgentPolicy, env_name_problem, tool_problem
+from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.htmlreport.details import cell_detail, policy_items
 from pytest_ponybench.session.run import applied_policy
@@ -193,9 +194,12 @@ def test_the_tasks_limits_and_the_record_of_what_was_applied(tmp_path: Path) -> 
 def test_runs_of_a_task_unless_runs_is_given_on_the_command_line(tmp_path: Path) -> None:
     five = load_task(write_task(tmp_path / "five", GOOD_TOML + "runs = 5\n"))
     plain = load_task(write_task(tmp_path / "plain"))
-    assert runs_per_task([five, plain], 2, runs_given=False) == {"five": 5, "plain": 2}
-    assert runs_per_task([five, plain], 3, runs_given=True) == {"five": 3, "plain": 3}
-    cells = grid([five, plain], [BASELINE], ["m"], 2, runs_per_task([five, plain], 2, runs_given=False))
+    declared = {t.id: t.policy.runs for t in (five, plain)}
+    own = Runs.of_tasks(declared, 2, given=False)
+    assert {t: own.of(t) for t in declared} == {"five": 5, "plain": 2} and own.own == {"five": 5}
+    given = Runs.of_tasks(declared, 3, given=True)
+    assert {t: given.of(t) for t in declared} == {"five": 3, "plain": 3} and given.own == {}
+    cells = grid([five, plain], [BASELINE], ["m"], own)
     assert [c.id for c in cells] == [
         "five-baseline-m-r0",
         "plain-baseline-m-r0",
