@@ -46,7 +46,8 @@ NO_RUN = (
 # The environment of a session is an allowlist: what the CLI needs, never the harness's whole
 # environment (AWS_*, GITHUB_TOKEN and the like would be readable by the agent). A denylist
 # always misses the next credential name.
-_PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+# No proxy and no CA bundle: the gateway is a session's only way out (and it uses the
+# harness's proxy itself).
 ENV_ALLOW = frozenset(
     {
         "PATH",
@@ -55,12 +56,6 @@ ENV_ALLOW = frozenset(
         "TERM",
         "TZ",
         "API_TIMEOUT_MS",
-        # proxies, and the CA bundles a proxy that inspects TLS needs
-        *_PROXY_VARS,
-        *(name.lower() for name in _PROXY_VARS),
-        "SSL_CERT_FILE",
-        "SSL_CERT_DIR",
-        "NODE_EXTRA_CA_CERTS",
         # this project's tests find every process a cell started by this tag; it carries nothing
         "PONYBENCH_TEST_TAG",
     }

@@ -88,6 +88,28 @@ class Seat:
     closed: bool = False
     _logged: dict[str, int] = field(default_factory=dict)  # session -> messages already logged
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _inflight: int = 0
+    _idle: threading.Condition = field(default_factory=threading.Condition)
+
+    def enter(self) -> bool:
+        """A request begins; False once the seat is closed (the token is refused)."""
+        with self._idle:
+            if self.closed:
+                return False
+            self._inflight += 1
+            return True
+
+    def leave(self) -> None:
+        with self._idle:
+            self._inflight -= 1
+            self._idle.notify_all()
+
+    def drain(self, timeout_s: float) -> None:
+        """Close, then wait for the requests under way to be metered (a session's last answer
+        reaches its CLI a moment before the gateway has written it down)."""
+        with self._idle:
+            self.closed = True
+            self._idle.wait_for(lambda: self._inflight == 0, timeout=timeout_s)
 
     def allows(self, model: str) -> bool:
         if self.models is None:
@@ -214,11 +236,12 @@ class Gateway:
             self._seats[token] = seat
         return Ticket(token, self.url, self.socket, self.bridge)
 
-    def close(self, ticket: Ticket) -> Seat:
-        """The seat, closed: its token is refused from now on; what it asked."""
+    def close(self, ticket: Ticket, timeout_s: float = 10.0) -> Seat:
+        """The seat, closed: its token is refused from now on; what it asked, every request
+        under way metered first (or given up on after timeout_s)."""
         with self._lock:
             seat = self._seats.pop(ticket.token)
-        seat.closed = True
+        seat.drain(timeout_s)
         return seat
 
     def seat(self, token: str | None) -> Seat | None:
@@ -436,7 +459,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not token and auth.lower().startswith("bearer "):
             token = auth[7:].strip()
         seat = self.gateway.seat(token)
-        if seat is None:
+        if seat is None or not seat.enter():
             self.answer_error(
                 401,
                 "authentication_error",
@@ -448,6 +471,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.gateway.handle(seat, self, body)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        finally:
+            seat.leave()
 
     # ------------------------------------------------------------ writing
 

@@ -167,7 +167,7 @@ class View:
     network: bool = False
     chdir: Path | None = None
     # (descriptor, path): a file whose content exists only inside the sandbox, on its tmpfs,
-    # and goes with it (a logged-in user's credentials); the descriptor is read by bwrap.
+    # and goes with it; the descriptor is read by bwrap.
     data: tuple[tuple[int, Path], ...] = ()
     tmp_bytes: int = TMP_BYTES
     # (host path, path inside): single files bound read-only at another path (the gateway's
@@ -552,13 +552,11 @@ def agent_command(
     env: Mapping[str, str],
     hide: Sequence[Path] = (),
     readable: Sequence[Path] = (),
-    credentials: bytes | None = None,
-    credentials_path: Path | None = None,
     protected: Mapping[str, Path] | None = None,
     passage: Passage | None = None,
 ) -> tuple[list[str], Prefix]:
-    """A claude session's command confined (agent_view), a logged-in user's credentials given
-    as a file that lives only on the sandbox's own tmpfs; with a passage, started by its bridge."""
+    """A claude session's command confined (agent_view); with a passage, started by its bridge
+    (no credential ever enters: the gateway holds it)."""
     view = agent_view(
         workspace=workspace,
         home=home,
@@ -569,8 +567,7 @@ def agent_command(
         protected=protected,
         passage=passage,
     )
-    data = {credentials_path: credentials} if credentials is not None and credentials_path else None
-    return wrap(cmd, view, data, passage.launcher() if passage is not None else ())
+    return wrap(cmd, view, None, passage.launcher() if passage is not None else ())
 
 
 CAP_FIELDS = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")

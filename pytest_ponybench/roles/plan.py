@@ -26,6 +26,7 @@ from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.gateway import upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.roles import config as cfg
@@ -194,19 +195,16 @@ def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ..
 
 
 def _check_credentials(live_models: tuple[str, ...]) -> None:
-    """A live model (or judge) needs a credential; without one every cell would fail 'Not
-    logged in'."""
-    if not live_models:
-        return
-    env = os.environ
-    if any(env.get(k) for k in CREDENTIAL_ENV + CLOUD_ENV):
-        return
-    if (Path(env.get("HOME", str(Path.home()))) / ".claude" / ".credentials.json").is_file():
+    """A live model (or judge) needs a credential the gateway can send upstream; without one
+    every cell would fail. Bedrock, Vertex and Foundry are not what the gateway speaks."""
+    if not live_models or upstream.from_environment() is not None:
         return
     live = ", ".join(live_models)
+    cloud = [k for k in CLOUD_ENV if os.environ.get(k)]
+    hint = f" ({', '.join(cloud)} is set: the model gateway speaks the Anthropic API only)" if cloud else ""
     raise PonybenchError(
         f"ponybench: {cfg.OPT_MODELS} or {cfg.OPT_JUDGE_MODEL} names live model(s) ({live}) but no "
-        "credential was found: "
+        f"credential was found{hint}: "
         f"set {CREDENTIAL_ENV[0]} (a dedicated key with a spend limit) or log in with `claude`; "
         "offline-* models need none"
     )

@@ -22,6 +22,9 @@ import pytest
 
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm, parse_spec
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight
 from tests.support import CLAUDE, NOTES_MCP, REPO, arm_project, confined_or_skip, write
@@ -37,9 +40,14 @@ def server() -> Iterator[OfflineServer]:
         yield srv
 
 
+def routes(server: OfflineServer) -> Routes:
+    """The probe sessions through this process's gateway, the offline server behind it."""
+    return Routes(shared(), OfflineEndpoint(server))
+
+
 def check(name: str, server: OfflineServer) -> dict[str, object]:
     arm = Arm(name, (Part("plugin", path=PLUGINS / name),))
-    return preflight.activation_check(arm, "claude", server)
+    return preflight.activation_check(arm, "claude", routes(server))
 
 
 @pytest.mark.parametrize(
@@ -113,7 +121,7 @@ def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: Off
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "misplaced", "version": "1.0.0"}')
     (plugin / "skills" / "review").mkdir(parents=True)
     (plugin / "skills" / "review" / "SKILL.md").write_text("no front matter, so no description\n")
-    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", server)
+    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", routes(server))
     registered = result["evidence"]["registered"]["skills"]
     if "misplaced:review" in registered:
         pytest.skip("this CLI registers a skill without front matter")
@@ -151,7 +159,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def check_spec(spec: str, root: Path, server: OfflineServer) -> dict[str, Any]:
-    return preflight.activation_check(parse_spec(spec, root), CLAUDE or "claude", server)
+    return preflight.activation_check(parse_spec(spec, root), CLAUDE or "claude", routes(server))
 
 
 @pytest.mark.parametrize(
@@ -215,7 +223,7 @@ def test_a_part_the_session_does_not_show_is_refused(tmp_path: Path, server: Off
         Part("agents", path=agents, names=("ghost",)),
         Part("prompt", text="PONY-P-1"),
     )
-    result = preflight.activation_check(Arm("broken", parts), CLAUDE or "claude", server)
+    result = preflight.activation_check(Arm("broken", parts), CLAUDE or "claude", routes(server))
     assert result["problems"] == [
         "skills: its skill 'review' is not listed in the session's skills",
         "output-style: its output style 'terse' never reached the model's system prompt",

@@ -19,6 +19,8 @@ from pytest_ponybench.core.graders import CellEvidence, grade_cell, record_field
 from pytest_ponybench.core.judge import judge_in_process
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.offline.endpoint import session_of
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
@@ -60,17 +62,13 @@ def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[
     )
     cli = ClaudeCode()
     spec = SessionSpec(
-        prompt=task.prompt,
-        model=model,
-        home=home,
-        max_turns=20,
-        base_url=server.cell_url(cell_id),
-        offline=True,
-        api_timeout_ms=20_000,
+        prompt=task.prompt, model=model, home=home, max_turns=20, offline=True, api_timeout_ms=20_000
     )
-    prepared = launch.prepare(cli, cli.command(CLAUDE, spec, BASELINE), spec, workspace=ws)
+    ticket = shared().open(cell_id, Upstream(server.cell_url(cell_id)))
+    prepared = launch.prepare(cli, cli.command(CLAUDE, spec, BASELINE), spec, ticket=ticket, workspace=ws)
     stream = root / "claude.jsonl"
     ran = launch.run(cli, prepared, workspace=ws, stream=stream, stderr=root / "stderr", timeout_s=120)
+    shared().close(ticket)
     server.unregister(cell_id)
     assert ran.error is None and ran.tampered is None, (root / "stderr").read_text()
     return ran.transcript, ws
