@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.analysis import estimate, report, verdict
+from pytest_ponybench.analysis.sidecalls import side_lines
 from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
@@ -112,6 +113,8 @@ class SummaryReporter:
             if ctl.json_report_elsewhere is not None:
                 tr.write_line(f"report.json: {ctl.json_report_elsewhere} (your --json-report-file)")
             tr.write_line(self._spend_line(spend.Ledger(path, None).state()["spent_usd"]))
+            for line in side_lines(records):
+                tr.write_line(line)
         except OSError as exc:
             tr.write_line(f"ponybench: the run dir {path} could not be read: {exc}", red=True)
         if ctl.write_error:
