@@ -20,6 +20,7 @@ __all__ = [
     "INPUT_STRING_CHARS",
     "MAX_LINE_BYTES",
     "Message",
+    "ModelView",
     "Note",
     "REPLY_CHARS",
     "TRANSCRIPT_CHARS",
@@ -120,6 +121,16 @@ class Note:
 
 
 Entry = Message | ToolCall | ToolResult | HookEvent | Note
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """The session as the model gateway saw it: every text that reached the model (system
+    prompts, messages, a hook's context among them, tool results) and every text it answered
+    (its text and the tool calls it asked for), each cut at TRANSCRIPT_CHARS."""
+
+    input: str = ""
+    output: str = ""
 
 
 @dataclass

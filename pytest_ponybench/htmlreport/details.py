@@ -21,6 +21,7 @@ from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
 from pytest_ponybench.core.records import number as record_number
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.htmlreport import transcript
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.store.celldir import CellDir
@@ -140,10 +141,14 @@ def cell_detail(
         prompts[task] = _prompt(folder)
     cli = registry.of_record(rec.get("agent"))
     stream = CellDir(folder).path / cli.stream_file
+    seen = cli.parse(stream)
     if stream.is_file():
-        detail["transcript"] = transcript.items_of(cli.parse(stream), cli.dialect, prompts[task])
+        detail["transcript"] = transcript.items_of(seen, cli.dialect, prompts[task])
     else:
         detail["note"] = f"no {cli.stream_file} in the cell's folder"
+    detail["transcript"] += transcript.request_items(
+        gateway_log.lines(CellDir(folder).gateway), seen.session_id
+    )
     if not is_valid(rec) or rec.get("timed_out"):
         detail["stderr"] = _tail(CellDir(folder).stderr)
     if CellDir(folder).workspace.is_dir():

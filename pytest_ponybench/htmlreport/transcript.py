@@ -13,8 +13,9 @@ from typing import Any, TypedDict
 
 from pytest_ponybench.agents.base import Dialect
 from pytest_ponybench.core.transcript import HookEvent, Message, Note, ToolCall, ToolResult, Transcript
+from pytest_ponybench.gateway.log import texts_of
 
-__all__ = ["Item", "KEEP_CHARS", "MAX_ITEMS", "items_of", "prompt_from_requests"]
+__all__ = ["Item", "KEEP_CHARS", "MAX_ITEMS", "items_of", "prompt_from_requests", "request_items"]
 
 # A text longer than this is kept cut in the report's cell file (the whole stream stays in the
 # cell folder); the page shows less again at first, with a button for the rest.
@@ -25,6 +26,7 @@ _PATH_KEYS = ("file_path", "notebook_path", "path", "filePath")
 
 class Item(TypedDict, total=False):
     kind: str  # prompt | session | hook | text | thinking | tool | result | final | event | note
+    #          | request | side (a model request as the gateway saw it: the agent's, a side call)
     title: str
     text: str
     code: str  # a Write's content, an Edit's new text: shown as code
@@ -133,3 +135,48 @@ def prompt_from_requests(first_request_line: str) -> str | None:
         and not str(b.get("text", "")).lstrip().startswith("<system-reminder>")
     ]
     return texts[-1] if texts else None
+
+
+def request_items(lines: list[dict[str, Any]], main_session: str | None) -> list[Item]:
+    """The cell's model requests as the gateway saw them, after the session's own items: who
+    asked (the agent's session, or a side call: another session in the cell, a hook's or an MCP
+    server's), the model, the status, tokens and dollars, and what reached the model that was
+    new (a hook's context among it) and what it answered."""
+    if not lines:
+        return []
+    items: list[Item] = [
+        {"kind": "note", "title": "as the model gateway saw it", "text": f"{len(lines)} request(s)"}
+    ]
+    for line in lines[:MAX_ITEMS]:
+        session = line.get("session")
+        side = main_session is not None and session != main_session
+        usage = line.get("usage") if isinstance(line.get("usage"), Mapping) else {}
+        assert isinstance(usage, Mapping)
+        tokens = sum(int(v) for v in usage.values() if isinstance(v, int))
+        model = str(line.get("model"))
+        if line.get("served"):
+            model += f" (played by {line['served']})"
+        title = (
+            f"model request {line.get('n')} ({'side call' if side else 'agent'}): {model}, "
+            f"{line.get('status')}, {tokens:,} tokens, ${float(line.get('cost_usd') or 0):.4f}"
+        )
+        request = line.get("request") if isinstance(line.get("request"), Mapping) else {}
+        assert isinstance(request, Mapping)
+        sent = "\n\n".join(t for t in texts_of(request.get("messages")) if t)
+        answered = "\n\n".join(t for t in texts_of(line.get("response")) if t)
+        why = line.get("refused") or line.get("error")
+        text = "\n".join(
+            part
+            for part in (
+                f"[{why}]" if why else "",
+                f"sent (new):\n{sent}" if sent else "",
+                f"answered:\n{answered}" if answered else "",
+            )
+            if part
+        )
+        item: Item = {"kind": "side" if side else "request", "title": title}
+        if why or int(line.get("status") or 0) >= 400:
+            item["error"] = True
+        _clip(text, item, "text")
+        items.append(item)
+    return items

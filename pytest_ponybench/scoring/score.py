@@ -23,7 +23,7 @@ from pytest_ponybench.core.graders.verdict import Finding, verdict
 from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.tasks import Task
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import ModelView, Transcript
 from pytest_ponybench.scoring import diff, metrics, workspace
 from pytest_ponybench.scoring.checks import Score
 from pytest_ponybench.scoring.hidden_checks import MEMO_KEY, HiddenChecks
@@ -37,6 +37,7 @@ class Grading:
     """What graders read beyond the workspace: the session's transcript and a judge to ask."""
 
     transcript: Transcript | None = None  # None: no session (graders see the reply alone)
+    view: ModelView | None = None  # what the gateway saw of the session
     judge: Judge | None = None  # None: judge graders cannot decide (and say so)
     judge_runs: int = 1
     live_judge: bool = True  # a judge that is not offline never sees the offline directives
@@ -144,7 +145,7 @@ def _evidence(
         return diff.workspace_diff(ws, lambda: diff.base_files(ws, git_dir), seeded)
 
     return CellEvidence.from_transcript(
-        grading.transcript, ws, prompt=task.prompt, diff=workspace_diff, base=base
+        grading.transcript, ws, prompt=task.prompt, diff=workspace_diff, base=base, view=grading.view
     )
 
 

@@ -12,7 +12,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
 from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.gateway import meter
 from pytest_ponybench.gateway.routes import Route, Routes
 from pytest_ponybench.gateway.server import BudgetGate, Gateway, Seat, shared
@@ -336,9 +337,10 @@ def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agen
 
 
 def _grading(cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None) -> Grading:
+    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
     if judging is None:
-        return Grading(transcript=transcript)
-    return judging.grading(cell.task, transcript, cdir.judge)
+        return Grading(transcript=transcript, view=view)
+    return replace(judging.grading(cell.task, transcript, cdir.judge), view=view)
 
 
 def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
@@ -483,7 +485,9 @@ def rescore_cell(
             transcript.reply,
             git_dir=base_git,
             caps=caps,
-            grading=Grading(transcript=transcript),
+            grading=Grading(
+                transcript=transcript, view=gateway_log.model_view(gateway_log.lines(cdir.gateway))
+            ),
         )
         # Scored again, judged again: what the agent tried still counts. The workspace path is
         # the one the session ran in, from the stream's init event.

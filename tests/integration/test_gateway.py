@@ -20,12 +20,15 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import BASELINE, Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import load_tasks
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.gateway.server import Gateway
 from pytest_ponybench.gateway.upstream import Upstream
+from pytest_ponybench.htmlreport.transcript import request_items
 from pytest_ponybench.offline import wire
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.script import CellScript
@@ -56,8 +59,12 @@ def command_hook(event: str, command: str) -> dict[str, Any]:
     return {event: [{"hooks": [{"type": "command", "command": command}]}]}
 
 
+CONTEXT = "Security review runs at the end of every change."
+
+
 def side_calls(root: Path) -> Path:
-    return plugin(root, "reviewer", command_hook("Stop", SIDE_CALL))
+    hooks = {**command_hook("Stop", SIDE_CALL), **command_hook("SessionStart", f"echo '{CONTEXT}'")}
+    return plugin(root, "reviewer", hooks)
 
 
 @pytest.fixture
@@ -92,6 +99,18 @@ def test_a_hooks_own_model_calls_are_metered_as_side_spend(
         assert any("security problems" in json.dumps(line.get("request", {})) for line in log)
     out = result.stdout.str()
     assert re.search(r"side calls: reviewer \$[0-9.]+ in 2 of 2 cells", out), out[-2500:]
+    # What the model saw and answered, for graders: the hook's context went in, the reference's
+    # Write came out; the report shows the side call apart from the agent's requests.
+    cell = run_dirs(side_project)[0] / "cells" / str(by_arm["reviewer"][0]["cell_id"])
+    view = gateway_log.model_view(gateway_log.lines(cell / "gateway.jsonl"))
+    assert CONTEXT in view.input and "Review the change for security problems." in view.input
+    assert re.search(r"^Write \{", view.output, re.M), view.output[:500]
+    session = claude_stream.parse(cell / "claude.jsonl").session_id
+    items = request_items(gateway_log.lines(cell / "gateway.jsonl"), session)
+    kinds = [i["kind"] for i in items]
+    assert kinds[0] == "note" and kinds.count("side") == 1 and kinds.count("request") >= 2, kinds
+    (side,) = [i for i in items if i["kind"] == "side"]
+    assert "side call" in side["title"] and "security problems" in side["text"]
 
 
 def test_the_budget_counts_side_calls(pytester: pytest.Pytester, side_project: Path) -> None:

@@ -28,6 +28,7 @@ from pytest_ponybench.core.graders.deterministic import (
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles, compile_glob
 from pytest_ponybench.core.graders.outcome import GradeContext, GraderOutcome, JudgeRun
 from pytest_ponybench.core.records import Record, loaded
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.scoring.checks import Check, Score
 from pytest_ponybench.scoring.hidden_checks import outcome_of
 from tests.support import transcript_of
@@ -239,6 +240,33 @@ def test_regex_on_an_empty_reply_says_it_is_empty() -> None:
     assert out.passed is False and "the reply is empty" in out.explanation
     assert regex(mode="not_contains").grade(CellEvidence(reply=""), CTX).passed
     assert regex(mode="count", max=0).grade(CellEvidence(reply=""), CTX).passed
+
+
+def test_regex_reads_what_the_gateway_saw() -> None:
+    """model_input is what reached the model (a hook's context among it), model_output what it
+    answered; a log read back gives both."""
+    lines = [
+        {
+            "request": {
+                "system": [{"type": "text", "text": "You are Claude Code."}],
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Fix it. <ctx>REVIEW-HOOK</ctx>"}]}
+                ],
+            },
+            "response": [{"type": "tool_use", "name": "Write", "input": {"file_path": "/w/a.py"}}],
+        },
+        {"request": {"system": [{"type": "text", "text": "You are Claude Code."}], "messages": []}},
+    ]
+    view = gateway_log.model_view(lines)
+    assert view.input.count("You are Claude Code.") == 1 and "REVIEW-HOOK" in view.input
+    assert view.output == 'Write {"file_path": "/w/a.py"}'
+    ev = CellEvidence(reply="done", model_input=view.input, model_output=view.output)
+    seen = regex(target="model_input", pattern="REVIEW-HOOK").grade(ev, CTX)
+    assert seen.passed and seen.explanation.startswith("model_input contains")
+    asked = regex(target="model_output", pattern=r"^Write \{.*a\.py", flags=re.M).grade(ev, CTX)
+    assert asked.passed
+    empty = regex(target="model_input").grade(CellEvidence(reply="hello"), CTX)
+    assert empty.passed is False and "the model_input is empty" in empty.explanation
 
 
 def test_regex_not_contains_shows_where() -> None:

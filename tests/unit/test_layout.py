@@ -35,7 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "htmlreport",
         "cpe",
     },
-    "htmlreport": {"agents", "store", "scoring", "analysis", "core", "_util"},
+    "htmlreport": {"agents", "gateway", "store", "scoring", "analysis", "core", "_util"},
     "cpe": {"core", "_util"},
     "scaffold": {"core", "_util"},
     "suite": {"roles"},

@@ -35,6 +35,7 @@ from pytest_ponybench.core.transcript import (
     MAX_LINE_BYTES,
     REPLY_CHARS,
     TRANSCRIPT_CHARS,
+    ModelView,
     ToolCall,
     Transcript,
 )
@@ -406,6 +407,10 @@ class CellEvidence:
     notes: tuple[str, ...] = ()  # what was cut or skipped while reading
     # The workspace's path as the agent saw it (the stream's init event); None: workspace.root.
     cwd: str | None = None
+    # What reached the model and what it answered, as the gateway saw them (every session of
+    # the cell: a hook's context and side calls included).
+    model_input: str = ""
+    model_output: str = ""
     # The seeded base the harness kept (path -> (mode, content) as git holds it), on demand;
     # None: there is none to compare with (graders that need it cannot decide).
     base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = field(default=None, compare=False)
@@ -441,8 +446,9 @@ class CellEvidence:
         prompt: str = "",
         diff: Callable[[], str] | None = None,
         base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
+        view: ModelView | None = None,
     ) -> CellEvidence:
-        """Evidence from a session's transcript and its workspace."""
+        """Evidence from a session's transcript, what the gateway saw of it, and its workspace."""
         notes = list(transcript.notes)
         calls = transcript.tool_calls
         if len(calls) > MAX_CALLS:
@@ -458,6 +464,8 @@ class CellEvidence:
             notes=tuple(notes),
             cwd=transcript.cwd,
             base=base,
+            model_input=view.input if view is not None else "",
+            model_output=view.output if view is not None else "",
         )
 
     def record_reply(self) -> str:
