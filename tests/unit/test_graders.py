@@ -245,7 +245,7 @@ def test_regex_on_an_empty_reply_says_it_is_empty() -> None:
 def test_regex_reads_what_the_gateway_saw() -> None:
     """model_input is what reached the model (a hook's context among it), model_output what it
     answered; a log read back gives both."""
-    lines = [
+    lines: list[dict[str, Any]] = [
         {
             "request": {
                 "system": [{"type": "text", "text": "You are Claude Code."}],
