@@ -248,7 +248,7 @@ def bare_session(task: Task, server: OfflineServer, scratch: Path, name: str) ->
     finally:
         server.unregister(name)
     stream = agent.parse_stream(out / "claude.jsonl")
-    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+    problem = agent.invalid_reason(stream, run, textfiles.quote_file(out / "claude.stderr"))
     if problem is None and not (ws / (task.file or "")).is_file():
         problem = f"the session wrote no {task.file}"
     shutil.rmtree(scratch / name, ignore_errors=True)

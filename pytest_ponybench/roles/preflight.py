@@ -209,7 +209,9 @@ def plugin_problems(
         if context is not None:
             contexts.append(context)
             if not armproof.reached(context, log):
-                problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
+                problems.append(
+                    f"its SessionStart hook output '{textfiles.quote(context)}' never reached the model"
+                )
     evidence["hook_context_reached"] = bool(contexts) and all(armproof.reached(c, log) for c in contexts)
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
@@ -228,8 +230,8 @@ def plugin_problems(
     if "SessionStart" in events and not contexts and not waiting and not brings_more:
         if answers:
             problems.append(
-                f"its SessionStart hook answered {answers[0][:60]!r}, which gives the model nothing "
-                "(no additionalContext)"
+                f"its SessionStart hook answered '{textfiles.quote(answers[0])}', which gives the model "
+                "nothing (no additionalContext)"
             )
         else:
             problems.append("its SessionStart hook printed nothing the model could see")
@@ -306,7 +308,7 @@ def _session(
             server.unregister(cell_id)
     stream = agent.parse_stream(out / "claude.jsonl")
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+    problem = agent.invalid_reason(stream, run, textfiles.quote_file(out / "claude.stderr"))
     tampered = agent.tampering(run, stream)
     return stream, run, text, problem if tampered is None else f"its stream was tampered with: {tampered}"
 

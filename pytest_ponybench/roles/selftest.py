@@ -26,13 +26,14 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.procs import group_members
+from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.analysis import report
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
 from pytest_ponybench.isolation.sandbox import kill_group
 from pytest_ponybench.roles import reference_proofs as proofs
-from pytest_ponybench.scoring.checks import Score, score
+from pytest_ponybench.scoring.checks import Score, check_name, score
 
 __all__ = [
     "INSTRUMENT_CHECKS",
@@ -62,15 +63,9 @@ class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference, axis and check."""
 
 
-def _short(nodeid: str) -> str:
-    """checks/test_safe.py::test_x[/etc/passwd] -> test_safe.py::test_x[/etc/passwd]."""
-    path, sep, rest = nodeid.partition("::")
-    return path.rsplit("/", 1)[-1] + sep + rest
-
-
 def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
     return [
-        _short(c.nodeid) + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        check_name(c.nodeid) + ("" if outcome_passed else f": {quote(c.message)}")
         for c in result.checks
         if c.axis == axis and (c.outcome == "passed") == outcome_passed
     ]
@@ -90,7 +85,7 @@ def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
     head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
     if wanted:
         failing = _checks_named(result, axis, False)
-        why = failing[0][:300] if failing else result.reason or "no check decided it"
+        why = quote(failing[0]) if failing else result.reason or "no check decided it"
         return f"{head} fails on {axis}: {why}"
     passing = _checks_named(result, axis, True)
     return (

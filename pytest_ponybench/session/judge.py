@@ -166,7 +166,7 @@ def run(
         finally:
             if pre is not None:
                 pre.close()
-        return reply_of(agent.parse_stream(folder / STREAM), ran, textfiles.last_line(folder / STDERR))
+        return reply_of(agent.parse_stream(folder / STREAM), ran, textfiles.quote_file(folder / STDERR))
     finally:
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(ws, ignore_errors=True)

@@ -208,7 +208,9 @@ def observe(cell: Cell, place: Scratch, started: Launch, cdir: CellDir, ctx: Cel
     )
     wall_s = time.monotonic() - t0
     stream = agent.parse_stream(cdir.stream)
-    error = agent.invalid(stream, run, textfiles.last_line(cdir.stderr)) or _arm_not_applied(cell.arm, stream)
+    error = agent.invalid(stream, run, textfiles.quote_file(cdir.stderr)) or _arm_not_applied(
+        cell.arm, stream
+    )
     tampered = agent.tampering(run, stream) or _unanswered_error(error, stream, cdir, ctx, cell)
     if tampered is not None:
         error = None  # what a tampered stream says about the API is never believed, nor retried
