@@ -112,22 +112,27 @@ class LineStep:
 
 
 def line_step(
-    path: Path, rel: str, lines: Sequence[str], what: str, *, has: Callable[[list[str]], bool]
+    path: Path, rel: str, comment: str, rules: Sequence[tuple[str, Callable[[str], bool]]], what: str
 ) -> LineStep:
-    """Plan to add `lines` to the file at path (made when missing) unless `has` finds what they
-    say among its lines (stripped) already. A link is never written through: it is reported,
-    with the line to add by hand, and left alone."""
-    block = "".join(f"{line}\n" for line in lines)
+    """Plan to add each rule's line to the file at path (made when missing), under `comment`,
+    unless a line of the file (stripped) already says it (the rule's test). A link is never
+    written through: it is reported, with the lines to add by hand, and left alone."""
+    lines = [line for line, _ in rules]
     if path.is_symlink():
-        return LineStep(path, rel, EXISTS, f"a link: not written through; add {lines[-1]} to it yourself")
+        return LineStep(
+            path, rel, EXISTS, f"a link: not written through; add {', '.join(lines)} to it yourself"
+        )
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return LineStep(path, rel, WROTE, what, block)
+        return LineStep(path, rel, WROTE, what, "".join(f"{line}\n" for line in [comment, *lines]))
     except OSError as exc:
         raise _fail(path, exc) from None
-    if has([raw.decode("utf-8", "replace").strip() for raw in data.splitlines()]):
-        return LineStep(path, rel, EXISTS, f"it has {lines[-1]} already")
+    have = [raw.decode("utf-8", "replace").strip() for raw in data.splitlines()]
+    missing = [line for line, says in rules if not any(says(h) for h in have)]
+    if not missing:
+        return LineStep(path, rel, EXISTS, f"it has {', '.join(lines)} already")
+    block = "".join(f"{line}\n" for line in [comment, *missing])
     return LineStep(path, rel, APPENDED, what, ("\n" if data and not data.endswith(b"\n") else "") + block)
 
 

@@ -5,8 +5,9 @@ pyproject.toml (`roles/config.requested_mode`); init appends one (or writes a py
 holding only it), with an arm for each Claude Code plugin it finds (`.claude-plugin/plugin.json`
 at the root, else one or two folders down) or, with none, an example prompt arm. It writes the
 root `conftest.py` (the project's hooks, as examples), the cell module and four starter tasks,
-one of each kind, whose references prove them at once, and adds the out folder (`/runs/`) to
-the root's `.gitignore` (made when missing), so runs never make the checkout dirty.
+one of each kind, whose references prove them at once, and adds the out folder (`/runs/`) and
+`__pycache__/` to the root's `.gitignore` (made when missing), so runs never make the checkout
+dirty.
 `--with-suite` also copies the shipped suite, its fixtures and the example plugin in, for
 editing. Every path that exists is left as it is and reported, so a second run changes nothing
 and says so.
@@ -25,6 +26,7 @@ import os
 import re
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,7 @@ from pytest_ponybench.scaffold.files import (
 __all__ = [
     "CONFTEST",
     "IGNORE_COMMENT",
+    "PYCACHE_RULE",
     "MANIFEST",
     "MAX_PLUGIN_ARMS",
     "PROMPT_ARM",
@@ -78,7 +81,8 @@ PROMPT_ARM = "Before you finish, check every input the code accepts and every wa
 _DEFAULT_TASKS = "benchmarks/tasks"
 _DEFAULT_FIXTURES = "fixtures"
 _DEFAULT_OUT = "runs"
-IGNORE_COMMENT = "# pytest-ponybench: a folder per run (records, workspaces, report.html)"
+IGNORE_COMMENT = "# pytest-ponybench: the runs (a folder each) and the bytecode of conftest.py and the cells"
+PYCACHE_RULE = "__pycache__/"
 _ARM_NAME = re.compile(r"[^A-Za-z0-9_.]")
 _SHOWN_CHARS = 80  # a manifest's name or path as a comment or a note shows it
 _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
@@ -305,20 +309,19 @@ def _pyproject_text(
     return new
 
 
-def _ignore_runs(root: Path, out: str) -> LineStep | None:
-    """The out folder as a rule of the root's .gitignore, so that the runs never make the
-    checkout dirty (run.json's git_dirty); None when the out folder is not inside the root."""
+def _ignore(root: Path, out: str) -> LineStep:
+    """The root's .gitignore rules that keep what a run leaves out of git, so a run never makes
+    the checkout dirty (run.json's git_dirty): the out folder (when it is inside the root) and
+    the bytecode pytest writes of conftest.py and the cell module."""
     rel = Path(out)
     name = rel.as_posix().strip("/")
-    if rel.is_absolute() or ".." in rel.parts or name in ("", "."):
-        return None
-    rule = f"/{name}/"
+    rules: list[tuple[str, Callable[[str], bool]]] = []
+    if not (rel.is_absolute() or ".." in rel.parts or name in ("", ".")):
+        rules.append((f"/{name}/", lambda line: line.rstrip("*").strip("/") == name))
+    rules.append((PYCACHE_RULE, lambda line: line.strip("/*") in ("__pycache__", "**/__pycache__")))
+    said = ", ".join(line for line, _ in rules)
     return line_step(
-        root / ".gitignore",
-        ".gitignore",
-        [IGNORE_COMMENT, rule],
-        f"{rule}: the runs, a folder each, stay out of git",
-        has=lambda lines: any(line.rstrip("*").strip("/") == name for line in lines),
+        root / ".gitignore", ".gitignore", IGNORE_COMMENT, rules, f"{said}: what runs leave, out of git"
     )
 
 
@@ -347,7 +350,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     text, table, old = _read_pyproject(pyproject)
     tasks = _folder_key(table or {}, "tasks", _DEFAULT_TASKS)
     fixtures = _folder_key(table or {}, "fixtures", _DEFAULT_FIXTURES)
-    ignore = _ignore_runs(root, _folder_key(table or {}, "out", _DEFAULT_OUT))
+    ignore = _ignore(root, _folder_key(table or {}, "out", _DEFAULT_OUT))
     bench = Path(tasks).parent.as_posix()
     plugins, notes = ([], []) if table is not None else find_plugins(root)
     files = [
@@ -386,8 +389,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     else:
         append(pyproject, new_text[len(text) :])
         steps.append(Step("pyproject.toml", APPENDED, what))
-    if ignore is not None:
-        steps.append(add_lines(ignore))
+    steps.append(add_lines(ignore))
     return InitResult(root, tuple(steps), tuple(plugins), tuple(notes), bench)
 
 
