@@ -4,9 +4,8 @@ its mutants.toml (which the selftest prints)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from pytest_ponybench._cli.common import Subparsers
+from pytest_ponybench._cli.common import Subparsers, project_folders
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.mutation.runner import DEFAULT_GOAL, DEFAULT_MAX_MUTANTS, DEFAULT_TIMEOUT_S
 
@@ -67,7 +66,6 @@ def add(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from pytest_ponybench.mutation.runner import Options
     from pytest_ponybench.mutation.runner import run as mutate
-    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
 
     for flag, value, fine, rule in (
         ("--jobs", args.jobs, args.jobs >= 1, "at least 1"),
@@ -77,19 +75,15 @@ def run(args: argparse.Namespace) -> int:
     ):
         if not fine:
             raise PonybenchError(f"{flag} must be {rule}, not {value:g}")
-    table, _ = read_pyproject(Path.cwd())  # the project's own folders, as `pytest` there reads them
-    tasks = args.tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
-    fixtures = args.fixtures_dir or table.get("fixtures") or DEFAULTS["fixtures"]
-    if not isinstance(tasks, str) or not isinstance(fixtures, str):
-        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
-    if not Path(tasks).is_dir():
+    tasks, fixtures = project_folders(args.tasks_dir, args.fixtures_dir)
+    if not tasks.is_dir():
         raise PonybenchError(
             f"{tasks}: no tasks folder here (give --tasks-dir, or run where pyproject.toml is)"
         )
     return mutate(
         Options(
-            tasks_dir=Path(tasks),
-            fixtures_dir=Path(fixtures).resolve(),
+            tasks_dir=tasks,
+            fixtures_dir=fixtures.resolve(),
             tasks=tuple(w.strip() for w in args.tasks.split(",") if w.strip()),
             changed_since=args.changed_since,
             jobs=args.jobs,
