@@ -1,4 +1,4 @@
-"""The `ponybench` console script: read run dirs from disk, run nothing.
+"""The `ponybench` console script: read run dirs from disk, run no agent.
 
   ponybench summary RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run] [--markdown]
   ponybench compare RUN [--baseline ARM] [--primary METRIC] [--family model|run] [--fail-on RULES]
@@ -11,15 +11,18 @@
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
   ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
   ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
+  ponybench mutate [--tasks IDS] [--changed-since GITREF] [--jobs N] [--list] [--no-write]
+                   (mutation testing of the tasks' checks: writes each task's mutants.toml)
 
 `compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
 folder holding one) stands where a run dir does.
 
-Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
-cells without a record, 2 a usage or data error (bad rule, unknown arm or metric, a path that is
-not a run dir, run dirs of different grids), 3 an internal error (a bug: the traceback follows;
-never a verdict). A run dir is any folder with a results.jsonl: `runs/<stamp>/`, one continued
-with --resume, or a `rescore-<stamp>/` inside one.
+Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed, a merged grid has
+cells without a record or a task's checks are below the mutation goal, 2 a usage or data error
+(bad rule, unknown arm or metric, a path that is not a run dir, run dirs of different grids), 3
+an internal error (a bug: the traceback follows; never a verdict). A run dir is any folder with
+a results.jsonl: `runs/<stamp>/`, one continued with --resume, or a `rescore-<stamp>/` inside
+one.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import traceback
 from collections.abc import Sequence
 
 from pytest_ponybench import __version__
-from pytest_ponybench._cli import compare, importcpe, init, merge, noise, report, summary, task
+from pytest_ponybench._cli import compare, importcpe, init, merge, mutate, noise, report, summary, task
 from pytest_ponybench._cli.common import BROKEN_PIPE, GATE_FAILED, INTERNAL, OK, USAGE, load_records
 from pytest_ponybench.errors import PonybenchError
 
@@ -46,6 +49,7 @@ __all__ = [
     "cmd_import_cpe",
     "cmd_init",
     "cmd_merge",
+    "cmd_mutate",
     "cmd_noise",
     "cmd_report",
     "cmd_summary",
@@ -55,7 +59,7 @@ __all__ = [
 ]
 
 # The subcommands in the order `ponybench --help` lists them; each adds its own parser.
-COMMANDS = (summary, compare, noise, report, merge, importcpe, init, task)
+COMMANDS = (summary, compare, noise, report, merge, importcpe, init, task, mutate)
 
 cmd_summary = summary.run
 cmd_compare = compare.run
@@ -65,17 +69,18 @@ cmd_merge = merge.run
 cmd_import_cpe = importcpe.run
 cmd_init = init.run
 cmd_task_new = task.run
+cmd_mutate = mutate.run
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
         description="Summaries and verdicts of pytest-ponybench run dirs (reads results.jsonl, "
-        "runs nothing).",
+        "runs no agent), and a project's tasks: init, task new, mutate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task}"
+        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task,mutate}"
     )
     for command in COMMANDS:
         command.add(sub)

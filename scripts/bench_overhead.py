@@ -252,7 +252,7 @@ def bare_session(task: Task, server: OfflineServer, scratch: Path, name: str) ->
         )
     finally:
         server.unregister(name)
-    found = CLI.invalid(CLI.parse(out / "claude.jsonl"), run, textfiles.last_line(out / "claude.stderr"))
+    found = CLI.invalid(CLI.parse(out / "claude.jsonl"), run, textfiles.quote_file(out / "claude.stderr"))
     problem = None if found is None else found.message
     if problem is None and not (ws / (task.file or "")).is_file():
         problem = f"the session wrote no {task.file}"

@@ -32,6 +32,7 @@ __all__ = [
     "pick_baseline",
     "procedure_of",
     "procedure_options",
+    "project_folders",
     "require_records",
     "run_verdicts",
     "write_html",
@@ -44,6 +45,19 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 RUN_DIR_HELP = "runs/<stamp> (any folder with results.jsonl)"
 BASELINE_HELP = "the arm the others are compared with (default: baseline)"
+
+
+def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = None) -> tuple[Path, Path]:
+    """The tasks and fixtures folders of the project here: the flags given, else those of
+    ./pyproject.toml's [tool.ponybench] (as `pytest` there reads them), else the defaults."""
+    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+
+    table, _ = read_pyproject(Path.cwd())
+    tasks = tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
+    fixtures = fixtures_dir or table.get("fixtures") or DEFAULTS["fixtures"]
+    if not isinstance(tasks, str) or not isinstance(fixtures, str):
+        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    return Path(tasks), Path(fixtures)
 
 
 def load_records(path_text: str) -> list[Record]:

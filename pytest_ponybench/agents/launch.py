@@ -140,7 +140,7 @@ def run(
     finally:
         prepared.close()
     transcript = agent.parse(stream)
-    tail = textfiles.last_line(stderr)
+    tail = textfiles.quote_file(stderr)
     error = agent.invalid(transcript, ran, tail)
     if error is None and arm is not None:
         error = agent.not_applied(arm, transcript)

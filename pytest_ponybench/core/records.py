@@ -186,15 +186,17 @@ class Record(TypedDict, total=False):
     read_credentials: bool
     extra: dict[str, Any]
     # Derived in memory, never written to results.jsonl: what `compare` relabeled (the
-    # original model, arm and run label) and which run a two-run report's record came from.
+    # original model, arm and run label), which run a two-run report's record came from, and
+    # why the report's cell must fail (its offline agent's intended failure).
     compare_model: str
     compare_arm: str
     compare_run: str
     report_source: int
+    report_expected: str
 
 
 # Keys of Record that live only in memory (see above); every other key is in FIELDS.
-DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source")
+DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
 
 # name -> what it says, in one sentence. Order is docs/results.md's order.
 FIELDS: dict[str, str] = {

@@ -31,7 +31,7 @@ from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
-from pytest_ponybench.roles.collection import cell_of
+from pytest_ponybench.roles.collection import cell_of, expected_failure
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.reportjob import BackgroundReport
@@ -271,6 +271,10 @@ class Controller:
                 self.skipped.add(cell.id)
                 self.decided_skips += "sequential:" in str(report.longrepr)
 
+    def expected_failures(self) -> dict[str, str]:
+        """cell id -> how it must fail, for the cells whose offline agent fails on purpose."""
+        return {c.id: known[1] for c in self.plan.cells if (known := expected_failure(c)) is not None}
+
     def missing_cells(self) -> list[str]:
         """Cells that were to run but left no record: a worker crashed, restarts ran out, or
         the run was interrupted. They are listed by id and the run is not green."""
@@ -305,6 +309,9 @@ class Controller:
                     "rows": report.aggregate(records),
                     "models": report.model_totals(records),
                     "missing": missing,
+                    # The cells that must fail as their offline agent intends (strict xfails):
+                    # the report shows them as expected failures, as the terminal counts them.
+                    "expected_failures": self.expected_failures(),
                 },
             )
             self.run_dir.finish(int(session.exitstatus), missing)

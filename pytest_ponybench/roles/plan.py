@@ -321,9 +321,11 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     _offline_judge_of_live_cells(plan)
     if mode is Mode.RESCORE and not plan.judged:
         return plan  # no claude: the workspaces are scored again as they are
+    if collect_only:
+        return plan  # listing the cells runs none: claude is looked for when cells run
     claude = _claude(settings)
     _claude_sealed(claude, settings)
-    if not collect_only and not settings.dry_run:
+    if not settings.dry_run:
         _check_credentials(plan.live_models)
     return replace(plan, claude=claude)
 

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
@@ -205,7 +206,9 @@ def plugin_problems(
         if context is not None:
             contexts.append(context)
             if not armproof.reached(context, log):
-                problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
+                problems.append(
+                    f"its SessionStart hook output '{textfiles.quote(context)}' never reached the model"
+                )
     evidence["hook_context_reached"] = bool(contexts) and all(armproof.reached(c, log) for c in contexts)
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
@@ -224,8 +227,8 @@ def plugin_problems(
     if "SessionStart" in events and not contexts and not waiting and not brings_more:
         if answers:
             problems.append(
-                f"its SessionStart hook answered {answers[0][:60]!r}, which gives the model nothing "
-                "(no additionalContext)"
+                f"its SessionStart hook answered '{textfiles.quote(answers[0])}', which gives the model "
+                "nothing (no additionalContext)"
             )
         else:
             problems.append("its SessionStart hook printed nothing the model could see")

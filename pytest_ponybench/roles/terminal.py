@@ -21,7 +21,6 @@ from pytest_ponybench.analysis.sidecalls import side_lines
 from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
-from pytest_ponybench.roles.collection import expected_failure
 from pytest_ponybench.roles.config import Mode, given_by_user
 from pytest_ponybench.roles.controller import Controller
 from pytest_ponybench.store import results, spend, weather
@@ -163,10 +162,10 @@ class SummaryReporter:
                     tr.write_line(line)
         for line in report.grading_lines(records):
             tr.write_line(line)
-        expected = {c.id: why for c in self.controller.plan.cells if (why := expected_failure(c)) is not None}
+        expected = self.controller.expected_failures()
         tw = getattr(tr, "_tw", None)
         width = max(120, tw.fullwidth if tw is not None else 120)  # a narrow terminal wraps
-        failed = report.failed_lines(records, width=width, expected={k: v[1] for k, v in expected.items()})
+        failed = report.failed_lines(records, width=width, expected=expected)
         passed_anyway = [
             r
             for r in records
@@ -175,7 +174,7 @@ class SummaryReporter:
         for rec in passed_anyway:
             failed.append(
                 f"  {rec.get('task')} {rec.get('arm')} {rec.get('model')} r{rec.get('run')}: passed, but "
-                f"{expected[str(rec.get('cell_id'))][1]} (a scorer defect)"
+                f"{expected[str(rec.get('cell_id'))]} (a scorer defect)"
             )
         if failed:
             tr.write_line("cells that did not pass:")

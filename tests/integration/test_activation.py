@@ -5,7 +5,8 @@ answering in JSON with additionalContext (explanatory-output-style), one answeri
 asynchronously with hooks on other events too (security-guidance), an agent only
 (code-simplifier), a skill only (frontend-design), a command, hooks on PreToolUse only; and the
 broken ones: a hook that prints nothing, one whose JSON gives the model nothing, one that fails
-after printing. Each runs through the real CLI against the offline server.
+after printing, one whose script crashes (node, a module not there). Each runs through the real
+CLI against the offline server.
 
 The other arm kinds too: an MCP config (its server confined with the agent), a CLAUDE.md in the
 workspace or the user's memory, a skills folder, subagents, an output style, and arms composed of
@@ -112,6 +113,19 @@ def test_a_hook_whose_output_never_reaches_the_model_is_refused(
     result = check(plugin, server)
     assert not result["ok"]
     assert result["problems"] == [problem]
+
+
+def test_a_crashing_hook_is_quoted_by_its_ends_and_its_error(server: OfflineServer) -> None:
+    """node's crash begins with where it was thrown and ends with its version; what failed is
+    a line between, which the problem keeps (it was once cut four letters before it)."""
+    result = check("crashing-hook", server)
+    assert not result["ok"]
+    problems = result["problems"]
+    assert isinstance(problems, list) and len(problems) == 1, problems
+    problem = str(problems[0])
+    assert "node:internal/modules/cjs/loader:" in problem, problem
+    assert " … Error: Cannot find module '" in problem and "hooks/session-start.js'" in problem, problem
+    assert " … Node.js v" in problem, problem
 
 
 def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: OfflineServer) -> None:
