@@ -191,6 +191,7 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
             hide=_harness_paths(cell, ctx),
             protected=confine.protected(ctx.run_dir.path.parent),
             refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
+            open_network=policy.open_network,
         )
     except BaseException:
         ctx.routes.close(route)
