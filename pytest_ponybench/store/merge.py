@@ -3,8 +3,9 @@
 The parts must describe the same grid (tasks, arms, models, runs: the grid hash, which holds the
 task and arm content hashes) and, unless allowed, the same claude version and resource envelope.
 Every record and every cell folder is taken; a cell recorded by more than one part is reported
-as a duplicate and, as everywhere, its last valid attempt counts (parts are ordered by when they started). Cells of the grid that no part recorded (a shard that
-never arrived) are listed by id; `pytest --resume OUT` runs exactly those.
+as a duplicate and, as everywhere, its last valid attempt counts (parts are ordered by when they
+started). Cells of the grid that no part recorded (a shard that never arrived) are listed by id;
+`pytest --resume OUT` runs exactly those.
 
 The inputs are only read. Cell folders are hard-linked where the file system allows (a merged
 dir of thousands of workspaces costs no copy), else copied; symlinks an agent left in a
