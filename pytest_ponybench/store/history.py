@@ -298,8 +298,12 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
+def _lines(entries: Iterable[Entry]) -> str:
+    return "".join(json.dumps(e.to_json(), default=str) + "\n" for e in entries)
+
+
 def _append_lines(folder: Path, entries: Iterable[Entry]) -> None:
-    text = "".join(json.dumps(e.to_json(), default=str) + "\n" for e in entries)
+    text = _lines(entries)
     if not text:
         return
     with _locked(folder):
@@ -370,7 +374,7 @@ def rebuild(folder: Path) -> tuple[Index, list[str]]:
         except (OSError, RunInfoError) as exc:
             problems.append(f"{run_dir}: {exc}")
     entries.sort(key=lambda e: (e.point.stamp, e.run))
-    text = "".join(json.dumps(e.to_json(), default=str) + "\n" for e in entries)
+    text = _lines(entries)
     with _locked(folder):
         tmp = folder / f".{INDEX}.tmp"
         tmp.write_text(text, encoding="utf-8")
