@@ -1,4 +1,5 @@
-"""Is the arm exercised? Which plugin skills, agents and commands a session had, and which it used.
+"""Is the arm exercised? Which plugin skills, agents and commands a session had (and the skills a
+skills arm placed), and which it used.
 
 Read from the stream the CLI writes (`claude.jsonl`), by field: the `system/init` event lists the
 skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
@@ -88,13 +89,15 @@ def invoked(stream: Iterable[Mapping[str, Any]]) -> list[str]:
     return used
 
 
-def usage(stream_path: Path) -> Record:
+def usage(stream_path: Path, own: Iterable[str] = ()) -> Record:
     """The record fields of one cell: `skills_available` (what the arm's plugins registered:
-    skills, agents, commands) and `skills_used` (what the session invoked)."""
+    skills, agents, commands; and of `own`, the skills a skills arm placed, those the session
+    lists, by their folder's name) and `skills_used` (what the session invoked)."""
     all_events = list(events(stream_path))
     init = next((e for e in all_events if e.get("type") == "system" and e.get("subtype") == "init"), {})
     reg = registered(init)
-    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"]})
+    listed = {str(n.get("name") if isinstance(n, dict) else n) for n in init.get("skills") or []}
+    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"], *(set(own) & listed)})
     return Record(skills_available=available, skills_used=invoked(all_events))
 
 

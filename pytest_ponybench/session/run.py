@@ -213,7 +213,7 @@ def observe(cell: Cell, place: Scratch, started: Launch, cdir: CellDir, ctx: Cel
     if tampered is not None:
         error = None  # what a tampered stream says about the API is never believed, nor retried
     reply = str((stream.result or {}).get("result") or stream.last_text or "")
-    fields = _session_fields(stream, run, reply, cdir)
+    fields = _session_fields(stream, run, reply, cdir, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     tried = audit.audit_stream(cdir.stream, place.workspace, place.home)
@@ -345,7 +345,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: CellDir) -> Record:
+def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: CellDir, arm: Arm) -> Record:
     """The session's figures as the CLI reported them."""
     res: dict[str, Any] = stream.result or {}
     usage = stream.usage
@@ -370,7 +370,8 @@ def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: Cell
         api_error_status=res.get("api_error_status"),
         plugins=[str(p) for p in plugins],
     )
-    fields.update(skills.usage(cdir.stream))
+    placed = [n for part in arm.parts if part.kind == "skills" for n in part.names]
+    fields.update(skills.usage(cdir.stream, own=placed))
     return fields
 
 
