@@ -9,6 +9,8 @@
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+                       [--allow-tools TOOL...] [--disallow-tools TOOL...] [--strict]
+  ponybench import-skill-creator PATH [-o TASKS_DIR] [--skill DIR] [--axis score|correct]
   ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
   ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
 
@@ -31,7 +33,7 @@ import traceback
 from collections.abc import Sequence
 
 from pytest_ponybench import __version__
-from pytest_ponybench._cli import compare, importcpe, init, merge, noise, report, summary, task
+from pytest_ponybench._cli import compare, importcpe, importskill, init, merge, noise, report, summary, task
 from pytest_ponybench._cli.common import BROKEN_PIPE, GATE_FAILED, INTERNAL, OK, USAGE, load_records
 from pytest_ponybench.errors import PonybenchError
 
@@ -44,6 +46,7 @@ __all__ = [
     "build_parser",
     "cmd_compare",
     "cmd_import_cpe",
+    "cmd_import_skill_creator",
     "cmd_init",
     "cmd_merge",
     "cmd_noise",
@@ -55,7 +58,7 @@ __all__ = [
 ]
 
 # The subcommands in the order `ponybench --help` lists them; each adds its own parser.
-COMMANDS = (summary, compare, noise, report, merge, importcpe, init, task)
+COMMANDS = (summary, compare, noise, report, merge, importcpe, importskill, init, task)
 
 cmd_summary = summary.run
 cmd_compare = compare.run
@@ -63,6 +66,7 @@ cmd_noise = noise.run
 cmd_report = report.run
 cmd_merge = merge.run
 cmd_import_cpe = importcpe.run
+cmd_import_skill_creator = importskill.run
 cmd_init = init.run
 cmd_task_new = task.run
 
@@ -75,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task}"
+        dest="command",
+        metavar="{summary,compare,noise,merge,report,import-cpe,import-skill-creator,init,task}",
     )
     for command in COMMANDS:
         command.add(sub)

@@ -55,17 +55,21 @@ __all__ = [
     "SCAFFOLD_TIMEOUT_S",
     "Written",
     "add_dir_files",
+    "arm_lines",
     "arms_of",
     "baseline_replies",
     "case_plugins",
+    "checklist_lines",
     "final_reply",
     "folder_files",
     "import_suite",
     "locate",
     "nearest_plugin",
+    "next_lines",
     "read_files",
     "render",
     "run_scaffold",
+    "shown_path",
     "suite_items",
     "write_folder",
 ]
@@ -140,7 +144,8 @@ def nearest_plugin(folder: Path) -> Path | None:
     return None
 
 
-def _shown_path(path: Path, cwd: Path) -> str:
+def shown_path(path: Path, cwd: Path) -> str:
+    """A path as the printed commands spell it: relative to cwd, unless that climbs far."""
     rel = os.path.relpath(path.resolve(), cwd.resolve())
     return rel if not rel.startswith("../../..") else str(path.resolve())
 
@@ -168,7 +173,7 @@ def case_plugins(case: Case, cwd: Path, problems: list[str]) -> tuple[Plugin, ..
             problems += exc.problems
             continue
         out.append(
-            Plugin(name=str(manifest["name"]), path=_shown_path(d, cwd), skills=plugin_skills(d, manifest))
+            Plugin(name=str(manifest["name"]), path=shown_path(d, cwd), skills=plugin_skills(d, manifest))
         )
     return tuple(out)
 
@@ -593,11 +598,59 @@ def _graders_text(d: Draft) -> str:
     )
 
 
+def arm_lines(arms: Mapping[str, str], notes: Sequence[str] = ()) -> list[str]:
+    """The arms to add, as a [tool.ponybench.arms] snippet and as --arm flags: name -> KIND:PATH."""
+    if not arms and not notes:
+        return []
+    lines = [
+        "",
+        "Arms: add to [tool.ponybench.arms] in pyproject.toml",
+        "  [tool.ponybench.arms]",
+        f"  {BASELINE} = {{}}",
+    ]
+    for name, spec in arms.items():
+        kind, path = spec.split(":", 1)
+        lines.append(f"  {name} = {{ {kind} = {tomlw.string(path)} }}")
+    lines += [f"  # {n}" for n in notes]
+    if arms:
+        lines.append("or on the command line: " + " ".join(f"--arm {n}={spec}" for n, spec in arms.items()))
+    return lines
+
+
+def next_lines(tasks_dir: Path, written: Sequence[str], models: Sequence[str], cwd: Path) -> list[str]:
+    """The commands to run the tasks just written."""
+    if not written:
+        return []
+    return [
+        "",
+        "Next: pytest --selftest-only, then",
+        f"  pytest {shown_path(tasks_dir.parent, cwd)} -n 2 --tasks {','.join(written)}"
+        + (f" --models {','.join(models)}" if models else " --models MODEL"),
+    ]
+
+
+def checklist_lines(tasks: Sequence[tuple[str, Sequence[Item]]], suite: Sequence[Item]) -> list[str]:
+    """The checklist of every task written, a line per item with the tasks it concerns, by kind."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for task, items in tasks:
+        for item in items:
+            grouped.setdefault((item.kind, item.text), []).append(task)
+    for item in suite:
+        grouped.setdefault((item.kind, item.text), [])
+    lines = ["", "Checklist (each task's own is in its IMPORTED.md):"] if grouped else []
+    for kind in KINDS:
+        mine = [(text, who) for (k, text), who in grouped.items() if k == kind]
+        if mine:
+            lines.append(f"  {LABELS[kind]}:")
+            lines += [f"  - [ ] {', '.join(who) if who else 'suite'}: {text}" for text, who in mine]
+    return lines
+
+
 def render(result: ImportResult, cwd: Path | None = None) -> str:
     cwd = cwd or Path.cwd()
-    shown = _shown_path(result.tasks_dir, cwd)
+    shown = shown_path(result.tasks_dir, cwd)
     lines = [
-        f"import-cpe: {len(result.tasks)} case(s) from {_shown_path(result.evals_dir, cwd)} into {shown}/"
+        f"import-cpe: {len(result.tasks)} case(s) from {shown_path(result.evals_dir, cwd)} into {shown}/"
     ]
     width = max(len(w.draft.task) for w in result.tasks)
     for w in result.tasks:
@@ -612,53 +665,19 @@ def render(result: ImportResult, cwd: Path | None = None) -> str:
             f"  ({len(result.skipped)} case(s) skipped, as claude plugin eval skips a case it cannot load "
             "or run; --strict refuses the suite instead)"
         )
-    if result.arms:
-        lines += [
-            "",
-            "Arms: add to [tool.ponybench.arms] in pyproject.toml",
-            "  [tool.ponybench.arms]",
-            f"  {BASELINE} = {{}}",
-        ]
-        for name, plugins in result.arms.items():
-            if len(plugins) == 1:
-                lines.append(f"  {name} = {{ plugin = {tomlw.string(plugins[0].path)} }}")
-            else:
-                lines.append(
-                    f"  # {name}: {', '.join(p.path for p in plugins)} together (one plugin per arm)"
-                )
-        single = [(n, p[0]) for n, p in result.arms.items() if len(p) == 1]
-        if single:
-            lines.append(
-                "or on the command line: " + " ".join(f"--arm {n}={'plugin:' + p.path}" for n, p in single)
-            )
+    single = {n: f"plugin:{p[0].path}" for n, p in result.arms.items() if len(p) == 1}
+    several = [
+        f"{n}: {', '.join(p.path for p in ps)} together (one plugin per arm)"
+        for n, ps in result.arms.items()
+        if len(ps) > 1
+    ]
+    lines += arm_lines(single, several)
     models = sorted({w.draft.case.model for w in result.tasks if w.draft.case.model})
-    written = [w.draft.task for w in result.tasks if not w.existed]
-    if written:
-        lines += [
-            "",
-            "Next: pytest --selftest-only, then",
-            f"  pytest {_shown_path(result.tasks_dir.parent, cwd)} -n 2 --tasks {','.join(written)}"
-            + (f" --models {','.join(models)}" if models else " --models MODEL"),
-        ]
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for w in result.tasks:
-        if w.existed:
-            continue
-        for item in w.draft.items:
-            grouped.setdefault((item.kind, item.text), []).append(w.draft.task)
-    for item in result.suite_items:
-        grouped.setdefault((item.kind, item.text), [])
-    if grouped:
-        lines += ["", "Checklist (each task's own is in its IMPORTED.md):"]
-    for kind in KINDS:
-        mine = [(text, tasks) for (k, text), tasks in grouped.items() if k == kind]
-        if not mine:
-            continue
-        lines.append(f"  {LABELS[kind]}:")
-        for text, tasks in mine:
-            who = f"{', '.join(tasks)}: " if tasks else "suite: "
-            lines.append(f"  - [ ] {who}{text}")
+    lines += next_lines(result.tasks_dir, [w.draft.task for w in result.tasks if not w.existed], models, cwd)
+    lines += checklist_lines(
+        [(w.draft.task, w.draft.items) for w in result.tasks if not w.existed], result.suite_items
+    )
     if result.results:
         lines += ["", "Results of earlier runs, readable as they are:"]
-        lines += [f"  ponybench compare {_shown_path(p, cwd)}" for p in result.results[-3:]]
+        lines += [f"  ponybench compare {shown_path(p, cwd)}" for p in result.results[-3:]]
     return "\n".join(lines)

@@ -33,6 +33,7 @@ CASES: dict[str, list[str]] = {
     "help": ["--help"],
     **{name: [name, "--help"] for name in ("summary", "compare", "noise", "report", "merge")},
     "import-cpe": ["import-cpe", "--help"],
+    "import-skill-creator": ["import-skill-creator", "--help"],
     "init": ["init", "--help"],
     "task": ["task", "--help"],
     "task new": ["task", "new", "--help"],
@@ -114,7 +115,18 @@ def test_the_recording_says_something() -> None:
     # The recording must hold what it is meant to hold, or the comparison above proves nothing.
     cases = json.loads(OUTPUTS.read_text(encoding="utf-8"))["cases"]
     assert cases["bare"]["code"] == cli.USAGE and cases["bare"]["stderr"].startswith("usage: ponybench")
-    for name in ("help", "summary", "compare", "noise", "report", "merge", "import-cpe", "init", "task"):
+    for name in (
+        "help",
+        "summary",
+        "compare",
+        "noise",
+        "report",
+        "merge",
+        "import-cpe",
+        "import-skill-creator",
+        "init",
+        "task",
+    ):
         assert cases[name]["code"] == 0 and cases[name]["stdout"].startswith("usage: ponybench"), name
     assert "--fail-on RULES" in cases["compare"]["stdout"]
     assert "--with-suite" in cases["init"]["stdout"]
@@ -135,6 +147,7 @@ def test_every_parser_holds_the_recorded_options() -> None:
         "merge",
         "report",
         "import-cpe",
+        "import-skill-creator",
         "init",
         "task",
     }
