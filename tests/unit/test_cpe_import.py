@@ -20,6 +20,7 @@ from pytest_ponybench.cpe.cases import Case, CaseError, load_case
 from pytest_ponybench.cpe.importer import import_suite, render
 from pytest_ponybench.cpe.mapping import NOT_IMPORTED, TODO, Item, policy_toml
 from pytest_ponybench.cpe.tools import ALWAYS
+from tests.support import REPO, doc_example
 
 DATA = Path(__file__).parent / "data" / "cpe"
 EXAMPLE_PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "careful-plugin"
@@ -865,15 +866,12 @@ def test_the_readme_example_is_real_output(
     results.mkdir(parents=True)
     shutil.copy(DATA / "results" / "with-without.json", results / "aggregate-result.json")
     command = "ponybench import-cpe careful/evals"
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
-    block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_cli(capsys, *command.split()[1:])
     assert code == 0
     printed = out.splitlines()
-    for line in block.splitlines():
-        if line.strip() and line.strip() != "...":
-            assert line in printed, line
+    for line in doc_example(REPO / "docs" / "cpe.md", command):
+        assert line in printed, line
 
 
 def test_tools_are_what_cpe_offers_and_what_has_no_form_is_listed(tmp_path: Path) -> None:

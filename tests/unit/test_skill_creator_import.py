@@ -18,6 +18,7 @@ from pytest_ponybench.core.tasks import load_tasks
 from pytest_ponybench.cpe.cases import CaseError
 from pytest_ponybench.cpe.mapping import DIFFERS, NOT_IMPORTED
 from pytest_ponybench.cpe.skillcreator import import_skill_suite, render
+from tests.support import REPO, doc_example
 
 DATA = Path(__file__).parent / "data" / "skill-creator"
 
@@ -255,12 +256,9 @@ def test_the_docs_example_is_real_output(
 ) -> None:
     """Every line of docs/cpe.md's skill-creator example (but its `...`) is this command's output."""
     command = "ponybench import-skill-creator ."
-    page = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
-    block = page[page.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(suites / "at-root")
     code, out, _ = run_cli(capsys, *command.split()[1:])
     assert code == 0
     printed = out.splitlines()
-    for line in block.splitlines():
-        if line.strip() and line.strip() != "...":
-            assert line in printed, line
+    for line in doc_example(REPO / "docs" / "cpe.md", command):
+        assert line in printed, line
