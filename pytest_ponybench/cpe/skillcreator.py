@@ -31,6 +31,7 @@ from pytest_ponybench.cpe import tomlw
 from pytest_ponybench.cpe.cases import CaseError, confined, front_matter, read_text
 from pytest_ponybench.cpe.importer import (
     MANIFEST,
+    MAX_SEED_BYTES,
     arm_lines,
     checklist_lines,
     next_lines,
@@ -461,6 +462,9 @@ def import_skill_suite(
         seed: dict[str, bytes] = {}
         for rel in e.files:
             full = suite.skill_dir / rel
+            if full.is_file() and full.stat().st_size > MAX_SEED_BYTES:
+                problems.append(f"{e.where}: {rel!r} is over {MAX_SEED_BYTES // 2**20} MB, too big to seed")
+                continue
             got = read_files(full, rel, problems, []) if full.is_dir() else {"": full.read_bytes()}
             seed.update({(f"{rel}/{k}" if k else rel): v for k, v in got.items()})
         tasks.append(_eval_task(e, suite.skill_name, seed, axis))
