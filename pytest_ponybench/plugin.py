@@ -108,7 +108,8 @@ def _configure(config: pytest.Config) -> None:
     from pytest_ponybench.roles.terminal import SummaryReporter
 
     register_markers(config, plan)
-    distributed = workerinput is None and plan.settings.xdist_dist != "no"
+    # xdist stands aside when only collecting (-n 2 --collect-only): this process collects.
+    distributed = workerinput is None and plan.settings.xdist_dist != "no" and not plan.collect_only
     if not distributed:
         pm.register(BenchmarkCollection(plan), "ponybench-collection")
     if plan.collect_only:

@@ -13,7 +13,7 @@ from pytest_ponybench import cpe
 from pytest_ponybench.analysis import procedure, stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.store import results
+from pytest_ponybench.store import results, runinfo
 
 __all__ = [
     "BASELINE_HELP",
@@ -32,6 +32,7 @@ __all__ = [
     "pick_baseline",
     "procedure_of",
     "procedure_options",
+    "project_folders",
     "require_records",
     "run_verdicts",
     "write_html",
@@ -44,6 +45,19 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 RUN_DIR_HELP = "runs/<stamp> (any folder with results.jsonl)"
 BASELINE_HELP = "the arm the others are compared with (default: baseline)"
+
+
+def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = None) -> tuple[Path, Path]:
+    """The tasks and fixtures folders of the project here: the flags given, else those of
+    ./pyproject.toml's [tool.ponybench] (as `pytest` there reads them), else the defaults."""
+    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+
+    table, _ = read_pyproject(Path.cwd())
+    tasks = tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
+    fixtures = fixtures_dir or table.get("fixtures") or DEFAULTS["fixtures"]
+    if not isinstance(tasks, str) or not isinstance(fixtures, str):
+        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    return Path(tasks), Path(fixtures)
 
 
 def load_records(path_text: str) -> list[Record]:
@@ -142,13 +156,14 @@ def run_verdicts(
 ) -> verdict.RunVerdicts:
     """A run dir's verdicts as its design says (a sequential run's at its last look)."""
     path = Path(path_text)
-    run = results.RunDir(path) if path.is_dir() else None
     try:
-        info = run.read_run_json() if run is not None else {}
-    except (OSError, ValueError):
-        info = {}
+        design = results.RunDir(path).info().design() if path.is_dir() else None
+    except (OSError, runinfo.RunInfoError):
+        design = None  # an unreadable run.json: the records' fixed design
+    except ValueError as exc:
+        raise PonybenchError(f"{path_text}: {exc}") from exc
     try:
-        return verdict.run_verdicts(records, info, baseline, primary=primary, family=family)
+        return verdict.run_verdicts(records, design, baseline, primary=primary, family=family)
     except ValueError as exc:
         raise PonybenchError(f"{path_text}: {exc}") from exc
 

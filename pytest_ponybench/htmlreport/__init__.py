@@ -38,15 +38,14 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
 
     source = load(run_dir)
     records = _tag(0, source)
-    opts = source.run.get("options") if isinstance(source.run.get("options"), dict) else {}
-    assert isinstance(opts, dict)
+    info = source.info
     try:
         found = verdict.run_verdicts(
             records,
-            source.run,
+            info.design(),
             baseline,
-            primary=str(opts.get("primary") or "pass"),
-            family=str(opts.get("family") or "model"),
+            primary=info.options.primary or "pass",
+            family=info.options.family or "model",
         )
         rows = found.rows
     except ValueError:  # a malformed design or a primary of another version: the fixed design's

@@ -3,7 +3,7 @@
 One pytest item per (task, reference) plus the harness's own instrument checks. Items are built
 by the plugin, not collected from files, so `pytest --selftest-only` works from any folder
 layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
-each got its declared verdict, its mutation figure as `scripts/mutate_refs.py` stored it in the
+each got its declared verdict, its mutation figure as `ponybench mutate` stored it in the
 task folder, and what the task lacks against the suite's minimums.
 
 A task's graders are proven the same way: each reference's evidence (its files, its declared
@@ -26,18 +26,19 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.procs import group_members
+from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.analysis import report
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
 from pytest_ponybench.isolation.sandbox import kill_group
+from pytest_ponybench.mutation.mutantsfile import MUTANTS_FILE
 from pytest_ponybench.roles import reference_proofs as proofs
-from pytest_ponybench.scoring.checks import Score, score
+from pytest_ponybench.scoring.checks import Score, check_name, score
 
 __all__ = [
     "INSTRUMENT_CHECKS",
     "InstrumentItem",
-    "MUTANTS_FILE",
     "MUTATION_GOAL",
     "NODE_PREFIX",
     "PROPERTY",
@@ -55,7 +56,6 @@ __all__ = [
 
 PROPERTY = "ponybench_selftest"
 NODE_PREFIX = "selftest::"
-MUTANTS_FILE = "mutants.toml"  # written by scripts/mutate_refs.py into each task folder
 MUTATION_GOAL = 0.9
 
 
@@ -63,15 +63,9 @@ class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference, axis and check."""
 
 
-def _short(nodeid: str) -> str:
-    """checks/test_safe.py::test_x[/etc/passwd] -> test_safe.py::test_x[/etc/passwd]."""
-    path, sep, rest = nodeid.partition("::")
-    return path.rsplit("/", 1)[-1] + sep + rest
-
-
 def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
     return [
-        _short(c.nodeid) + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        check_name(c.nodeid) + ("" if outcome_passed else f": {quote(c.message)}")
         for c in result.checks
         if c.axis == axis and (c.outcome == "passed") == outcome_passed
     ]
@@ -91,7 +85,7 @@ def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
     head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
     if wanted:
         failing = _checks_named(result, axis, False)
-        why = failing[0][:300] if failing else result.reason or "no check decided it"
+        why = quote(failing[0]) if failing else result.reason or "no check decided it"
         return f"{head} fails on {axis}: {why}"
     passing = _checks_named(result, axis, True)
     return (
@@ -151,7 +145,7 @@ def mutation_figure(task: Task) -> tuple[str, bool]:
     """The task's stored mutation figure in words, and whether it is below the goal."""
     path = task.path / MUTANTS_FILE
     if not path.is_file():
-        return "no mutation figure (scripts/mutate_refs.py)", False
+        return "no mutation figure (ponybench mutate)", False
     try:
         result = tomllib.loads(path.read_text(encoding="utf-8")).get("result", {})
         killed, total, equivalent = (int(result[k]) for k in ("killed", "total", "equivalent"))

@@ -5,11 +5,14 @@ pyproject.toml (`roles/config.requested_mode`); init appends one (or writes a py
 holding only it), with an arm for each Claude Code plugin it finds (`.claude-plugin/plugin.json`
 at the root, else one or two folders down) or, with none, an example prompt arm. It writes the
 root `conftest.py` (the project's hooks, as examples), the cell module and four starter tasks,
-one of each kind, whose references prove them at once. `--with-suite` also copies the shipped
-suite, its fixtures and the example plugin in, for editing. Every path that exists is left as it
-is and reported, so a second run changes nothing and says so. An eval suite the repository
-already has (a `claude plugin eval` one, or skill-creator's `evals/evals.json` beside a SKILL.md)
-is found and its import command printed first among the next steps; nothing of it is read more.
+one of each kind, whose references prove them at once, and adds the out folder (`/runs/`) and
+`__pycache__/` to the root's `.gitignore` (made when missing), so runs never make the checkout
+dirty.
+`--with-suite` also copies the shipped suite, its fixtures and the example plugin in, for
+editing. Every path that exists is left as it is and reported, so a second run changes nothing
+and says so. An eval suite the repository already has (a `claude plugin eval` one, or
+skill-creator's `evals/evals.json` beside a SKILL.md) is found and its import command printed
+first among the next steps; nothing of it is read more.
 
 What a manifest says is someone else's text: a plugin's name only ever reaches a comment,
 cleaned to one printable line, and every TOML string is escaped. The pyproject.toml as it would
@@ -26,6 +29,7 @@ import re
 import shlex
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,14 +42,20 @@ from pytest_ponybench.scaffold.files import (
     APPENDED,
     EXISTS,
     WROTE,
+    LineStep,
     Step,
+    add_lines,
+    append,
     copy_new_tree,
     inside_root,
+    line_step,
     write_new,
 )
 
 __all__ = [
     "CONFTEST",
+    "IGNORE_COMMENT",
+    "PYCACHE_RULE",
     "MANIFEST",
     "MAX_PLUGIN_ARMS",
     "PROMPT_ARM",
@@ -75,6 +85,9 @@ STARTERS = {
 PROMPT_ARM = "Before you finish, check every input the code accepts and every way it can fail."
 _DEFAULT_TASKS = "benchmarks/tasks"
 _DEFAULT_FIXTURES = "fixtures"
+_DEFAULT_OUT = "runs"
+IGNORE_COMMENT = "# pytest-ponybench: the runs (a folder each) and the bytecode of conftest.py and the cells"
+PYCACHE_RULE = "__pycache__/"
 _ARM_NAME = re.compile(r"[^A-Za-z0-9_.]")
 _SHOWN_CHARS = 80  # a manifest's name or path as a comment or a note shows it
 _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
@@ -279,7 +292,7 @@ def block_table(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> dict[str,
     arms: dict[str, Any] = {p.arm: {"plugin": p.path} for p in plugins}
     if not plugins:
         arms = {"careful": {"prompt": PROMPT_ARM}}
-    return {"tasks": tasks, "fixtures": _DEFAULT_FIXTURES, "out": "runs", "arms": arms}
+    return {"tasks": tasks, "fixtures": _DEFAULT_FIXTURES, "out": _DEFAULT_OUT, "arms": arms}
 
 
 def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
@@ -369,14 +382,20 @@ def _pyproject_text(
     return new
 
 
-def _append(path: Path, text: str) -> None:
-    """Append to a file, never through a link (O_NOFOLLOW: a link put there meanwhile fails)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # the file's own text stays byte for byte
-            fh.write(text)
-    except OSError as exc:
-        raise PonybenchError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+def _ignore(root: Path, out: str) -> LineStep:
+    """The root's .gitignore rules that keep what a run leaves out of git, so a run never makes
+    the checkout dirty (run.json's git_dirty): the out folder (when it is inside the root) and
+    the bytecode pytest writes of conftest.py and the cell module."""
+    rel = Path(out)
+    name = rel.as_posix().strip("/")
+    rules: list[tuple[str, Callable[[str], bool]]] = []
+    if not (rel.is_absolute() or ".." in rel.parts or name in ("", ".")):
+        rules.append((f"/{name}/", lambda line: line.rstrip("*").strip("/") == name))
+    rules.append((PYCACHE_RULE, lambda line: line.strip("/*") in ("__pycache__", "**/__pycache__")))
+    said = ", ".join(line for line, _ in rules)
+    return line_step(
+        root / ".gitignore", ".gitignore", IGNORE_COMMENT, rules, f"{said}: what runs leave, out of git"
+    )
 
 
 def _suite_plan(tasks: str, fixtures: str) -> list[tuple[Path, str, str]]:
@@ -404,6 +423,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     text, table, old = _read_pyproject(pyproject)
     tasks = _folder_key(table or {}, "tasks", _DEFAULT_TASKS)
     fixtures = _folder_key(table or {}, "fixtures", _DEFAULT_FIXTURES)
+    ignore = _ignore(root, _folder_key(table or {}, "out", _DEFAULT_OUT))
     bench = Path(tasks).parent.as_posix()
     plugins, notes = ([], []) if table is not None else find_plugins(root)
     files = [
@@ -440,19 +460,12 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     elif text is None:
         steps.append(write_new(pyproject, new_text, "pyproject.toml", what))
     else:
-        _append(pyproject, new_text[len(text) :])
+        append(pyproject, new_text[len(text) :])
         steps.append(Step("pyproject.toml", APPENDED, what))
+    steps.append(add_lines(ignore))
     return InitResult(
         root, tuple(steps), tuple(plugins), tuple(notes), bench, tuple(find_suites(root, tasks))
     )
-
-
-def _runs_ignored(root: Path) -> bool:
-    try:
-        lines = (root / ".gitignore").read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return False
-    return any(line.strip().strip("/") == "runs" for line in lines)
 
 
 def render_init(result: InitResult, cwd: Path) -> str:
@@ -490,6 +503,4 @@ def render_init(result: InitResult, cwd: Path) -> str:
         f"  pytest {bench} -n 2 --models sonnet --runs 3",
         "      # the live A/B (ANTHROPIC_API_KEY, or a logged-in claude); the verdict ends the summary",
     ]
-    if not _runs_ignored(result.root):
-        out.append("  (add runs/ to .gitignore: each run writes a folder there)")
     return "\n".join(out)

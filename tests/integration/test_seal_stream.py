@@ -213,7 +213,9 @@ AS_USER = r"""
 import json, os, sys
 from pathlib import Path
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.session import agent
+from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents.launch import tampering
+from pytest_ponybench.agents.process import run_process
 
 root = Path(sys.argv[1])
 ws, home = root / "ws", root / "home"
@@ -232,11 +234,11 @@ script = 'echo "{}"; /usr/bin/python3 -c "$0"; sleep 0.2'
 state = confine.status()
 view = confine.View(writable=(ws, home), chdir=ws)
 cmd = [*confine.bwrap_argv(state.bwrap, view), "/bin/sh", "-c", script, child]
-run = agent.run_claude(cmd, cwd=ws, env={"PATH": "/usr/bin:/bin"}, stdout=root / "s.jsonl",
-                       stderr=root / "s.stderr", timeout_s=60, confined=True)
-stream = agent.parse_stream(root / "s.jsonl")
+run = run_process(cmd, cwd=ws, env={"PATH": "/usr/bin:/bin"}, stdout=root / "s.jsonl",
+                  stderr=root / "s.stderr", timeout_s=60, confined=True)
+stream = claude_stream.parse(root / "s.jsonl")
 print(json.dumps({"uid": os.getuid(), "available": state.available,
-                  "stderr": (root / "s.stderr").read_text(), "tampered": agent.tampering(run, stream),
+                  "stderr": (root / "s.stderr").read_text(), "tampered": tampering(run, stream),
                   "writer": run.stdout.writer if run.stdout else None}))
 """
 

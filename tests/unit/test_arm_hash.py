@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.install import lay_arm
 from pytest_ponybench.core.arms import apart_from, make_arm
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles.previous import arms_of
-from pytest_ponybench.session.armfiles import lay_arm
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO
 
 
@@ -95,7 +96,7 @@ def test_resume_rebuilds_a_root_plugin_with_the_same_hash_after_records_were_wri
 ) -> None:
     root = plugin_repo(tmp_path / "repo")
     (arm,) = apart_from([make_arm("mine", [("plugin", ".")], root, "pyproject.toml")], own(root))
-    info = {"arms": [arm.describe()]}
+    info = RunInfo.from_json({"arms": [arm.describe()]})
     run_dir = RunDir(root / "runs" / "20261201-000000")
     (run_dir.path / "cells" / "t1-mine-offline-reference-r0").mkdir(parents=True)
     (run_dir.path / "results.jsonl").write_text('{"cell": 1}\n')

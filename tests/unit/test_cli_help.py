@@ -37,6 +37,8 @@ CASES: dict[str, list[str]] = {
     "init": ["init", "--help"],
     "task": ["task", "--help"],
     "task new": ["task", "new", "--help"],
+    "mutate": ["mutate", "--help"],
+    "a bad --goal": ["mutate", "--goal", "2"],
     "summary without RUN_DIR": ["summary"],
     "merge without -o": ["merge", "run"],
     "task without new": ["task"],
@@ -150,6 +152,7 @@ def test_every_parser_holds_the_recorded_options() -> None:
         "import-skill-creator",
         "init",
         "task",
+        "mutate",
     }
 
 
@@ -159,6 +162,7 @@ def test_every_subcommand_runs_its_own_function() -> None:
         (["summary", "r"], cli.cmd_summary),
         (["compare", "r"], cli.cmd_compare),
         (["noise", "r"], cli.cmd_noise),
+        (["mutate"], cli.cmd_mutate),
         (["report", "r"], cli.cmd_report),
         (["merge", "-o", "o", "r"], cli.cmd_merge),
         (["import-cpe", "e"], cli.cmd_import_cpe),

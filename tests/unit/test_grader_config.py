@@ -11,6 +11,9 @@ import pytest
 from pytest_ponybench.core.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
 from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGrader
 from pytest_ponybench.core.tasks import TaskError, load_task
+from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import Gateway
 from pytest_ponybench.scoring.workspace import lay
 from pytest_ponybench.session.judge import Judging
 
@@ -417,9 +420,9 @@ def test_a_task_s_own_judge_runs_wins_over_the_run_s(tmp_path: Path) -> None:
     plain = load_task(task(tmp_path, JUDGED, name="plain"))
     assert (own.judge_runs, plain.judge_runs) == (3, None)
     assert own.content_hash() != plain.content_hash()
-    judging = Judging(claude="claude", model="offline-judge", runs=5)
-    assert judging.grading(own, tmp_path / "s.jsonl", tmp_path / "j").judge_runs == 3
-    assert judging.grading(plain, tmp_path / "s.jsonl", tmp_path / "j").judge_runs == 5
+    judging = Judging(claude="claude", model="offline-judge", routes=Routes(Gateway()), runs=5)
+    assert judging.grading(own, Transcript(), tmp_path / "j").judge_runs == 3
+    assert judging.grading(plain, Transcript(), tmp_path / "j").judge_runs == 5
 
 
 @pytest.mark.parametrize(

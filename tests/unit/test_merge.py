@@ -12,14 +12,23 @@ import pytest
 
 from pytest_ponybench import cli
 from pytest_ponybench.core import records
-from pytest_ponybench.core.shards import GridSpec, Shard, provenance
+from pytest_ponybench.core.runs import Runs
+from pytest_ponybench.core.shards import GridSpec, Shard
 
 SPEC = GridSpec(
     tasks={"alpha": "ha", "beta": "hb", "gamma": "hc"},
     arms={"baseline": "b0", "terse": "t1"},
     models=("offline-reference",),
-    runs=2,
+    runs=Runs(2),
 )
+
+
+def provenance(shard: Shard | None, spec: GridSpec) -> dict[str, Any]:
+    """What a shard's run.json records about its place in the grid."""
+    if shard is None:
+        return {"grid_hash": spec.hash}
+    cells = spec.shard_cell_ids(shard)
+    return {"grid_hash": spec.hash, "shard": {"index": shard.index, "count": shard.count, "cells": cells}}
 
 
 def _run_json(spec: GridSpec, shard: Shard | None, started: str, **extra: Any) -> dict[str, Any]:
@@ -29,7 +38,7 @@ def _run_json(spec: GridSpec, shard: Shard | None, started: str, **extra: Any) -
         "finished": started.replace("T10", "T11"),
         "options": {
             "models": list(spec.models),
-            "runs": spec.runs,
+            "runs": spec.runs.count,
             "arms": list(spec.arms),
             "budget_usd": 1.5,
         },
@@ -163,7 +172,7 @@ def test_different_claude_versions_need_allow_mixed_and_are_recorded(
 def test_a_duplicate_cell_is_reported_and_its_last_valid_attempt_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), 1)
+    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), Runs(1))
     cid = "alpha-baseline-offline-reference-r0"
     early = make_part(tmp_path, "early", spec, None, started="2026-11-30T10:00:00+00:00")
     late = make_part(tmp_path, "late", spec, None, started="2026-11-30T10:05:00+00:00")
@@ -192,7 +201,7 @@ def test_a_duplicate_cell_is_reported_and_its_last_valid_attempt_counts(
 
 
 def test_earlier_attempt_folders_of_a_part_are_kept(tmp_path: Path) -> None:
-    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), 1)
+    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), Runs(1))
     cid = "alpha-baseline-offline-reference-r0"
     part = make_part(tmp_path, "p", spec, None)
     (part / "cells" / f"{cid}~1").mkdir()

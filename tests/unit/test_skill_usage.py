@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.analysis import report, stats
 from pytest_ponybench.core import skills
 from pytest_ponybench.core.records import Record, loaded
@@ -83,7 +84,8 @@ def test_a_skills_arm_s_own_skills_count_as_available(tmp_path: Path) -> None:
         },
     ]
     stream.write_text("".join(json.dumps(e) + "\n" for e in lines))
-    assert skills.usage(stream) == {"skills_available": [], "skills_used": ["csv-summary"]}
-    got = skills.usage(stream, own=["csv-summary", "not-listed"])
+    transcript = claude_stream.parse(stream)
+    assert skills.usage(transcript) == {"skills_available": [], "skills_used": ["csv-summary"]}
+    got = skills.usage(transcript, own=["csv-summary", "not-listed"])
     assert got == {"skills_available": ["csv-summary"], "skills_used": ["csv-summary"]}
     assert skills.exercised(loaded({**got, "task": "t", "arm": "a", "model": "m", "run": 0})) is True

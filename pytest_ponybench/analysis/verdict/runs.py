@@ -4,9 +4,8 @@ design's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_ponybench.analysis import report, sequential, stats
 from pytest_ponybench.analysis.stats import ArmVerdict
@@ -47,16 +46,15 @@ class RunVerdicts:
 
 def run_verdicts(
     records: Sequence[Record],
-    run: Mapping[str, Any],
+    design: tuple[sequential.Plan, Sequence[sequential.Look]] | None,
     baseline: str = "baseline",
     *,
     primary: str = stats.PRIMARY,
     family: str = "model",
 ) -> RunVerdicts:
     """The verdicts of one run dir: a sequential run's at the look where it stopped (over the
-    runs that look saw, its primary decided by the sequence), else the fixed design's. Raises
-    ValueError for a malformed design in run.json."""
-    design = sequential.from_run_json(run)
+    runs that look saw, its primary decided by the sequence), else (design None: run.json's
+    `sequential`, through store/runinfo.py) the fixed design's."""
     if design is None or not design[1]:
         return RunVerdicts(arm_verdicts(records, baseline, primary=primary, family=family), list(records), [])
     plan, looks = design
