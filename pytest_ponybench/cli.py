@@ -12,6 +12,8 @@
   ponybench report --history FOLDER [-o PATH]   (the page of a folder's runs over time)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+                       [--allow-tools TOOL...] [--disallow-tools TOOL...] [--strict]
+  ponybench import-skill-creator PATH [-o TASKS_DIR] [--skill DIR] [--axis score|correct]
   ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
   ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
   ponybench mutate [--tasks IDS] [--changed-since GITREF] [--jobs N] [--list] [--no-write]
@@ -42,6 +44,7 @@ from pytest_ponybench._cli import (
     compare,
     history,
     importcpe,
+    importskill,
     init,
     merge,
     mutate,
@@ -63,6 +66,7 @@ __all__ = [
     "cmd_compare",
     "cmd_history",
     "cmd_import_cpe",
+    "cmd_import_skill_creator",
     "cmd_init",
     "cmd_merge",
     "cmd_mutate",
@@ -75,7 +79,7 @@ __all__ = [
 ]
 
 # The subcommands in the order `ponybench --help` lists them; each adds its own parser.
-COMMANDS = (summary, compare, noise, history, report, merge, importcpe, init, task, mutate)
+COMMANDS = (summary, compare, noise, history, report, merge, importcpe, importskill, init, task, mutate)
 
 cmd_summary = summary.run
 cmd_compare = compare.run
@@ -84,6 +88,7 @@ cmd_history = history.run
 cmd_report = report.run
 cmd_merge = merge.run
 cmd_import_cpe = importcpe.run
+cmd_import_skill_creator = importskill.run
 cmd_init = init.run
 cmd_task_new = task.run
 cmd_mutate = mutate.run
@@ -97,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{summary,compare,noise,history,report,merge,import-cpe,init,task,mutate}"
+        dest="command",
+        metavar="{summary,compare,noise,history,report,merge,import-cpe,import-skill-creator,init,task,mutate}",
     )
     for command in COMMANDS:
         command.add(sub)

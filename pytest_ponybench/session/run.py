@@ -23,6 +23,7 @@ from pytest_ponybench.agents.base import Agent, SessionSpec
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
 from pytest_ponybench.core import skills
+from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint
 from pytest_ponybench.core.graders import verdict as rules
@@ -222,7 +223,7 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
             session.error = None
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
-    fields = _session_fields(session, seat)
+    fields = _session_fields(session, seat, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
@@ -365,7 +366,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session, seat: Seat) -> Record:
+def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
     """The session's figures: tokens and dollars as the gateway metered them (every source in
     the cell: the agent's session and any other, such as a plugin's hook calling a model), the
     CLI's own kept beside them and checked against the gateway's view of its session; the rest
@@ -403,7 +404,8 @@ def _session_fields(session: launcher.Session, seat: Seat) -> Record:
         retry_after_s=t.retry_after_s,
         plugins=t.plugins,
     )
-    fields.update(skills.usage(t))
+    placed = [n for part in arm.parts if part.kind == "skills" for n in part.names]
+    fields.update(skills.usage(t, own=placed))
     return fields
 
 

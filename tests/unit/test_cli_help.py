@@ -33,6 +33,7 @@ CASES: dict[str, list[str]] = {
     "help": ["--help"],
     **{name: [name, "--help"] for name in ("summary", "compare", "noise", "history", "report", "merge")},
     "import-cpe": ["import-cpe", "--help"],
+    "import-skill-creator": ["import-skill-creator", "--help"],
     "init": ["init", "--help"],
     "task": ["task", "--help"],
     "task new": ["task", "new", "--help"],
@@ -126,6 +127,7 @@ def test_the_recording_says_something() -> None:
         "report",
         "merge",
         "import-cpe",
+        "import-skill-creator",
         "init",
         "task",
     ):
@@ -151,6 +153,7 @@ def test_every_parser_holds_the_recorded_options() -> None:
         "merge",
         "report",
         "import-cpe",
+        "import-skill-creator",
         "init",
         "task",
         "mutate",
