@@ -25,7 +25,7 @@ from pytest_ponybench.agents.launch import Prepared
 from pytest_ponybench.core import skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
-from pytest_ponybench.core.endpoint import Endpoint
+from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
@@ -159,6 +159,10 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
     """The agent's command for the cell: its seat at the gateway (the offline server's cell
     behind it for an offline model), its environment, its confinement (refused for a paid model
     that cannot be confined, unless allowed)."""
+    if not served_by(ctx.endpoint, cell.model) and not ctx.allow_unconfined:
+        refused = confine.refusal(["this cell's model"], False, ctx.unconfined_flag)
+        if refused is not None:  # before anything is opened for it
+            raise RuntimeError(refused)
     route = ctx.routes.open(
         cell.id,
         cell.model,

@@ -322,9 +322,21 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
         merged = {**(info.merged or {}), "envelopes": envelopes}
         info = replace(info, envelope=None, merged=merged)  # no single envelope; each part's kept
     write_json(out / RUN_JSON, info.to_json())
+    intended: dict[str, Any] = {}
+    for part in parts:  # the cells each part's offline agent failed on purpose, as each said
+        try:
+            said = json.loads((part.path / SUMMARY).read_text(encoding="utf-8")).get("expected_failures")
+        except (OSError, ValueError, AttributeError):
+            said = None
+        intended.update(said if isinstance(said, dict) else {})
     write_json(
         out / SUMMARY,
-        {"rows": report.aggregate(records), "models": report.model_totals(records), "missing": missing},
+        {
+            "rows": report.aggregate(records),
+            "models": report.model_totals(records),
+            "missing": missing,
+            "expected_failures": {k: v for k, v in sorted(intended.items()) if k in set(expected)},
+        },
     )
     from pytest_ponybench.store import history  # it reads run dirs through this wing's modules
 

@@ -151,7 +151,8 @@ def test_a_request_past_the_budget_is_refused_mid_cell(pytester: pytest.Pytester
     spent = json.loads((run_dir / "spend.json").read_text())["spent_usd"]
     assert 0 < spent <= 0.045, spent
     assert rec["spend"]["main"]["requests"] >= 1  # what was sent before the refusal is counted
-    result.stdout.fnmatch_lines(["*budget*"])
+    result.assert_outcomes(skipped=1)  # not the arm's failure, nor the instrument's
+    assert result.ret == pytest.ExitCode.OK
 
 
 def test_the_dry_run_prices_side_calls(pytester: pytest.Pytester, side_project: Path) -> None:
