@@ -50,7 +50,7 @@ BASELINE_HELP = "the arm the others are compared with (default: baseline)"
 def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = None) -> tuple[Path, Path]:
     """The tasks and fixtures folders of the project here: the flags given, else those of
     ./pyproject.toml's [tool.ponybench] (as `pytest` there reads them), else the defaults."""
-    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+    from pytest_ponybench.plan.options import DEFAULTS, read_pyproject
 
     table, _ = read_pyproject(Path.cwd())
     tasks = tasks_dir or table.get("tasks") or DEFAULTS["tasks"]

@@ -16,9 +16,9 @@ from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.records import finished_cell_ids
 from pytest_ponybench.isolation import warm
 from pytest_ponybench.offline.agents import is_offline, split_hold
-from pytest_ponybench.roles.config import Mode
+from pytest_ponybench.plan.options import Mode
+from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.roles.outcome import CellFailed, Incorrect, Unsafe
-from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.selftest import selftest_items
 from pytest_ponybench.scoring import checks as scoring
 

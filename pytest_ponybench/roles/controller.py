@@ -27,15 +27,15 @@ from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.htmlreport.reportjob import BackgroundReport
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles import preflight, pricing
+from pytest_ponybench.plan import preflight, pricing
+from pytest_ponybench.plan.options import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
+from pytest_ponybench.plan.plan import Plan
+from pytest_ponybench.plan.sessions import judging_of, routes_of
 from pytest_ponybench.roles.collection import cell_of, expected_failure
-from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
-from pytest_ponybench.roles.plan import Plan
-from pytest_ponybench.roles.reportjob import BackgroundReport
-from pytest_ponybench.roles.runner import judging_of, routes_of
 from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 

@@ -11,8 +11,8 @@ import pytest
 from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
-from pytest_ponybench.roles import pricing
-from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.plan import pricing
+from pytest_ponybench.plan.plan import Plan
 
 __all__ = ["DryRun", "describe"]
 

@@ -17,64 +17,26 @@ import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.cell import Cell
-from pytest_ponybench.core.endpoint import Endpoint, served_by
+from pytest_ponybench.core.endpoint import served_by
 from pytest_ponybench.core.records import Record, number
-from pytest_ponybench.gateway import upstream
-from pytest_ponybench.gateway.routes import Routes, allowed_models
-from pytest_ponybench.gateway.server import BudgetGate, Gateway
+from pytest_ponybench.gateway.server import Gateway
 from pytest_ponybench.isolation import warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, Mode
+from pytest_ponybench.plan.options import OPT_ALLOW_UNCONFINED, Mode
+from pytest_ponybench.plan.plan import Plan
+from pytest_ponybench.plan.sessions import judging_of, routes_of
 from pytest_ponybench.roles.outcome import RECORD_KEY, CellInvalid
-from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.scoring import checks as scoring
 from pytest_ponybench.scoring import interpreter
 from pytest_ponybench.scoring.workspace import Caps
 from pytest_ponybench.session import integrity
-from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.session.run import CellContext, rescore_cell, run_cell
 from pytest_ponybench.store import spend, weather
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.slots import StartSlots
 
 __all__ = ["CellRunner", "HarnessFault"]
-
-
-JUDGE_TIMEOUT_S = 180.0  # one judge call: a single turn without tools
-
-
-def routes_of(
-    plan: Plan, gateway: Gateway, endpoint: Endpoint | None, budget: BudgetGate | None = None
-) -> Routes:
-    """Where this run's sessions send their model requests: the gateway, the offline endpoint,
-    the API with the harness's own credential, the models a seat allows, the run's budget."""
-    judge = plan.judge_model if plan.judged else None
-    return Routes(
-        gateway,
-        endpoint,
-        upstream.from_environment(),
-        allowed_models(plan.settings.models, judge),
-        budget,
-    )
-
-
-def judging_of(plan: Plan, routes: Routes, hide: tuple[Path, ...]) -> Judging | None:
-    """How this run's judge graders are asked; None when no selected task declares one."""
-    if not plan.judged:
-        return None
-    assert plan.claude is not None  # resolved by the plan whenever a task is judged
-    s = plan.settings
-    return Judging(
-        claude=plan.claude,
-        model=plan.judge_model,
-        routes=routes,
-        runs=s.judge_runs,
-        timeout_s=min(s.cell_timeout, JUDGE_TIMEOUT_S),
-        hide=hide,
-        max_budget_usd=s.max_budget_usd,
-        retries=s.retries,
-    )
 
 
 class HarnessFault(Exception):

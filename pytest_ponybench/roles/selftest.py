@@ -26,15 +26,12 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.procs import group_members
-from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.analysis import report
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
-from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
 from pytest_ponybench.isolation.sandbox import kill_group
 from pytest_ponybench.mutation.mutantsfile import MUTANTS_FILE
-from pytest_ponybench.roles import reference_proofs as proofs
-from pytest_ponybench.scoring.checks import Score, check_name, score
+from pytest_ponybench.plan.reference_proofs import check_reference
 
 __all__ = [
     "INSTRUMENT_CHECKS",
@@ -47,7 +44,6 @@ __all__ = [
     "SelftestFailure",
     "SelftestItem",
     "SelftestSummary",
-    "check_reference",
     "declaration",
     "mutation_figure",
     "selftest_items",
@@ -61,84 +57,6 @@ MUTATION_GOAL = 0.9
 
 class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference, axis and check."""
-
-
-def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
-    return [
-        check_name(c.nodeid) + ("" if outcome_passed else f": {quote(c.message)}")
-        for c in result.checks
-        if c.axis == axis and (c.outcome == "passed") == outcome_passed
-    ]
-
-
-def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
-    """Why reference `ref` came out otherwise than declared on `axis`, naming the checks."""
-    wanted = getattr(ref.expect, axis)
-    if ref.name == "good":
-        return f"task {task.id}: the good reference fails on {axis}: {result.reason}"
-    if ref.name == "bad":
-        passing = _checks_named(result, axis, True)
-        return (
-            f"task {task.id}: the bad reference passes its axis {axis!r}: the checks in "
-            f"{task.path / 'checks'} do not catch it (passed: {', '.join(passing[:4]) or 'none ran'})"
-        )
-    head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
-    if wanted:
-        failing = _checks_named(result, axis, False)
-        why = quote(failing[0]) if failing else result.reason or "no check decided it"
-        return f"{head} fails on {axis}: {why}"
-    passing = _checks_named(result, axis, True)
-    return (
-        f"{head} passes {axis}: no test_{axis}* check caught it "
-        f"(passed: {', '.join(passing[:4]) or 'none ran'})"
-    )
-
-
-def check_reference(
-    task: Task, which: str, judge: Judge | None = None, *, live_judge: bool = False
-) -> tuple[str | None, dict[str, Any]]:
-    """Score one reference (good, bad or a refs/ name) with the checks and the graders; (the
-    problems in words or None, the verdict). Also used by the pre-flight of a paid run, which
-    may pass the run's judge (a live one strips the offline judge's directives)."""
-    ref = next((r for r in task.references if r.name == which), None)
-    if ref is None:
-        raise ValueError(f"task {task.id} has no reference {which!r}")
-    found: list[proofs.GraderProof] = []
-    with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
-        ws = Path(tmp) / "ws"
-        before = proofs.lay_reference(task, ref, ws)
-        result = score(task, ws) if task.kind != "open" else None
-        if task.graders:
-            evidence = proofs.reference_evidence(task, ref, ws, before)
-            found = proofs.prove_graders(task, ref, evidence, judge, live_judge=live_judge)
-    outcomes = [p.outcome for p in found]
-    verdict: dict[str, Any] = {
-        "task": task.id,
-        "reference": which,
-        "axis": task.axis,
-        "expect": ref.expect.text(),
-        "correct": result.correct if result is not None else None,
-        "safe": result.safe if result is not None else None,
-        "reason": result.reason if result is not None else "",
-    }
-    problems: list[str] = []
-    for axis in ("correct", "safe"):
-        want = getattr(ref.expect, axis)
-        checks = None if result is None else bool(getattr(result, axis))
-        if want is None:
-            continue
-        if result is not None and checks != want:
-            # The checks are at odds with the declaration. A grader on the axis excuses checks that
-            # let an incorrect reference through only when it catches it.
-            caught = not want and any(o.counts and o.axis == axis and o.passed is not True for o in outcomes)
-            if not caught:
-                problems.append(_mismatch(task, ref, axis, result))
-        elif (problem := proofs.axis_problem(task, ref, axis, outcomes, checks)) is not None:
-            problems.append(problem)
-    if found:
-        verdict["graders"] = [p.as_record() for p in found]
-        problems += proofs.proof_problems(task, ref, found)
-    return ("\n".join(problems) or None), verdict
 
 
 def mutation_figure(task: Task) -> tuple[str, bool]:

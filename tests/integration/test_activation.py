@@ -27,7 +27,7 @@ from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles import preflight
+from pytest_ponybench.plan import preflight
 from tests.support import CLAUDE, NOTES_MCP, REPO, arm_project, confined_or_skip, write
 
 pytestmark = pytest.mark.needs_claude

@@ -21,7 +21,7 @@ from pytest_ponybench.core.tasks import load_tasks
 from pytest_ponybench.isolation import confine, scratch, warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
+from pytest_ponybench.plan.options import OPT_ALLOW_UNCONFINED
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir
 from tests.support import CLAUDE, GATEWAY_TOKEN, REPO, claude_env, tagged_processes

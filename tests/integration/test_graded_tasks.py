@@ -24,7 +24,7 @@ from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.offline.endpoint import session_of
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles.reference_proofs import lay_reference, offline_calls
+from pytest_ponybench.plan.reference_proofs import lay_reference, offline_calls
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.scoring.workspace import lay, snapshot
 from pytest_ponybench.store.celldir import CellDir

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pytest_ponybench.core.graders import CellEvidence, GradeContext, WorkspaceFiles
 from pytest_ponybench.core.tasks import load_task
-from pytest_ponybench.roles.reference_proofs import lay_reference
+from pytest_ponybench.plan.reference_proofs import lay_reference
 from pytest_ponybench.scoring.hidden_checks import MEMO_KEY, HiddenChecks
 from tests.support import REPO
 

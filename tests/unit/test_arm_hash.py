@@ -11,7 +11,7 @@ import pytest
 from pytest_ponybench.agents.install import lay_arm
 from pytest_ponybench.core.arms import apart_from, make_arm
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.roles.previous import arms_of
+from pytest_ponybench.plan.previous import arms_of
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO

@@ -18,7 +18,7 @@ from pytest_ponybench.core import armproof
 from pytest_ponybench.core.armparts import HOME, WORKSPACE, Part, front_matter, mcp_tool_prefix
 from pytest_ponybench.core.arms import BASELINE, Arm, from_table, parse_spec, resolve
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.roles import previous
+from pytest_ponybench.plan import previous
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO, claude_command, claude_env

@@ -20,7 +20,7 @@ import yaml
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import stats
 from pytest_ponybench.core import shards
-from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.plan import options as cfg
 from tests.support import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ponybench.yml"

@@ -20,8 +20,9 @@ ROOT_MODULES = {"plugin", "hooks", "cli", "errors", "__init__"}
 # any wing; a wing may import `errors` and the package's `__version__`.
 ALLOWED: dict[str, set[str]] = {
     # The ponybench command's subcommands: what cli.py imported before they moved out of it.
-    "_cli": {"roles", "htmlreport", "cpe", "scaffold", "mutation", "store", "analysis", "core"},
+    "_cli": {"plan", "htmlreport", "cpe", "scaffold", "mutation", "store", "analysis", "core"},
     "roles": {
+        "plan",
         "agents",
         "gateway",
         "session",
@@ -35,6 +36,19 @@ ALLOWED: dict[str, set[str]] = {
         "htmlreport",
         "cpe",
         "mutation",
+    },
+    # Settled before any cell runs, without pytest: options, settings, the plan, the pre-flight.
+    "plan": {
+        "agents",
+        "gateway",
+        "session",
+        "store",
+        "scoring",
+        "analysis",
+        "isolation",
+        "offline",
+        "core",
+        "_util",
     },
     "htmlreport": {"agents", "gateway", "store", "scoring", "analysis", "core", "_util"},
     "cpe": {"core", "_util"},

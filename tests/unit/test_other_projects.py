@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.plan import options as cfg
 from tests.support import REQUIRE_CLAUDE_ENV, one_task_project
 
 SHORT = [opt for opt in cfg.HELP if cfg.long_name(opt) != opt]

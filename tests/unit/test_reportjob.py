@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from pytest_ponybench.roles.reportjob import BackgroundReport
+from pytest_ponybench.htmlreport.reportjob import BackgroundReport
 
 
 def test_start_returns_before_the_report_is_written_and_outcome_waits_for_it(tmp_path: Path) -> None:

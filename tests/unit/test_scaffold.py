@@ -167,7 +167,7 @@ def test_a_linked_gitignore_is_not_written_through(tmp_path: Path) -> None:
 def test_a_run_of_the_initialised_repository_leaves_its_checkout_clean(tmp_path: Path) -> None:
     """What every later report says: git_dirty false, though the run wrote runs/<stamp>/ and
     pytest the bytecode of conftest.py."""
-    from pytest_ponybench.roles.provenance import git_info
+    from pytest_ponybench.plan.provenance import git_info
 
     init_project(tmp_path)
     git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.core.graders.cell import grade_cell
 from pytest_ponybench.core.graders.config import DECLARABLE_WRITES
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles
@@ -23,6 +25,7 @@ from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.judge import Judge, judge_in_process
 from pytest_ponybench.offline.endpoint import session_of
 from pytest_ponybench.offline.script import Session, resolve_call
+from pytest_ponybench.scoring.checks import Score, check_name, score
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Reference, Task
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GraderProof",
     "axis_problem",
+    "check_reference",
     "lay_reference",
     "offline_calls",
     "proof_problems",
@@ -113,8 +117,6 @@ def reference_evidence(
 
     def seeded_base() -> Mapping[str, tuple[str, bytes]]:
         """The seed as git would hold it: laid again in a scratch folder of its own."""
-        import tempfile
-
         from pytest_ponybench.scoring import workspace
 
         with tempfile.TemporaryDirectory(prefix="ponybench-base-") as scratch:
@@ -222,3 +224,81 @@ def axis_problem(
         else f"no grader decides {axis}"
     )
     return f"{head} passes {axis}: {by}" + ("" if checks is None else ", and so did the checks")
+
+
+def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
+    return [
+        check_name(c.nodeid) + ("" if outcome_passed else f": {quote(c.message)}")
+        for c in result.checks
+        if c.axis == axis and (c.outcome == "passed") == outcome_passed
+    ]
+
+
+def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
+    """Why reference `ref` came out otherwise than declared on `axis`, naming the checks."""
+    wanted = getattr(ref.expect, axis)
+    if ref.name == "good":
+        return f"task {task.id}: the good reference fails on {axis}: {result.reason}"
+    if ref.name == "bad":
+        passing = _checks_named(result, axis, True)
+        return (
+            f"task {task.id}: the bad reference passes its axis {axis!r}: the checks in "
+            f"{task.path / 'checks'} do not catch it (passed: {', '.join(passing[:4]) or 'none ran'})"
+        )
+    head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
+    if wanted:
+        failing = _checks_named(result, axis, False)
+        why = quote(failing[0]) if failing else result.reason or "no check decided it"
+        return f"{head} fails on {axis}: {why}"
+    passing = _checks_named(result, axis, True)
+    return (
+        f"{head} passes {axis}: no test_{axis}* check caught it "
+        f"(passed: {', '.join(passing[:4]) or 'none ran'})"
+    )
+
+
+def check_reference(
+    task: Task, which: str, judge: Judge | None = None, *, live_judge: bool = False
+) -> tuple[str | None, dict[str, Any]]:
+    """Score one reference (good, bad or a refs/ name) with the checks and the graders; (the
+    problems in words or None, the verdict). Also used by the pre-flight of a paid run, which
+    may pass the run's judge (a live one strips the offline judge's directives)."""
+    ref = next((r for r in task.references if r.name == which), None)
+    if ref is None:
+        raise ValueError(f"task {task.id} has no reference {which!r}")
+    found: list[GraderProof] = []
+    with tempfile.TemporaryDirectory(prefix=f"ponybench-selftest-{task.id}-") as tmp:
+        ws = Path(tmp) / "ws"
+        before = lay_reference(task, ref, ws)
+        result = score(task, ws) if task.kind != "open" else None
+        if task.graders:
+            evidence = reference_evidence(task, ref, ws, before)
+            found = prove_graders(task, ref, evidence, judge, live_judge=live_judge)
+    outcomes = [p.outcome for p in found]
+    verdict: dict[str, Any] = {
+        "task": task.id,
+        "reference": which,
+        "axis": task.axis,
+        "expect": ref.expect.text(),
+        "correct": result.correct if result is not None else None,
+        "safe": result.safe if result is not None else None,
+        "reason": result.reason if result is not None else "",
+    }
+    problems: list[str] = []
+    for axis in ("correct", "safe"):
+        want = getattr(ref.expect, axis)
+        checks = None if result is None else bool(getattr(result, axis))
+        if want is None:
+            continue
+        if result is not None and checks != want:
+            # The checks are at odds with the declaration. A grader on the axis excuses checks that
+            # let an incorrect reference through only when it catches it.
+            caught = not want and any(o.counts and o.axis == axis and o.passed is not True for o in outcomes)
+            if not caught:
+                problems.append(_mismatch(task, ref, axis, result))
+        elif (problem := axis_problem(task, ref, axis, outcomes, checks)) is not None:
+            problems.append(problem)
+    if found:
+        verdict["graders"] = [p.as_record() for p in found]
+        problems += proof_problems(task, ref, found)
+    return ("\n".join(problems) or None), verdict

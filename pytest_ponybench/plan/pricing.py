@@ -23,9 +23,9 @@ from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.roles.config import OFFLINE_JUDGE
-from pytest_ponybench.roles.plan import Plan
-from pytest_ponybench.roles.runner import judging_of
+from pytest_ponybench.plan.options import OFFLINE_JUDGE
+from pytest_ponybench.plan.plan import Plan
+from pytest_ponybench.plan.sessions import judging_of
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir, write_json
 

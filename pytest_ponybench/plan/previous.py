@@ -15,7 +15,7 @@ from pytest_ponybench.core.armparts import PART_KINDS
 from pytest_ponybench.core.arms import Arm, apart_from, make_arm
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.plan import options as cfg
 from pytest_ponybench.store import runinfo
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RUN_JSON, ArmInfo, RunInfo, RunInfoError

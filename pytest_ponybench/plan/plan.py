@@ -29,9 +29,9 @@ from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.gateway import upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.agents import is_offline
-from pytest_ponybench.roles import config as cfg
-from pytest_ponybench.roles import previous, provenance
-from pytest_ponybench.roles.config import Mode, Settings
+from pytest_ponybench.plan import options as cfg
+from pytest_ponybench.plan import previous, provenance
+from pytest_ponybench.plan.options import Mode, Settings
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo, ShardInfo
 

@@ -17,7 +17,7 @@ from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import Task, tree_hash
-from pytest_ponybench.roles.config import RECORDED, Settings
+from pytest_ponybench.plan.options import RECORDED, Settings
 from pytest_ponybench.store.runinfo import ArmInfo, GitState, Harness, Options, PartInfo, RunInfo
 
 __all__ = ["arm_info", "envelope", "git_info", "module_version", "provenance", "recorded_options"]

@@ -32,9 +32,13 @@ from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.gateway.server import Seat
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
-from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
-from pytest_ponybench.roles.selftest import check_reference
+from pytest_ponybench.plan.options import OPT_JUDGE_MODEL
+from pytest_ponybench.plan.reference_proofs import (
+    check_reference,
+    lay_reference,
+    prove_graders,
+    reference_evidence,
+)
 from pytest_ponybench.session.judge import Judging
 
 __all__ = [
