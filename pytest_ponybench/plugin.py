@@ -21,7 +21,8 @@ import pytest
 
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.plan import options as cfg
+from pytest_ponybench.plan.options import Mode
+from pytest_ponybench.roles import config as cfg
 
 if TYPE_CHECKING:
     from pytest_ponybench.roles.outcome import CellOutcome
@@ -41,7 +42,7 @@ RUNNER_KEY: pytest.StashKey[CellRunner] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Every option lives in the `ponybench` group, made from its row of config.OPTIONS."""
+    """Every option lives in the `ponybench` group, made from its row of plan.options.OPTIONS."""
     cfg.add_options(parser)
 
 
@@ -77,12 +78,12 @@ def _configure(config: pytest.Config) -> None:
     requested = cfg.requested_mode(config)
     if requested is None:
         return  # not a benchmark run: nothing registered, nothing loaded
-    from pytest_ponybench.plan import plan as plan_mod
+    from pytest_ponybench.roles import plan as plan_mod
 
     mode, settings = requested
     plan = plan_mod.resolve(config, mode, settings)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
-    if plan.settings.dry_run and mode is cfg.Mode.RUN and workerinput is None:
+    if plan.settings.dry_run and mode is Mode.RUN and workerinput is None:
         from pytest_ponybench.roles.dryrun import DryRun
 
         config.pluginmanager.register(DryRun(plan), "ponybench-dry-run")
@@ -93,7 +94,7 @@ def _configure(config: pytest.Config) -> None:
 
         session_dir()  # made now, and what killed sessions left is removed before anything runs
     pm = config.pluginmanager
-    if mode is cfg.Mode.SELFTEST:
+    if mode is Mode.SELFTEST:
         _register_selftest(config, plan, is_worker=workerinput is not None)
         return
     from pytest_ponybench.roles.collection import BenchmarkCollection, register_markers

@@ -5,7 +5,7 @@ request log (claude 2.1.332): an MCP server is listed in `mcp_servers` with stat
 and its tools in `tools` as `mcp__<server>__<tool>`; a user skill is listed in `skills` by its
 folder's name and an agent in `agents` by its front matter's name; a prompt, a CLAUDE.md and an
 output style are text the model's request carries (the JSON body escapes it). A plugin is
-proven by `roles/preflight.plugin_problems`, which reads its hooks' events as well.
+proven by `plan/preflight.plugin_problems`, which reads its hooks' events as well.
 """
 
 from __future__ import annotations

@@ -1,19 +1,17 @@
 """The plan: everything a pytest run asks of ponybench, resolved once and frozen.
 
-Settings, tasks, arms, an earlier run and the cells are read and checked in pytest_configure,
-before collection starts: a bad value is one usage error naming the flag, key or file, and no
-hidden check is ever collected as a test. Every role object reads this plan; none re-reads the
-command line.
+Settings, tasks, arms, an earlier run and the cells are read and checked in pytest_configure
+(roles/plan.py hands in what only pytest's config knows), before collection starts: a bad value
+is one usage error naming the flag, key or file, and no hidden check is ever collected as a
+test. Every role object reads this plan; none re-reads the command line.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import pytest
 
 from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
@@ -161,21 +159,6 @@ def _benchmark_folders(settings: cfg.Settings) -> tuple[Path, ...]:
     return (settings.tasks_dir, settings.fixtures_dir, settings.out_dir)
 
 
-def _hook_arms(config: pytest.Config) -> list[tuple[str, str]]:
-    """Arm specs from pytest_ponybench_arms implementations, each with where it came from."""
-    hook = config.hook.pytest_ponybench_arms
-    out: list[tuple[str, str]] = []
-    for impl in hook.get_hookimpls():
-        specs = impl.function(config=config)
-        source = f"pytest_ponybench_arms in {impl.plugin_name}"
-        if specs is None:
-            continue
-        if not isinstance(specs, list | tuple) or not all(isinstance(s, str) for s in specs):
-            raise PonybenchError(f"{source}: must return a list of arm specs (strings), not {specs!r}")
-        out += [(s, source) for s in specs]
-    return out
-
-
 def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> tuple[Cell, ...]:
     """The cells of the earlier run, as its latest attempts recorded them."""
     by_task = {t.id: t for t in tasks}
@@ -230,14 +213,12 @@ def _claude_sealed(claude: str, settings: Settings) -> None:
         raise PonybenchError(f"ponybench: {cfg.OPT_CLAUDE} {claude}: {why}")
 
 
-def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
-    """The frozen plan of this pytest run; every problem is a usage error before collection."""
-    # Runs that show something and run nothing: no run dir, no claude started.
-    opts = config.option
-    collect_only = any(
-        bool(getattr(opts, name, False))
-        for name in ("collectonly", "markers", "showfixtures", "show_fixtures_per_test")
-    )
+def resolve(
+    mode: Mode, settings: Settings, *, collect_only: bool = False, added: Sequence[tuple[str, str]] = ()
+) -> Plan:
+    """The frozen plan of a run from its settings; every problem is a usage error before
+    collection. `collect_only`: the run shows something and runs nothing (no run dir, no claude
+    started); `added`: the arm specs of pytest_ponybench_arms, each with where it came from."""
     if mode is Mode.SELFTEST:
         return Plan(mode, settings, _tasks(settings), collect_only=collect_only)
     run_dir: RunDir | None = None
@@ -273,7 +254,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 settings.arm_names,
                 settings.root,
                 where,
-                added=_hook_arms(config),
+                added=added,
             )
         )
         arms = tuple(arms_mod.apart_from(arms, _benchmark_folders(settings)))

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from pytest_ponybench import __version__
 from pytest_ponybench._util import gitcmd
@@ -126,7 +125,7 @@ def provenance(
         project=git_info(settings.root),
         claude_version=claude_version,
         python=platform.python_version(),
-        pytest=pytest.__version__,
+        pytest=metadata.version("pytest"),  # its distribution's: plan/ imports no pytest
         xdist=module_version("xdist"),
         platform=platform.platform(),
         envelope=envelope(settings.xdist_workers),

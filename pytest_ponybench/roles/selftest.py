@@ -6,7 +6,8 @@ layout. `SelftestSummary` ends the run with one line per task: its references by
 each got its declared verdict, its mutation figure as `ponybench mutate` stored it in the
 task folder, and what the task lacks against the suite's minimums.
 
-A task's graders are proven the same way: each reference's evidence (its files, its declared
+A task's graders are proven the same way (plan/reference_proofs.check_reference, which the
+pre-flight of a paid run calls too): each reference's evidence (its files, its declared
 reply and tool calls, as the offline agents would leave them) is graded, and each grader must
 give the outcome the reference declares; judge graders are asked the offline judge, in process,
 unless a judge is given. The summary says how many references each judge grader got right.

@@ -149,7 +149,7 @@ class ArmInfo:
 
 @dataclass(frozen=True)
 class Options:
-    """`options`: every option that shapes the figures, by its record key (roles/config.py's
+    """`options`: every option that shapes the figures, by its record key (plan/options.py's
     `OPTIONS` rows with `record`; a unit test keeps the two equal). None: not recorded (a run
     dir from before the option was) or, for the limits, no limit.
 

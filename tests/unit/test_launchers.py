@@ -21,6 +21,7 @@ from pytest_ponybench import cli
 from pytest_ponybench.analysis import stats
 from pytest_ponybench.core import shards
 from pytest_ponybench.plan import options as cfg
+from pytest_ponybench.roles.config import option
 from tests.support import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ponybench.yml"
@@ -156,9 +157,9 @@ def test_every_pytest_line_of_the_workflow_is_valid_for_the_plugin(pytester: pyt
     seen = []
     for argv in commands:
         config = pytester.parseconfig(*argv)
-        seen.append(shards.parse_shard(cfg.option(config, cfg.OPT_SHARD)))
-        assert cfg.option(config, cfg.OPT_BUDGET) == "5.0000"
-        assert cfg.option(config, cfg.OPT_MODELS) == "sonnet"
+        seen.append(shards.parse_shard(option(config, cfg.OPT_SHARD)))
+        assert option(config, cfg.OPT_BUDGET) == "5.0000"
+        assert option(config, cfg.OPT_MODELS) == "sonnet"
     assert sorted(seen, key=lambda s: s.index) == [shards.Shard(i, 4) for i in range(1, 5)]
 
 
@@ -169,10 +170,10 @@ def test_every_pytest_line_of_the_job_is_valid_and_covers_every_shard(pytester: 
     seen = set()
     for argv in commands:
         config = pytester.parseconfig(*argv)
-        shard = shards.parse_shard(cfg.option(config, cfg.OPT_SHARD))
+        shard = shards.parse_shard(option(config, cfg.OPT_SHARD))
         assert shard.count == job["spec"]["completions"]  # SHARDS matches completions
         seen.add(shard.index)
-        assert str(cfg.option(config, cfg.OPT_OUT)).endswith(f"shard-{shard.index}")
+        assert str(option(config, cfg.OPT_OUT)).endswith(f"shard-{shard.index}")
     assert seen == set(range(1, job["spec"]["completions"] + 1))
 
 

@@ -8,7 +8,10 @@ checked against the allowed direction, which ARCHITECTURE.md states in words.
 from __future__ import annotations
 
 import ast
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from pytest_ponybench import PUBLIC
@@ -120,6 +123,85 @@ def test_imports_run_in_one_direction() -> None:
                 continue
             wrong.append(f"{path.relative_to(PACKAGE_ROOT)}:{line}: {here} -> {target}")
     assert wrong == []
+
+
+def pytest_imports(path: Path, *, top_level: bool = False) -> list[int]:
+    """The lines where this file imports pytest or _pytest: anywhere (deferred imports too), or
+    with `top_level` only in the module's body, where importing the module runs it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body if top_level else ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        if any(name.split(".")[0] in {"pytest", "_pytest"} for name in names):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_roles_hold_pytest_objects_only() -> None:
+    # roles/ is where pytest's objects live (options registered, items, hooks, the fixture's
+    # runner): a module there that imports pytest only for types, in a function, or through
+    # another role belongs in plan/ or a wing below.
+    bare = [
+        str(path.relative_to(PACKAGE_ROOT))
+        for module, path in modules()
+        if wing_of(module) == "roles"
+        and path.name != "__init__.py"
+        and not pytest_imports(path, top_level=True)
+    ]
+    assert bare == []
+
+
+# Imports each module named on the command line with pytest unimportable; prints what failed.
+_WITHOUT_PYTEST = """
+import importlib, json, sys
+sys.modules["pytest"] = sys.modules["_pytest"] = None
+failed = {}
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except ImportError as e:
+        failed[name] = str(e)
+print(json.dumps(failed))
+"""
+
+
+def test_only_the_roles_need_pytest_to_be_imported() -> None:
+    # What ARCHITECTURE.md states, as Python sees it: with pytest absent every module of every
+    # wing but roles/ imports (plan/ settles a run without it), and no module of roles/ does.
+    names = [m for m, path in modules() if wing_of(m) not in {"_probe", "suite", *ROOT_MODULES}]
+    names = [m for m in names if m != f"{PACKAGE}.roles"]
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_PYTEST, *names],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=PACKAGE_ROOT.parent,
+    )
+    failed = json.loads(done.stdout)
+    roles = {m for m in names if wing_of(m) == "roles"}
+    assert len(roles) >= 10 and len(names) > 100
+    assert sorted(set(failed) - roles) == []
+    assert sorted(roles - set(failed)) == []
+    assert all("pytest" in why for why in failed.values())
+
+
+def test_only_the_roles_and_the_entry_points_import_pytest() -> None:
+    # Every other wing is plain Python, plan/ included: a run is settled without pytest. The
+    # probes run inside the scorer's own pytest; the built-in suite is a test module.
+    stray = [
+        f"{path.relative_to(PACKAGE_ROOT)}:{line}"
+        for module, path in modules()
+        if wing_of(module) not in {"roles", "_probe", "suite", *ROOT_MODULES}
+        for line in pytest_imports(path)
+    ]
+    assert stray == []
+    assert pytest_imports(PACKAGE_ROOT / "roles" / "config.py")  # the check sees an import
 
 
 def test_only_the_command_imports_its_subcommands() -> None:

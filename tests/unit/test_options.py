@@ -1,4 +1,4 @@
-"""The option table (roles/config.OPTIONS) is what pytest, the settings, run.json and --resume
+"""The option table (plan/options.OPTIONS) is what pytest, the settings, run.json and --resume
 see: every row's flag is in `pytest --help` with its help, every key is read from pyproject.toml
 and from the ini options, every recorded option reaches run.json's options, and a resume refuses
 a change of every option fixed on resume. Each test lists a value per row and checks that its
@@ -15,8 +15,9 @@ import pytest
 
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.plan import options as cfg
-from pytest_ponybench.plan import plan as plan_mod
 from pytest_ponybench.plan import previous
+from pytest_ponybench.roles import plan as plan_mod
+from pytest_ponybench.roles.config import load_settings, requested_mode
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import one_task_project
@@ -110,7 +111,7 @@ def test_the_key_list_is_the_table_s() -> None:
 
 
 def _settings_of(pytester: pytest.Pytester, *args: str) -> cfg.Settings:
-    return cfg.load_settings(pytester.parseconfig("benchmarks", *args))
+    return load_settings(pytester.parseconfig("benchmarks", *args))
 
 
 def _check(settings: cfg.Settings, root: Path, key: str, expected: Any) -> None:
@@ -190,7 +191,7 @@ def test_the_recorded_list_is_the_table_s() -> None:
 def _recorded(pytester: pytest.Pytester, table: dict[str, tuple[tuple[str, ...], Any]]) -> dict[str, Any]:
     args = [a for flags, _ in table.values() for a in flags]
     config = pytester.parseconfig("benchmarks", "--claude", "./claude", *args)
-    requested = cfg.requested_mode(config)
+    requested = requested_mode(config)
     assert requested is not None
     plan = plan_mod.resolve(config, *requested)
     options = json.loads(json.dumps(plan.provenance("2.1.0 (Claude Code)").to_json()))["options"]

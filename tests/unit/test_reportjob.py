@@ -1,4 +1,4 @@
-"""The report written on a thread while the run's last steps go on (roles/reportjob.py)."""
+"""The report written on a thread while the run's last steps go on (htmlreport/reportjob.py)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,9 @@ import pytest
 from pytest_ponybench.core.arms import BASELINE
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.plan import options as cfg
-from pytest_ponybench.plan import plan as plan_mod
 from pytest_ponybench.plan import previous
+from pytest_ponybench.roles import plan as plan_mod
+from pytest_ponybench.roles.config import requested_mode
 from pytest_ponybench.store import runforms
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import Options, PartInfo, Problem, RunInfo, RunInfoError, read
@@ -102,7 +103,7 @@ def test_an_old_run_dir_resumes_its_own_grid(pytester: pytest.Pytester, n: int) 
 def _plan_info(pytester: pytest.Pytester, *args: str) -> RunInfo:
     one_task_project(pytester.path, claude_line="printf '2.1.0 (Claude Code)\\n'")
     config = pytester.parseconfig("benchmarks", "--claude", "./claude", *args)
-    requested = cfg.requested_mode(config)
+    requested = requested_mode(config)
     assert requested is not None
     return plan_mod.resolve(config, *requested).provenance("2.1.0 (Claude Code)")
 
