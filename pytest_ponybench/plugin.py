@@ -22,7 +22,7 @@ import pytest
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.plan.options import Mode
-from pytest_ponybench.roles import config as cfg
+from pytest_ponybench.roles import settings as cfg
 
 if TYPE_CHECKING:
     from pytest_ponybench.roles.outcome import CellOutcome
@@ -78,7 +78,7 @@ def _configure(config: pytest.Config) -> None:
     requested = cfg.requested_mode(config)
     if requested is None:
         return  # not a benchmark run: nothing registered, nothing loaded
-    from pytest_ponybench.roles import plan as plan_mod
+    from pytest_ponybench.roles import planner as plan_mod
 
     mode, settings = requested
     plan = plan_mod.resolve(config, mode, settings)

@@ -3,7 +3,7 @@
 A cell's id (`task-arm-model-rN`) is its test id and the name of its folder in the run dir, so
 each part must be short enough that the folder name stays under the file system's 255 bytes,
 and can never be a path of its own (`.`, `..`, a `/`). Each kind keeps its own characters
-(tasks.py, arms.py, roles/config.py); this is what they share.
+(tasks.py, arms.py, roles/settings.py); this is what they share.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every option is one row of OPTIONS (flag, parser, default, keys, help, whether run.json records
 it, what a resume does with it); pytest_addoption, the settings, the recorded options and the
 resume check are all made from that table, and `Settings` holds its values. No pytest here:
-roles/config.py registers the rows with pytest and resolves them once per session (CLI >
+roles/settings.py registers the rows with pytest and resolves them once per session (CLI >
 environment > ini > pyproject > default) so every module reads one object.
 """
 

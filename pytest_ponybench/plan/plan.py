@@ -1,7 +1,7 @@
 """The plan: everything a pytest run asks of ponybench, resolved once and frozen.
 
 Settings, tasks, arms, an earlier run and the cells are read and checked in pytest_configure
-(roles/plan.py hands in what only pytest's config knows), before collection starts: a bad value
+(roles/planner.py hands in what only pytest's config knows), before collection starts: a bad value
 is one usage error naming the flag, key or file, and no hidden check is ever collected as a
 test. Every role object reads this plan; none re-reads the command line.
 """

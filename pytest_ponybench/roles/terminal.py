@@ -22,8 +22,8 @@ from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.plan.options import Mode
-from pytest_ponybench.roles.config import given_by_user
 from pytest_ponybench.roles.controller import Controller
+from pytest_ponybench.roles.settings import given_by_user
 from pytest_ponybench.store import results, spend, weather
 
 __all__ = ["PROGRESS_EVERY_S", "SummaryReporter"]

@@ -1,7 +1,7 @@
 """`ponybench init [DIR]`: a repository opted in to benchmarking, with nothing of it overwritten.
 
 What makes `pytest benchmarks` a benchmark run is the `[tool.ponybench]` table of the root's
-pyproject.toml (`roles/config.requested_mode`); init appends one (or writes a pyproject.toml
+pyproject.toml (`roles/settings.requested_mode`); init appends one (or writes a pyproject.toml
 holding only it), with an arm for each Claude Code plugin it finds (`.claude-plugin/plugin.json`
 at the root, else one or two folders down) or, with none, an example prompt arm. It writes the
 root `conftest.py` (the project's hooks, as examples), the cell module and four starter tasks,

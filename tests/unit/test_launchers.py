@@ -21,7 +21,7 @@ from pytest_ponybench import cli
 from pytest_ponybench.analysis import stats
 from pytest_ponybench.core import shards
 from pytest_ponybench.plan import options as cfg
-from pytest_ponybench.roles.config import option
+from pytest_ponybench.roles.settings import option
 from tests.support import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ponybench.yml"

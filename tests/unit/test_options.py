@@ -16,8 +16,8 @@ import pytest
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.plan import options as cfg
 from pytest_ponybench.plan import previous
-from pytest_ponybench.roles import plan as plan_mod
-from pytest_ponybench.roles.config import load_settings, requested_mode
+from pytest_ponybench.roles import planner as plan_mod
+from pytest_ponybench.roles.settings import load_settings, requested_mode
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import one_task_project

@@ -16,7 +16,7 @@ import sys
 
 def pytest_unconfigure(config):
     names = sorted(n for n, _ in config.pluginmanager.list_name_plugin() if n and n.startswith("ponybench-"))
-    heavy = sorted(m for m in ("pytest_ponybench.roles.plan", "pytest_ponybench.plan.plan",
+    heavy = sorted(m for m in ("pytest_ponybench.roles.planner", "pytest_ponybench.plan.plan",
                     "pytest_ponybench.session.run", "pytest_ponybench.offline.server")
                    if m in sys.modules)
     print("\\nROLES", ",".join(names) or "-", "HEAVY", ",".join(heavy) or "-")

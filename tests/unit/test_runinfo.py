@@ -16,8 +16,8 @@ from pytest_ponybench.core.arms import BASELINE
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.plan import options as cfg
 from pytest_ponybench.plan import previous
-from pytest_ponybench.roles import plan as plan_mod
-from pytest_ponybench.roles.config import requested_mode
+from pytest_ponybench.roles import planner as plan_mod
+from pytest_ponybench.roles.settings import requested_mode
 from pytest_ponybench.store import runforms
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import Options, PartInfo, Problem, RunInfo, RunInfoError, read
