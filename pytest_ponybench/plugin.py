@@ -1,9 +1,9 @@
 """pytest entry point of pytest-ponybench: options, hook specs, role registration, the cell fixture.
 
 A pytest run that asks for neither the selftest nor the benchmark suite registers nothing and
-imports nothing beyond `config`. Otherwise the plan is resolved once (plan.resolve) and only the
-objects this process's role needs are registered, as xdist registers DSession only on its
-controller:
+imports nothing beyond the options (`roles/settings`, `plan/options`). Otherwise the plan is
+resolved once (plan.resolve) and only the objects this process's role needs are registered,
+as xdist registers DSession only on its controller:
 
   selftest            SelftestCollection (+ SelftestSummary where the terminal is)
   cells, controller   Controller, SummaryReporter (+ XdistController with xdist workers)
@@ -98,6 +98,14 @@ def _configure(config: pytest.Config) -> None:
         _register_selftest(config, plan, is_worker=workerinput is not None)
         return
     from pytest_ponybench.roles.collection import BenchmarkCollection, register_markers
+
+    register_markers(config, plan)
+    # xdist stands aside when only collecting (-n 2 --collect-only): this process collects.
+    distributed = workerinput is None and plan.settings.xdist_dist != "no" and not plan.collect_only
+    if not distributed:
+        pm.register(BenchmarkCollection(plan), "ponybench-collection")
+    if plan.collect_only:
+        return  # the plan's errors were raised; no run dir, nothing run (nor imported to run)
     from pytest_ponybench.roles.controller import (
         CLAUDE_VERSION_KEY,
         RUN_DIR_KEY,
@@ -108,13 +116,6 @@ def _configure(config: pytest.Config) -> None:
     from pytest_ponybench.roles.runner import CellRunner
     from pytest_ponybench.roles.terminal import SummaryReporter
 
-    register_markers(config, plan)
-    # xdist stands aside when only collecting (-n 2 --collect-only): this process collects.
-    distributed = workerinput is None and plan.settings.xdist_dist != "no" and not plan.collect_only
-    if not distributed:
-        pm.register(BenchmarkCollection(plan), "ponybench-collection")
-    if plan.collect_only:
-        return  # the plan's errors were raised; no run dir, nothing run
     if workerinput is not None:
         runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), workerinput.get(CLAUDE_VERSION_KEY))
         enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata

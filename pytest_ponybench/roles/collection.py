@@ -19,7 +19,6 @@ from pytest_ponybench.offline.agents import is_offline, split_hold
 from pytest_ponybench.plan.options import Mode
 from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.roles.outcome import CellFailed, Incorrect, Unsafe
-from pytest_ponybench.roles.selftest import selftest_items
 from pytest_ponybench.scoring import checks as scoring
 
 __all__ = [
@@ -73,6 +72,8 @@ class SelftestCollection:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:
         """Put the selftest items in before -k/-m deselection runs, so both apply to them."""
+        from pytest_ponybench.roles.selftest import selftest_items  # the grid's collection needs none
+
         items[:] = selftest_items(session, list(self.plan.tasks))
 
 
@@ -89,7 +90,18 @@ class BenchmarkCollection:
         """Parametrize the cell fixture over tasks x arms x models x runs (or the cells to rescore)."""
         if CELL_FIXTURE not in metafunc.fixturenames:
             return
-        params = [pytest.param(c, id=c.id, marks=marks_of(c)) for c in self.plan.cells]
+        limit = self.plan.settings.cell_timeout
+        # Every run of a (task, arm, model) carries the same marks: built once, not once per
+        # cell (building a mark is most of what collecting ten thousand cells costs).
+        shared: dict[tuple[str, str, str], list[pytest.MarkDecorator]] = {}
+        params = []
+        for c in self.plan.cells:
+            key = (c.task.id, c.arm.name, c.model)
+            marks = shared.get(key)
+            if marks is None:
+                timeout = c.timeout_s(limit) + c.task.timeout + TIMEOUT_MARGIN_S
+                marks = shared[key] = [*marks_of(c), pytest.mark.timeout(timeout)]
+            params.append(pytest.param(c, id=c.id, marks=marks))
         metafunc.parametrize(CELL_FIXTURE, params, indirect=True)
 
     @pytest.hookimpl(tryfirst=True)
@@ -102,13 +114,6 @@ class BenchmarkCollection:
                 config.hook.pytest_deselected(items=dropped)
                 gone = set(dropped)
                 items[:] = [i for i in items if i not in gone]
-        limit = self.plan.settings.cell_timeout
-        for item in items:
-            cell = cell_of(self.plan, item)
-            if cell is not None:
-                item.add_marker(
-                    pytest.mark.timeout(cell.timeout_s(limit) + cell.task.timeout + TIMEOUT_MARGIN_S)
-                )
 
     @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_collection_modifyitems")
     def pytest_collection_modifyitems_in_grid_order(

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT, SUITE, SUITE_FIXTURES, SUITE_TASKS
-from pytest_ponybench.core.tasks import task_folders
+from pytest_ponybench.core.tasks import load_task, task_folders
+from pytest_ponybench.roles.collection import TIMEOUT_MARGIN_S
 from tests.support import REPO
 
 SUITE_ARGS = ("--pyargs", "pytest_ponybench.suite")
@@ -90,3 +91,33 @@ def test_a_project_that_does_not_point_at_the_suite_is_untouched(pytester: pytes
     assert result.ret == 0
     result.stdout.fnmatch_lines(["1 passed*"])
     assert "ponybench:" not in result.stdout.str() and not (pytester.path / "runs").exists()
+
+
+def test_each_cell_carries_its_markers_and_a_time_limit_past_the_harness_s_own(
+    pytester: pytest.Pytester,
+) -> None:
+    """The marks are built once per (task, arm, model) and shared by its runs: every run still
+    carries its arm and model markers, the strict xfail of a model that must fail, and a
+    pytest-timeout limit beyond the cell's own limit and its checks'."""
+    pytester.makeconftest(
+        "def pytest_collection_finish(session):\n"
+        "    for item in session.items:\n"
+        "        limit = item.get_closest_marker('timeout')\n"
+        "        xfail = item.get_closest_marker('xfail')\n"
+        "        names = sorted(m.name for m in item.iter_markers() if m.name[:4] in ('arm_', 'mode'))\n"
+        "        print('MARKS', item.callspec.id, limit.args[0], bool(xfail and xfail.kwargs['strict']),"
+        " ','.join(names))\n"
+    )
+    result = pytester.runpytest(
+        *SUITE_ARGS, "--collect-only", "-q", "-s", "--tasks", "sql_lookup", "--runs", "2",
+        "--models", "offline-reference,offline-flawed", "--cell-timeout", "100",
+    )  # fmt: skip
+    assert result.ret == 0, result.stdout.str()
+    marks = sorted(re.findall(r"^MARKS (\S+) (\S+) (\S+) (\S+)$", result.stdout.str(), re.M))
+    limit = str(float(100 + load_task(SUITE_TASKS / "sql_lookup").timeout + TIMEOUT_MARGIN_S))
+    assert marks == [
+        (f"sql_lookup-baseline-{model}-r{run}", limit, str(flawed),
+         f"arm_baseline,model_{model.replace('-', '_')}")
+        for model, flawed in (("offline-flawed", True), ("offline-reference", False))
+        for run in (0, 1)
+    ]  # fmt: skip
