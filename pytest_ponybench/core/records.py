@@ -223,7 +223,7 @@ FIELDS: dict[str, str] = {
     "without graders.",
     "reply": "The agent's final reply as graders read it (cut at 10,000 characters, credentials redacted).",
     "tool_calls": "The session's tool calls in order with their inputs (the first 300, strings cut at 2,000 "
-    "characters, credentials redacted; a subagent's marked).",
+    "characters, credentials redacted; a subagent's marked, and one the CLI answered with an error).",
     "judge_cost_usd": "Dollars the judge's own sessions cost for this cell, apart from the agent's.",
     "judge_input_tokens": "Input tokens (cache included) the judge's sessions took for this cell.",
     "judge_output_tokens": "Output tokens the judge's sessions gave for this cell.",
@@ -283,7 +283,7 @@ FIELDS: dict[str, str] = {
     "skills_available": "Skills, agents and commands the arm's plugins registered at session start "
     "(`plugin:name`, from the init event).",
     "skills_used": "Skills (and plugin agents and commands) the session invoked: `Skill`, `Agent` and "
-    "`SlashCommand` tool calls in the stream.",
+    "`SlashCommand` tool calls in the stream that the CLI ran without an error.",
     "expect_fire": "Whether the task declares that this arm's skill, command, agent or hook should fire on "
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
