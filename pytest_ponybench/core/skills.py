@@ -7,7 +7,8 @@ the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an a
 `SlashCommand` (`input.command`) that the CLI ran without an error (a call of a skill the
 session does not have comes back `Unknown skill: ...` with `is_error`: nothing was invoked). A
 trigger check that greps the reply for a skill's name reads 0 % on current CLI versions; these
-are the events the CLI really writes.
+are the events the CLI really writes. A hook fires where it acted (`core.armhealth.hooks_fired`,
+the record's `hooks_fired`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.transcript import ToolCall, Transcript
 
-__all__ = ["INVOKERS", "arm_plugins", "exercised", "invoked", "registered", "usage"]
+__all__ = ["INVOKERS", "arm_plugins", "exercised", "fired", "invoked", "registered", "usage"]
 
 # tool name -> the input field that names what was invoked
 INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
@@ -84,3 +85,14 @@ def exercised(rec: Record) -> bool | None:
         return None
     used = rec.get("skills_used")
     return bool(isinstance(used, list) and set(used) & set(available))
+
+
+def fired(rec: Record) -> bool | None:
+    """Whether the cell's arm fired: a skill, agent or command its plugins registered was used,
+    or one of its hooks acted (`hooks_fired`); None when the arm registered nothing and brings
+    no hook (nothing could fire)."""
+    skill = exercised(rec)
+    hooks = rec.get("hooks_fired")
+    if not isinstance(hooks, list):
+        return skill
+    return bool(skill) or bool(hooks)
