@@ -2,9 +2,11 @@
 
 Before any cell that would spend money: the selected tasks' selftest, and an arm activation
 check that runs each arm once against the offline server, confined and with its files laid as a
-cell's, and proves every part of it reached the session (`part_proof`: a plugin here, the other
-kinds by `core.armproof`). Then an optional prompt-cache warm-up per (model, arm). Everything
-here is recorded in run.json.
+cell's, proves no hook of it crashed (`core.armhealth`, in the words every cell's `arm_errors`
+uses) and every part of it reached the session (`part_proof`: a plugin here, the other kinds by
+`core.armproof`). An offline run and a dry run do the activation check alone (offline and cheap)
+and go on; every run says it one line per arm (`activation_lines`). Then an optional
+prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 """
 
 from __future__ import annotations

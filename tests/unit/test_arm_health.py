@@ -19,7 +19,9 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.core.skills import fired, invoked
 from pytest_ponybench.core.transcript import HookEvent
+from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.htmlreport.details import arm_error_items
+from pytest_ponybench.roles import preflight
 from tests.support import REPO, transcript_of
 
 # node's crash as the CLI reports it: `output` is stdout and stderr together.
@@ -399,3 +401,32 @@ def test_the_summary_says_what_failed(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "arm crashy: hook SessionStart failed in 4 of 4 cells (exited 1): Error: Cannot find module" in (
         capsys.readouterr().out
     )
+
+
+# ---------------------------------------------------------------- the pre-flight's line per arm
+
+
+def test_the_preflight_says_each_arm_in_one_line() -> None:
+    ok = {"arm": "mine", "ok": True, "problems": [], "evidence": {"hook_events": ["SessionStart"]}}
+    assert preflight.arm_line(ok, "hooks SessionStart") == "arm mine: ok (hooks SessionStart)"
+    assert preflight.arm_line(ok) == "arm mine: ok"
+    bad = {
+        "arm": "mine",
+        "ok": False,
+        "problems": ["hook SessionStart exited 1: a \x1b[31m … Error: b", "its skill 'x' is not registered"],
+    }
+    # Problems in one line, joined; a terminal's control characters escaped, never obeyed.
+    assert preflight.arm_line(bad) == (
+        "arm mine: hook SessionStart exited 1: a \\x1b[31m … Error: b; its skill 'x' is not registered"
+    )
+
+
+def test_a_baseline_is_said_without_starting_a_session() -> None:
+    def routes() -> Routes:
+        raise AssertionError("nothing to check: no offline server is started")
+
+    results, lines = preflight.activation_lines(
+        [Arm("baseline"), Arm("none")], "claude", routes, baseline=False, note=preflight.REFUSED_NOTE
+    )
+    assert results == []
+    assert lines == ["arm baseline: ok (nothing to load)", "arm none: ok (nothing to load)"]
