@@ -25,7 +25,7 @@ from pytest_ponybench.analysis import health, stats, triggers, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 
-__all__ = ["add", "run"]
+__all__ = ["add", "apply_gate", "gate_rules", "run"]
 
 
 def add(sub: Subparsers) -> None:
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         raise PonybenchError(
             f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), got {len(args.runs)}"
         )
-    effect_rules, trigger_rules, health_rule = _gate_rules(args.fail_on)
+    effect_rules, trigger_rules, health_rule = gate_rules(args.fail_on)
     if len(args.runs) == 1:
         rows, records, heading = _within_one_run(args)
     else:
@@ -70,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
         note(f"report: {write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if args.fail_on is None:
         return OK
-    return _gate(args.fail_on, effect_rules, trigger_rules, health_rule, rows, records, args.markdown)
+    return apply_gate(args.fail_on, effect_rules, trigger_rules, health_rule, rows, records, args.markdown)
 
 
-def _gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]], bool]:
+def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]], bool]:
     """--fail-on split into the rules on effects (stats.parse_gate checks them), those on an
     arm's trigger accuracy (missed_fire:N%, false_fire:N%) and whether arm_errors is one; a
     malformed rule is an error here, before any run is read."""
@@ -160,7 +160,7 @@ def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict],
     return rows, records, f"ponybench verdict: {cand_label} vs {base_label}"
 
 
-def _gate(
+def apply_gate(
     rules: str,
     effect_rules: str,
     trigger_rules: list[tuple[str, float]],
