@@ -57,6 +57,13 @@ def observed(rec: Record) -> bool:
     return isinstance(rec.get("arm_errors"), list)
 
 
+def _arm_of(rec: Record) -> str:
+    """The arm a cell ran: in two runs compared (`verdict.compare_runs`), its arm is the run's
+    label and its own arm is kept beside it, so it is said as `mine in r2`."""
+    own = rec.get("compare_arm")
+    return str(rec.get("arm")) if own is None else f"{own} in {rec.get('arm')}"
+
+
 def problems(records: Iterable[Record]) -> list[Problem]:
     """Every (arm, problem) of the latest attempt of each cell, in arm order and then in the
     order the cells met them."""
@@ -65,7 +72,7 @@ def problems(records: Iterable[Record]) -> list[Problem]:
     for rec in latest(records):
         if not observed(rec):
             continue
-        arm = str(rec.get("arm"))
+        arm = _arm_of(rec)
         cells[arm] = cells.get(arm, 0) + 1
         listed = rec.get("arm_errors")
         assert isinstance(listed, list)
