@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -172,6 +173,13 @@ def arm_project(root: Path) -> Path:
     shutil.copytree(NOTES_MCP, root / "mcp" / "notes")
     shutil.copytree(REPO / "tests" / "plugins" / "json-context", root / "plugins" / "json-context")
     return root
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then closed): a live API that is never reached."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def write(path: Path, text: str) -> Path:

@@ -3,7 +3,8 @@
 Facts this adapter relies on (claude 2.1.x): stream-json needs --verbose; a leftover CLAUDECODE
 makes it refuse to start; as root bypassPermissions needs IS_SANDBOX=1; API errors arrive as a
 result event with is_error and api_error_status while the exit code says little; under
-bypassPermissions `--allowedTools` restricts nothing, `--tools` does.
+bypassPermissions `--allowedTools` restricts nothing, `--tools` does; the stream shows every
+hook's start and end only with `--include-hook-events` (else SessionStart's alone).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class ClaudeCode:
             "--output-format",
             "stream-json",
             "--verbose",
+            "--include-hook-events",
             "--permission-mode",
             "bypassPermissions",
             "--setting-sources",

@@ -8,7 +8,9 @@ inside JSON strings. What claude 2.1.x writes:
 - `system/init` first (after the SessionStart hooks): cwd, session_id, tools, plugins (built-in
   ones with `path: "builtin"`), `plugin_errors`, skills, agents, slash_commands, mcp_servers;
 - `system/hook_started` and `system/hook_response` (hook_id, hook_event, hook_name, stdout,
-  stderr, output, exit_code, outcome); `system/api_retry` (retry_delay_ms);
+  stderr, output, exit_code, outcome) for every hook the session runs (SessionStart's only,
+  without `--include-hook-events`); `output` is stdout and stderr together, so a crash's stderr
+  is never read as what the hook printed; `system/api_retry` (retry_delay_ms);
 - one `assistant` event per content block, all with the message's id and its usage (count a
   message once); `parent_tool_use_id` set inside a subagent;
 - `user` events carrying `tool_result` blocks (tool_use_id, content, is_error);
@@ -179,7 +181,8 @@ class _Reader:
             name=str(ev.get("hook_name") or ""),
             ended=ended,
             exit_code=code if ended and isinstance(code, int) and not isinstance(code, bool) else None,
-            stdout=str(ev.get("stdout") or ev.get("output") or "") if ended else "",
+            # `output` holds stderr too: only a CLI that gives no `stdout` is read by it.
+            stdout=str((ev.get("stdout") if "stdout" in ev else ev.get("output")) or "") if ended else "",
             stderr=str(ev.get("stderr") or "") if ended else "",
             outcome=str(ev.get("outcome") or "") if ended else "",
             id=str(ev.get("hook_id") or ""),

@@ -5,28 +5,119 @@ request log (claude 2.1.332): an MCP server is listed in `mcp_servers` with stat
 and its tools in `tools` as `mcp__<server>__<tool>`; a user skill is listed in `skills` by its
 folder's name and an agent in `agents` by its front matter's name; a prompt, a CLAUDE.md and an
 output style are text the model's request carries (the JSON body escapes it). A plugin is
-proven by `roles/preflight.plugin_problems`, which reads its hooks' events as well.
+proven by `roles/preflight.plugin_problems`, which reads its hooks' events as well; what a plugin
+folder brings (hooks, skills, agents, commands, MCP servers) is read here from its files, as the
+CLI reads them, for the pre-flight and for each cell's health (`core.armhealth`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.armparts import Part, mcp_tool_prefix, style_body
+from pytest_ponybench.core.armparts import Part, front_matter, mcp_tool_prefix, style_body
 from pytest_ponybench.core.arms import Arm
 
 __all__ = [
     "NEEDLE_CHARS",
+    "arm_hook_events",
     "connection_problems",
+    "declared_components",
+    "declared_hook_events",
+    "declared_mcp_servers",
     "init_proof",
+    "plugin_name",
     "listed",
     "reached",
     "request_proof",
 ]
 
 NEEDLE_CHARS = 200  # the head of a text looked for in the request log
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _manifest(plugin_dir: Path) -> dict[str, Any]:
+    data = _json(plugin_dir / ".claude-plugin" / "plugin.json")
+    return data if isinstance(data, dict) else {}
+
+
+def plugin_name(plugin_dir: Path) -> str:
+    """The plugin's name as the CLI registers it: its manifest's, else its folder's."""
+    name = _manifest(plugin_dir).get("name")
+    return str(name) if name else plugin_dir.name
+
+
+def _events(data: Any) -> set[str]:
+    hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
+    return {str(k) for k in hooks} if isinstance(hooks, dict) else set()
+
+
+def declared_hook_events(plugin_dir: Path) -> set[str]:
+    """The events the plugin hooks (hooks/hooks.json, or the manifest's `hooks`: inline, a path,
+    or a list of paths), e.g. {"SessionStart", "PreToolUse"}."""
+    sources: list[Any] = [_json(plugin_dir / "hooks" / "hooks.json")]
+    given = _manifest(plugin_dir).get("hooks")
+    for item in given if isinstance(given, list) else [given]:
+        sources.append(_json(plugin_dir / item) if isinstance(item, str) else item)
+    return {event for data in sources for event in _events(data)}
+
+
+def arm_hook_events(arm: Arm) -> set[str]:
+    """The events every hook of the arm is on: its plugins' and its settings' `hooks`."""
+    events: set[str] = set()
+    for part in arm.parts:
+        if part.kind == "plugin" and part.path is not None:
+            events |= declared_hook_events(part.path)
+        elif part.kind == "settings":
+            events |= _events(part.settings().get("hooks"))
+    return events
+
+
+def _front_name(path: Path, default: str) -> str:
+    """The `name:` of a Markdown file's front matter, else default."""
+    try:
+        meta = front_matter(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return default
+    return (meta or {}).get("name") or default
+
+
+def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
+    """What the plugin folder brings, as the CLI names it once registered (`plugin:name`):
+    skills (skills/<dir>/SKILL.md), agents (agents/*.md), commands (commands/*.md)."""
+    skills = [_front_name(f, f.parent.name) for f in sorted(plugin_dir.glob("skills/*/SKILL.md"))]
+    agents = [_front_name(f, f.stem) for f in sorted(plugin_dir.glob("agents/*.md"))]
+    commands = [f.stem for f in sorted(plugin_dir.glob("commands/*.md"))]
+    return {
+        "skills": [f"{plugin}:{n}" for n in skills],
+        "agents": [f"{plugin}:{n}" for n in agents],
+        "commands": [f"{plugin}:{n}" for n in commands],
+    }
+
+
+def declared_mcp_servers(plugin_dir: Path) -> list[str]:
+    """The MCP servers the plugin declares (.mcp.json at its root, or the manifest's
+    `mcpServers`: inline or a path), by name."""
+    given = _manifest(plugin_dir).get("mcpServers")
+    sources = [
+        _json(plugin_dir / ".mcp.json"),
+        _json(plugin_dir / given) if isinstance(given, str) else given,
+    ]
+    names: list[str] = []
+    for data in sources:
+        servers = data.get("mcpServers", data) if isinstance(data, dict) else None
+        for name in servers if isinstance(servers, dict) else ():
+            if str(name) not in names:
+                names.append(str(name))
+    return names
 
 
 def reached(text: str, log: str) -> bool:

@@ -161,8 +161,10 @@ class Record(TypedDict, total=False):
     subagents: int
     tool_uses: dict[str, int]
     plugins: list[str]
+    arm_errors: list[dict[str, Any]]
     skills_available: list[str]
     skills_used: list[str]
+    hooks_fired: list[str] | None
     expect_fire: bool | None
     result_subtype: str | None
     api_error_status: int | None
@@ -223,7 +225,7 @@ FIELDS: dict[str, str] = {
     "without graders.",
     "reply": "The agent's final reply as graders read it (cut at 10,000 characters, credentials redacted).",
     "tool_calls": "The session's tool calls in order with their inputs (the first 300, strings cut at 2,000 "
-    "characters, credentials redacted; a subagent's marked).",
+    "characters, credentials redacted; a subagent's marked, and one the CLI answered with an error).",
     "judge_cost_usd": "Dollars the judge's own sessions cost for this cell, apart from the agent's.",
     "judge_input_tokens": "Input tokens (cache included) the judge's sessions took for this cell.",
     "judge_output_tokens": "Output tokens the judge's sessions gave for this cell.",
@@ -280,10 +282,18 @@ FIELDS: dict[str, str] = {
     "subagents": "Subagents the session spawned.",
     "tool_uses": "Tool calls by tool name.",
     "plugins": "Plugins the CLI reported loaded at session start.",
+    "arm_errors": "What of the arm failed in the session, one entry per problem (`kind`, `name`, `message`, "
+    "a hook's `exit_code`, `times` when it failed more than once): a plugin the CLI could not load, a hook "
+    "that crashed (its event, exit status and stderr by its ends), an MCP server that did not connect "
+    "or was never started, a skill, agent or command its folders bring that the session did not "
+    "register; `[]` when nothing did.",
     "skills_available": "Skills, agents and commands the arm's plugins registered at session start "
     "(`plugin:name`, from the init event).",
     "skills_used": "Skills (and plugin agents and commands) the session invoked: `Skill`, `Agent` and "
-    "`SlashCommand` tool calls in the stream.",
+    "`SlashCommand` tool calls in the stream that the CLI ran without an error.",
+    "hooks_fired": "The events of the arm's hooks that acted in the session, once each: gave the model "
+    "context that reached it, or a decision (`decision`, `permissionDecision`, `continue: false`, exit 2 "
+    "where the event blocks); null when the arm brings no hook.",
     "expect_fire": "Whether the task declares that this arm's skill, command, agent or hook should fire on "
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",

@@ -5,8 +5,11 @@ Read from the session's transcript: its start event (claude's `system/init`) lis
 skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
 the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an assistant
 `tool_use` of `Skill` (`input.skill`), of `Agent`/`Task` (`input.subagent_type`) or of
-`SlashCommand` (`input.command`). A trigger check that greps the reply for a skill's name reads
-0 % on current CLI versions; these are the events the CLI really writes.
+`SlashCommand` (`input.command`) that the CLI ran without an error (a call of a skill the
+session does not have comes back `Unknown skill: ...` with `is_error`: nothing was invoked). A
+trigger check that greps the reply for a skill's name reads 0 % on current CLI versions; these
+are the events the CLI really writes. A hook fires where it acted (`core.armhealth.hooks_fired`,
+the record's `hooks_fired`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.transcript import ToolCall, Transcript
 
-__all__ = ["INVOKERS", "arm_plugins", "exercised", "invoked", "registered", "usage"]
+__all__ = ["INVOKERS", "arm_plugins", "exercised", "fired", "invoked", "registered", "usage"]
 
 # tool name -> the input field that names what was invoked
 INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
@@ -51,13 +54,14 @@ def _name(text: str) -> str:
 
 
 def invoked(calls: Iterable[ToolCall]) -> list[str]:
-    """What the session invoked through Skill, Agent/Task and SlashCommand calls, in order, once
-    each; agents only when a plugin brings them (`plugin:agent`), not the built-in general ones."""
+    """What the session invoked through Skill, Agent/Task and SlashCommand calls that succeeded,
+    in order, once each; agents only when a plugin brings them (`plugin:agent`), not the
+    built-in general ones."""
     used: list[str] = []
     for call in calls:
         field = INVOKERS.get(call.tool)
         given = call.input
-        if field is None or given is None or not isinstance(given.get(field), str):
+        if field is None or given is None or not call.succeeded or not isinstance(given.get(field), str):
             continue
         name = _name(given[field])
         if field == "subagent_type" and ":" not in name:
@@ -85,3 +89,14 @@ def exercised(rec: Record) -> bool | None:
         return None
     used = rec.get("skills_used")
     return bool(isinstance(used, list) and set(used) & set(available))
+
+
+def fired(rec: Record) -> bool | None:
+    """Whether the cell's arm fired: a skill, agent or command its plugins registered was used,
+    or one of its hooks acted (`hooks_fired`); None when the arm registered nothing and brings
+    no hook (nothing could fire)."""
+    skill = exercised(rec)
+    hooks = rec.get("hooks_fired")
+    if not isinstance(hooks, list):
+        return skill
+    return bool(skill) or bool(hooks)

@@ -717,15 +717,17 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         OPT_PREFLIGHT,
-        "run the pre-flight (selftest of the selected tasks, arm activation check) "
-        "even when every model is offline (it always runs before a paid run)",
+        "run the whole pre-flight (selftest of the selected tasks, arm activation check) and "
+        "refuse on a problem even when every model is offline (it always runs before a paid run; "
+        "an offline run and a dry run check the arms' activation alone, and go on)",
         _switch,
         "preflight",
         action="store_true",
     ),
     Option(
         OPT_SKIP_PREFLIGHT,
-        "skip the pre-flight before a paid run (not recommended)",
+        "skip the pre-flight before a paid run, and the arms' activation check of an offline "
+        "run or a dry run (not recommended)",
         _switch,
         "skip_preflight",
         action="store_true",

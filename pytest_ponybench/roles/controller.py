@@ -114,6 +114,7 @@ class Controller:
         self._report: BackgroundReport | None = None
         self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
         self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
+        self.preflight_lines: list[str] = []  # one per arm: its activation check, ok or its problems
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -175,7 +176,9 @@ class Controller:
 
     def _before_spending(self) -> dict[str, Any]:
         """Pre-flight (selftest of the selected tasks, arm activation) and warm-up; both are
-        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
+        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent.
+        An offline run gets the arms' activation check alone (offline and cheap), said one line
+        per arm and never refused: its cells record the arm's health (`arm_errors`)."""
         plan, s = self.plan, self.plan.settings
         assert plan.claude is not None
         refused = confine.refusal(list(plan.live_models), s.allow_unconfined, OPT_ALLOW_UNCONFINED)
@@ -184,9 +187,18 @@ class Controller:
         if plan.paid and plan.mode is Mode.RUN:
             self.estimate = self._price()
         checks: dict[str, Any] = {"ran": False}
-        if (plan.paid or s.preflight) and not s.skip_preflight:
+        full = (plan.paid or s.preflight) and not s.skip_preflight
+        if not full and not s.skip_preflight:
+            arms_checked, self.preflight_lines = preflight.activation_lines(
+                plan.arms, plan.claude, self.routes, baseline=False, note=preflight.REFUSED_NOTE
+            )
+            found = [f"arm {res['arm']!r}: {p}" for res in arms_checked for p in res["problems"]]
+            checks = {"ran": True, "scope": "activation", "arms": arms_checked, "problems": found}
+        if full:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
-            arms_checked = [preflight.activation_check(a, plan.claude, self.routes()) for a in plan.arms]
+            arms_checked, self.preflight_lines = preflight.activation_lines(
+                plan.arms, plan.claude, self.routes
+            )
             for res in arms_checked:
                 problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
             # Free (a token count): is each live model's API reachable, are the credentials taken.

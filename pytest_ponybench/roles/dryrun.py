@@ -1,20 +1,27 @@
-"""The dry-run role (`--dry-run`): the grid, the pre-flight a paid run would do, and the price,
+"""The dry-run role (`--dry-run`): the grid, the pre-flight a paid run would do, each arm's
+activation check (offline and cheap: one line per arm, unless --skip-preflight), and the price,
 then stop. Registered instead of the controller: nothing is run, spent or written (but the
 estimate's cache of offline measurements), and no credential is needed."""
 
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import ExitStack
 
 import pytest
 
 from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
-from pytest_ponybench.roles import pricing
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
+from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles import preflight, pricing
 from pytest_ponybench.roles.plan import Plan
+from pytest_ponybench.roles.runner import routes_of
 
-__all__ = ["DryRun", "describe"]
+__all__ = ["DryRun", "activation", "describe"]
 
 
 def describe(plan: Plan) -> list[str]:
@@ -47,7 +54,9 @@ def describe(plan: Plan) -> list[str]:
             f"asked {s.judge_runs} time(s) per grader"
             + (f" ({mine}, their task.toml's judge_runs)" if mine else "")
         )
-    if live or s.preflight:
+    if s.skip_preflight:
+        lines.append("pre-flight: none (--skip-preflight)")
+    elif live or s.preflight:
         checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]
         checks.append(f"the activation of {len(plan.arms)} arm(s) in one offline session each")
         if live:
@@ -56,8 +65,30 @@ def describe(plan: Plan) -> list[str]:
             checks.append(f"{plan.judge_model} judging the references of {len(judged)} judged task(s)")
         lines.append("pre-flight before the first cell: " + "; ".join(checks))
     else:
-        lines.append("pre-flight: none (every model is offline; --preflight forces it)")
+        lines.append(
+            "pre-flight: the activation of each arm in one offline session (every model is offline; "
+            "--preflight adds the selftest and refuses a problem)"
+        )
     return lines
+
+
+def activation(plan: Plan) -> list[str]:
+    """Each arm's activation check, as the pre-flight runs it: one line per arm (the offline
+    server started only when an arm has something to check)."""
+    assert plan.claude is not None
+    with ExitStack() as stack:
+        started: list[Routes] = []
+
+        def routes() -> Routes:
+            if not started:
+                server = stack.enter_context(OfflineServer())
+                started.append(routes_of(plan, shared(), OfflineEndpoint(server)))
+            return started[0]
+
+        _results, lines = preflight.activation_lines(
+            plan.arms, plan.claude, routes, baseline=False, note=preflight.REFUSED_NOTE
+        )
+    return [f"pre-flight: {line}" for line in lines]
 
 
 class DryRun:
@@ -70,7 +101,10 @@ class DryRun:
         plan = self.plan
         tr = session.config.pluginmanager.get_plugin("terminalreporter")
         version = registry.get().version(plan.claude) if plan.claude else None
-        lines = [*describe(plan), "estimate (list prices; prompt-cache writes and reads included):"]
+        lines = describe(plan)
+        if plan.claude is not None and not plan.settings.skip_preflight:
+            lines += activation(plan)
+        lines.append("estimate (list prices; prompt-cache writes and reads included):")
         lines += estimate.render(pricing.lines(plan, version), plan.settings.budget_usd)
         for line in ["ponybench dry run: nothing is run, spent or written", *lines]:
             if tr is not None:

@@ -2,16 +2,17 @@
 
 Before any cell that would spend money: the selected tasks' selftest, and an arm activation
 check that runs each arm once against the offline server, confined and with its files laid as a
-cell's, and proves every part of it reached the session (`part_proof`: a plugin here, the other
-kinds by `core.armproof`). Then an optional prompt-cache warm-up per (model, arm). Everything
-here is recorded in run.json.
+cell's, proves no hook of it crashed (`core.armhealth`, in the words every cell's `arm_errors`
+uses) and every part of it reached the session (`part_proof`: a plugin here, the other kinds by
+`core.armproof`). An offline run and a dry run do the activation check alone (offline and cheap)
+and go on; every run says it one line per arm (`activation_lines`). Then an optional
+prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 """
 
 from __future__ import annotations
 
-import json
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.install import sealed
-from pytest_ponybench.core import armproof
+from pytest_ponybench.core import armhealth, armproof, hookproto
 from pytest_ponybench.core import skills as skills_mod
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
@@ -31,6 +32,7 @@ from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.gateway.server import Seat
+from pytest_ponybench.htmlreport import brings
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
 from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
@@ -40,10 +42,11 @@ from pytest_ponybench.session.judge import Judging
 __all__ = [
     "JUDGE_TOLERANCE",
     "PROBE_PROMPT",
+    "REFUSED_NOTE",
     "judge_calibration",
     "activation_check",
-    "declared_components",
-    "declared_hook_events",
+    "activation_lines",
+    "arm_line",
     "hook_answers",
     "model_context",
     "part_proof",
@@ -99,80 +102,16 @@ def selftest_problems(tasks: Iterable[Task]) -> list[str]:
     return [p for p in found if p]
 
 
-def _json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def declared_hook_events(plugin_dir: Path) -> set[str]:
-    """The events the plugin hooks (hooks/hooks.json, or the manifest's `hooks`: inline, a path,
-    or a list of paths), e.g. {"SessionStart", "PreToolUse"}."""
-    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
-    sources: list[Any] = [_json(plugin_dir / "hooks" / "hooks.json")]
-    given = manifest.get("hooks") if isinstance(manifest, dict) else None
-    for item in given if isinstance(given, list) else [given]:
-        sources.append(_json(plugin_dir / item) if isinstance(item, str) else item)
-    events: set[str] = set()
-    for data in sources:
-        hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
-        if isinstance(hooks, dict):
-            events.update(str(k) for k in hooks)
-    return events
-
-
-def _front_name(path: Path, default: str) -> str:
-    """The `name:` of a Markdown file's front matter, else default."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return default
-    if text.startswith("---"):
-        for line in text.split("---", 2)[1].splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "name" and value.strip():
-                return value.strip().strip("'\"")
-    return default
-
-
-def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
-    """What the plugin folder brings, as the CLI names it once registered (`plugin:name`):
-    skills (skills/<dir>/SKILL.md), agents (agents/*.md), commands (commands/*.md)."""
-    skills = [_front_name(f, f.parent.name) for f in sorted(plugin_dir.glob("skills/*/SKILL.md"))]
-    agents = [_front_name(f, f.stem) for f in sorted(plugin_dir.glob("agents/*.md"))]
-    commands = [f.stem for f in sorted(plugin_dir.glob("commands/*.md"))]
-    return {
-        "skills": [f"{plugin}:{n}" for n in skills],
-        "agents": [f"{plugin}:{n}" for n in agents],
-        "commands": [f"{plugin}:{n}" for n in commands],
-    }
-
-
 def hook_answers(transcript: Transcript, event: str = "SessionStart") -> list[str]:
-    """What every hook of `event` the session ran printed."""
-    return [h.stdout for h in transcript.hooks_of(event) if h.ended]
+    """What every hook of `event` the session ran printed on stdout, crashed ones left out (the
+    CLI gives the model nothing of a hook that failed)."""
+    return [h.stdout for h in transcript.hooks_of(event) if h.ended and not hookproto.crashed(h)]
 
 
 def model_context(answer: str) -> tuple[str | None, bool]:
-    """What of one hook answer the CLI gives the model, as the hook protocol says: plain stdout
-    as it is; JSON with hookSpecificOutput.additionalContext that context (the JSON itself
-    never); JSON with "async": true nothing yet (the hook goes on in the background). Returns
-    (context or None, async)."""
-    text = answer.strip()
-    if not text:
-        return None, False
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text, False
-    if not isinstance(data, dict):
-        return text, False
-    if data.get("async") is True:
-        return None, True
-    specific = data.get("hookSpecificOutput")
-    context = specific.get("additionalContext") if isinstance(specific, dict) else None
-    return (context.strip() or None, False) if isinstance(context, str) else (None, False)
+    """What of one SessionStart hook answer the CLI gives the model, as the hook protocol says
+    (`core.hookproto`): (context or None, async)."""
+    return hookproto.context_of(answer), hookproto.is_async(answer)
 
 
 def plugin_problems(
@@ -184,8 +123,7 @@ def plugin_problems(
     init event. A plugin whose only effect would be a SessionStart hook that gives the model
     nothing is refused: it would measure nothing."""
     problems: list[str] = []
-    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
-    name = str(manifest.get("name")) if isinstance(manifest, dict) else plugin_dir.name
+    name = armproof.plugin_name(plugin_dir)
     loaded = [p.get("name") if isinstance(p, dict) else p for p in init.get("plugins") or []]
     evidence: dict[str, Any] = {"plugins": loaded}
     if name not in loaded:
@@ -194,7 +132,7 @@ def plugin_problems(
     if errors:
         problems += [f"the CLI could not load it: {e.get('message') or e}" for e in errors]
 
-    events = declared_hook_events(plugin_dir)
+    events = armproof.declared_hook_events(plugin_dir)
     evidence["hook_events"] = sorted(events)
     answers = [a.strip() for a in hook_answers(transcript) if a.strip()]
     evidence["hook_outputs"] = answers
@@ -213,7 +151,7 @@ def plugin_problems(
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
 
-    wanted = declared_components(plugin_dir, name)
+    wanted = armproof.declared_components(plugin_dir, name)
     have = skills_mod.registered(init, [name])
     evidence["registered"] = have
     for kind, names in wanted.items():
@@ -224,7 +162,8 @@ def plugin_problems(
                     f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
                 )
     brings_more = any(wanted.values()) or bool(events - {"SessionStart"})
-    if "SessionStart" in events and not contexts and not waiting and not brings_more:
+    crashed = any(hookproto.crashed(h) for h in transcript.hooks_of("SessionStart"))
+    if "SessionStart" in events and not contexts and not waiting and not brings_more and not crashed:
         if answers:
             problems.append(
                 f"its SessionStart hook answered '{textfiles.quote(answers[0])}', which gives the model "
@@ -325,18 +264,21 @@ def part_proof(part: Part, transcript: Transcript, log: str) -> tuple[list[str],
 
 
 def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0) -> dict[str, Any]:
-    """Run arm once offline; ok only when every part's content demonstrably reached the session.
-    A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
+    """Run arm once offline; ok only when no hook of it crashed and every part's content
+    demonstrably reached the session. A one-part arm's evidence is that part's; a composed
+    arm's is a list, one per part."""
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
         session, log, invalid, _seat = _session(
             arm, claude, routes, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
         )
+        crashed = [e.text() for e in armhealth.hook_errors(session.transcript)]
         for part in arm.parts:
             issues, seen = part_proof(part, session.transcript, log)
             problems += [f"{part.kind}: {i}" for i in issues] if len(arm.parts) > 1 else issues
             found.append({"kind": part.kind, **seen})
+    problems[:0] = crashed
     if invalid:
         problems.insert(0, f"the probe session failed: {invalid}")
     if not log:
@@ -344,7 +286,49 @@ def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 6
     evidence: dict[str, Any] = {"parts": found} if len(found) > 1 else {}
     if len(found) == 1:
         evidence = {k: v for k, v in found[0].items() if k != "kind"}
-    return {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
+    return {
+        "arm": arm.name,
+        "ok": not problems,
+        "problems": problems,
+        "crashed": crashed,
+        "evidence": evidence,
+    }
+
+
+def arm_line(result: dict[str, Any], brought: str = "") -> str:
+    """One arm's activation check in one line: `arm mine: ok (hooks SessionStart; ...)`, or its
+    problems, each quoted by its ends."""
+    if result.get("ok"):
+        return f"arm {result.get('arm')}: ok" + (f" ({brought})" if brought else "")
+    problems = [textfiles.printable(str(p)) for p in result.get("problems") or []]
+    return f"arm {result.get('arm')}: " + "; ".join(problems)
+
+
+REFUSED_NOTE = " (a paid run refuses this arm)"
+
+
+def activation_lines(
+    arms: Iterable[Arm],
+    claude: str,
+    routes: Callable[[], Routes],
+    *,
+    baseline: bool = True,
+    note: str = "",
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The activation check of every arm (with baseline False, only those with parts: a
+    baseline loads nothing to prove), and one line per arm for the terminal, `note` after an
+    arm's problems: (results, lines). `routes` is asked only when an arm is checked."""
+    results: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for arm in arms:
+        if not arm.parts and not baseline:
+            lines.append(f"arm {arm.name}: ok (nothing to load)")
+            continue
+        res = activation_check(arm, claude, routes())
+        results.append(res)
+        line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
+        lines.append(line if res["ok"] else line + note)
+    return results, lines
 
 
 def warm_up(

@@ -22,14 +22,14 @@ from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import Agent, SessionSpec
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
-from pytest_ponybench.core import skills
+from pytest_ponybench.core import armhealth, armproof, skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import ModelView, Transcript
 from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.gateway import meter
 from pytest_ponybench.gateway.routes import Route, Routes
@@ -132,6 +132,7 @@ class Observed:
     tried: audit.Audit
     fields: Record
     seat: Seat
+    view: ModelView = field(default_factory=ModelView)  # what the gateway saw reach the model
 
     @property
     def transcript(self) -> Transcript:
@@ -230,8 +231,19 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
     fields = _session_fields(session, seat, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
+    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
+    fields.update(_arm_health(cell, session.transcript, view))
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
-    return Observed(session, tried, fields, seat)
+    return Observed(session, tried, fields, seat, view)
+
+
+def _arm_health(cell: Cell, transcript: Transcript, view: ModelView) -> Record:
+    """What of the arm failed in the session (`arm_errors`), and which of its hooks acted
+    (`hooks_fired`: null for an arm that brings no hook)."""
+    rec = Record(arm_errors=[e.as_record() for e in armhealth.arm_errors(cell.arm, transcript)])
+    brings_hooks = bool(armproof.arm_hook_events(cell.arm))
+    rec["hooks_fired"] = armhealth.hooks_fired(transcript, view.input) if brings_hooks else None
+    return rec
 
 
 def judge(
@@ -240,7 +252,7 @@ def judge(
     """Score what the session left, said and did (its graders, a judge among them), and what it
     tried; every rule's finding (the workspace's, the audit's, a tampered stream, a timeout) goes
     to the one verdict, which writes both axes and the reason."""
-    grading = _grading(cell, seen.transcript, cdir, ctx.judging)
+    grading = _grading(seen.transcript, seen.view, cell, cdir, ctx.judging)
     scored = score_workspace(
         cell.task,
         place.workspace,
@@ -342,8 +354,9 @@ def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agen
     return f"the stream reports API error {status}, which the gateway never relayed"
 
 
-def _grading(cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None) -> Grading:
-    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
+def _grading(
+    transcript: Transcript, view: ModelView, cell: Cell, cdir: CellDir, judging: Judging | None
+) -> Grading:
     if judging is None:
         return Grading(transcript=transcript, view=view)
     return replace(judging.grading(cell.task, transcript, cdir.judge), view=view)
