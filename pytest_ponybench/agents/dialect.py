@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CLAUDE", "DIALECTS", "Dialect", "dialect_of"]
+__all__ = ["CLAUDE", "COPILOT", "DIALECTS", "Dialect", "OPENCODE", "dialect_of"]
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,38 @@ class Dialect:
 
 
 CLAUDE = Dialect()
+# OpenCode 1.18: lower-case tools, camelCase keys.
+OPENCODE = Dialect(
+    write="write",
+    write_path="filePath",
+    write_content="content",
+    edit="edit",
+    edit_path="filePath",
+    edit_old="oldString",
+    edit_new="newString",
+    read="read",
+    read_path="filePath",
+    skill="skill",
+    skill_name="name",
+)
+# Copilot CLI 1.0: `create` refuses a path that exists, so an overwrite is an `edit` of the whole
+# content (an empty `old_str` edits an empty file).
+COPILOT = Dialect(
+    write="create",
+    write_path="path",
+    write_content="file_text",
+    edit="edit",
+    edit_path="path",
+    edit_old="old_str",
+    edit_new="new_str",
+    read="view",
+    read_path="path",
+    skill="skill",
+    skill_name="skill",
+    create_only=True,
+)
 # agent name -> its dialect; a request is matched against each in this order.
-DIALECTS: dict[str, Dialect] = {"claude": CLAUDE}
+DIALECTS: dict[str, Dialect] = {"claude": CLAUDE, "opencode": OPENCODE, "copilot": COPILOT}
 
 
 def dialect_of(offered: Iterable[object]) -> Dialect:

@@ -263,7 +263,9 @@ class Gateway:
         when = datetime.now(UTC).isoformat(timespec="milliseconds")
         path = front.path
         route = path.split("?", 1)[0]
-        session = front.headers.get("x-claude-code-session-id")
+        # Claude Code names its session in its own header, OpenCode in x-session-id; Copilot
+        # names none (its requests are told apart by having none: meter.source_of).
+        session = front.headers.get("x-claude-code-session-id") or front.headers.get("x-session-id")
         try:
             data: Any = json.loads(body) if body else None
         except (ValueError, RecursionError):

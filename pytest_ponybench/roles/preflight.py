@@ -284,7 +284,7 @@ def _session(
             prepared,
             workspace=ws,
             stream=out / cli.stream_file,
-            stderr=out / "claude.stderr",
+            stderr=(out / cli.stream_file).with_suffix(".stderr"),
             timeout_s=timeout_s,
         )
         seat = routes.close(route)

@@ -32,12 +32,17 @@ __all__ = [
     "tool_paths",
 ]
 
-# Tool name -> the input keys that name a path it reads or writes.
+# Tool name -> the input keys that name a path it reads or writes: Claude Code's, OpenCode's
+# (lower case, `filePath`) and Copilot CLI's (`create`, `view`, `path`); their names differ
+# but for `edit`, whose key each spells its own way.
 WRITE_TOOLS: dict[str, tuple[str, ...]] = {
     "Write": ("file_path",),
     "Edit": ("file_path",),
     "MultiEdit": ("file_path",),
     "NotebookEdit": ("notebook_path",),
+    "write": ("filePath",),
+    "edit": ("filePath", "path"),
+    "create": ("path",),
 }
 READ_TOOLS: dict[str, tuple[str, ...]] = {
     "Read": ("file_path",),
@@ -45,9 +50,14 @@ READ_TOOLS: dict[str, tuple[str, ...]] = {
     "Glob": ("path",),
     "Grep": ("path",),
     "LS": ("path",),
+    "read": ("filePath",),
+    "view": ("path",),
+    "glob": ("path",),
+    "grep": ("path",),
+    "list": ("path",),
 }
 # Tools whose `pattern` can itself be a path (an absolute or ../ glob).
-PATTERN_TOOLS = ("Glob",)
+PATTERN_TOOLS = ("Glob", "glob")
 CREDENTIALS_NAME = ".credentials.json"
 _GLOB_CHARS = re.compile(r"[*?\[{]")
 

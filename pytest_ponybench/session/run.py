@@ -207,8 +207,8 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
         ctx.agent,
         started.prepared,
         workspace=place.workspace,
-        stream=cdir.stream,
-        stderr=cdir.stderr,
+        stream=cdir.stream_named(ctx.agent.stream_file),
+        stderr=cdir.stream_named(ctx.agent.stream_file).with_suffix(".stderr"),
         timeout_s=cell.timeout_s(ctx.cell_timeout),
         arm=cell.arm,
         on_started=slot.release if slot is not None else None,  # called however it ends
@@ -221,7 +221,7 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
             session.error = None
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
-    fields = _session_fields(session, seat)
+    fields = _session_fields(session, seat, ctx.agent)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
@@ -364,18 +364,19 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session, seat: Seat) -> Record:
+def _session_fields(session: launcher.Session, seat: Seat, agent: Agent) -> Record:
     """The session's figures: tokens and dollars as the gateway metered them (every source in
     the cell: the agent's session and any other, such as a plugin's hook calling a model), the
     CLI's own kept beside them and checked against the gateway's view of its session; the rest
     as the CLI reported it."""
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
-    sources = meter.by_source(seat.requests, t.session_id)
+    own = agent.gateway_session(t)
+    sources = meter.by_source(seat.requests, own)
     cell = meter.Totals()
     for name in ("main", "side"):
         for m in seat.requests:
-            if m.refused is None and meter.source_of(m, t.session_id) == name:
+            if m.refused is None and meter.source_of(m, own) == name:
                 cell.add(m)
     fields = Record(
         timed_out=run.timed_out,
@@ -409,7 +410,7 @@ def _session_fields(session: launcher.Session, seat: Seat) -> Record:
 def _mismatch(t: Transcript, main: meter.Totals | None) -> str | None:
     """Where the CLI's own token counts for its session differ from what the gateway metered of
     it (None: they agree, or the CLI reported none)."""
-    if t.result is None:
+    if t.result is None or not t.cli_usage:
         return None
     metered = main or meter.Totals()
     pairs = (
@@ -466,8 +467,8 @@ def rescore_cell(
     The new record starts from the old one (tokens, cost and time do not change) and is
     appended to the rescore run dir; the source run dir is only read.
     """
-    agent = agent or registry.get()
     old = next((r for r in reversed(source.records()) if r.get("cell_id") == cell.id), Record())
+    agent = agent or registry.of_record(old.get("agent"))
     cdir = source.cell_dir(cell.id)
     rec = Record(**old)
     rec.update(Record(task_hash=cell.task.content_hash(), rescored_from=str(source.path), started=now_iso()))
