@@ -15,9 +15,9 @@ __all__ = ["CLAUDE", "COPILOT", "DIALECTS", "Dialect", "OPENCODE", "dialect_of"]
 
 @dataclass(frozen=True)
 class Dialect:
-    """A CLI's names for the tools the offline agents use. `create_only` marks a CLI whose
-    create tool fails on an existing file (an overwrite must then be an edit of the whole
-    content)."""
+    """A CLI's names for the tools the offline agents use, and for what a pre-flight looks for.
+    `create_only` marks a CLI whose create tool fails on an existing file (an overwrite must then
+    be an edit of the whole content)."""
 
     write: str = "Write"
     write_path: str = "file_path"
@@ -31,6 +31,13 @@ class Dialect:
     skill: str = "Skill"
     skill_name: str = "skill"
     create_only: bool = False
+    # How the CLI names an MCP server's tools ({server} is the server's name) and which of a
+    # Claude Code plugin's components its start event lists as `plugin:name`.
+    mcp_prefix: str = "mcp__{server}__"
+    plugin_lists: tuple[str, ...] = ("skills", "agents", "commands")
+    # Where a hook's JSON answer puts what reaches the model: claude reads
+    # hookSpecificOutput.additionalContext, Copilot CLI the top-level additionalContext.
+    hook_context_top: bool = False
 
 
 CLAUDE = Dialect()
@@ -47,6 +54,8 @@ OPENCODE = Dialect(
     read_path="filePath",
     skill="skill",
     skill_name="name",
+    mcp_prefix="{server}_",
+    plugin_lists=(),  # it loads no Claude Code plugin: the harness lays a plugin's skills
 )
 # Copilot CLI 1.0: `create` refuses a path that exists, so an overwrite is an `edit` of the whole
 # content (an empty `old_str` edits an empty file).
@@ -63,6 +72,9 @@ COPILOT = Dialect(
     skill="skill",
     skill_name="skill",
     create_only=True,
+    mcp_prefix="{server}-",
+    plugin_lists=("skills",),
+    hook_context_top=True,
 )
 # agent name -> its dialect; a request is matched against each in this order.
 DIALECTS: dict[str, Dialect] = {"claude": CLAUDE, "opencode": OPENCODE, "copilot": COPILOT}

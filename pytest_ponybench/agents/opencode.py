@@ -175,7 +175,7 @@ class OpenCode:
                 kept = [k for k in ("hooks", "agents") if brings[k]]
                 if kept:
                     return (
-                        f"plugin {part.path.name} brings {' and '.join(kept)}, which OpenCode cannot "
+                        f"plugin {part.names[0]} brings {' and '.join(kept)}, which OpenCode cannot "
                         "run (it gets a plugin's skills and MCP servers)"
                     )
         return None

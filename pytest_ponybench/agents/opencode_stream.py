@@ -13,7 +13,8 @@ and a `part`:
 
 There is no start event and no end event: the transcript's `init` is None, and its `result` is
 made here in claude's shape from the last `step_finish` (a stop) or the `error` event, so the
-readers that ask "did it end, and how" read every CLI alike. The stream carries no hook events
+readers that ask "did it end, and how" read every CLI alike; its duration is the span of the
+events' timestamps (from the first step, so without the CLI's start-up). The stream carries no hook events
 (OpenCode runs no Claude Code hooks).
 """
 
@@ -63,9 +64,15 @@ class _Reader(Reader):
     output_tokens: int = 0
     cache_read: int = 0
     cache_write: int = 0
+    first_ms: float | None = None  # the events' timestamps: the session's length
+    last_ms: float | None = None
 
     def event(self, ev: dict[str, Any]) -> None:
         kind = ev.get("type")
+        when = number(ev.get("timestamp"))
+        if when is not None:
+            self.first_ms = when if self.first_ms is None else self.first_ms
+            self.last_ms = when
         given = ev.get("part")
         part: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         sid = ev.get("sessionID")
@@ -118,6 +125,8 @@ class _Reader(Reader):
         out.usage = Usage(self.input_tokens, self.output_tokens, self.cache_read, self.cache_write)
         out.cost_usd = self.cost if self.steps else None
         out.turns = self.steps or None
+        if self.first_ms is not None and self.last_ms is not None:
+            out.duration_ms = int(self.last_ms - self.first_ms)
         if self.error is not None:
             data = self.error.get("data")
             facts: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
@@ -140,6 +149,7 @@ class _Reader(Reader):
                 "api_error_status": None,
                 "result": self.last_main_text,
                 "num_turns": self.steps,
+                "duration_ms": out.duration_ms,
                 "finish_reason": self.finished,
             }
         if out.result is not None:

@@ -41,14 +41,16 @@ TIMEOUT_MARGIN_S = 120
 
 
 def register_markers(config: pytest.Config, plan: Plan) -> None:
-    """Task tags, arms and models become markers, so `-m quick`, `-m arm_baseline` and
-    `-m "model_sonnet and not arm_baseline"` work under --strict-markers."""
+    """Task tags, arms, models and agents become markers, so `-m quick`, `-m arm_baseline`,
+    `-m agent_copilot` and `-m "model_sonnet and not arm_baseline"` work under --strict-markers."""
     for tag in sorted({t for task in plan.tasks for t in task.tags}):
         config.addinivalue_line("markers", f"{tag}: ponybench task tag")
     for arm in sorted({a.name for a in plan.arms}):
         config.addinivalue_line("markers", f"{marker_name('arm', arm)}: cells of the arm {arm}")
     for model in sorted(set(plan.settings.models)):
         config.addinivalue_line("markers", f"{marker_name('model', model)}: cells of the model {model}")
+    for agent in sorted(set(plan.settings.agents)):
+        config.addinivalue_line("markers", f"{marker_name('agent', agent)}: cells of the agent {agent}")
 
 
 def _is_hidden(plan: Plan, collection_path: Path) -> bool:
@@ -155,10 +157,11 @@ def expected_failure(cell: Cell) -> tuple[type[CellFailed], str] | None:
 
 
 def marks_of(cell: Cell) -> list[pytest.MarkDecorator]:
-    """Task tags, the arm and the model as markers; a known failure as a strict xfail."""
+    """Task tags, the arm, the model and the agent as markers; a known failure as a strict xfail."""
     marks = [getattr(pytest.mark, t) for t in cell.task.tags]
     marks += [getattr(pytest.mark, marker_name("arm", cell.arm.name))]
     marks += [getattr(pytest.mark, marker_name("model", cell.model))]
+    marks += [getattr(pytest.mark, marker_name("agent", cell.agent))]
     expected = expected_failure(cell)
     if expected is not None:
         marks.append(pytest.mark.xfail(raises=expected[0], strict=True, reason=expected[1]))

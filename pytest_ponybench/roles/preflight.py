@@ -21,6 +21,7 @@ from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.dialect import CLAUDE, Dialect
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.core import armproof
 from pytest_ponybench.core import skills as skills_mod
@@ -154,41 +155,49 @@ def hook_answers(transcript: Transcript, event: str = "SessionStart") -> list[st
     return [h.stdout for h in transcript.hooks_of(event) if h.ended]
 
 
-def model_context(answer: str) -> tuple[str | None, bool]:
+def model_context(answer: str, top_level: bool = False) -> tuple[str | None, bool]:
     """What of one hook answer the CLI gives the model, as the hook protocol says: plain stdout
     as it is; JSON with hookSpecificOutput.additionalContext that context (the JSON itself
     never); JSON with "async": true nothing yet (the hook goes on in the background). Returns
-    (context or None, async)."""
+    (context or None, async). top_level: a CLI that reads the answer's top-level
+    additionalContext instead (Copilot CLI), and none of its plain stdout."""
     text = answer.strip()
     if not text:
         return None, False
     try:
         data = json.loads(text)
     except ValueError:
-        return text, False
+        return (None if top_level else text), False
     if not isinstance(data, dict):
-        return text, False
+        return (None if top_level else text), False
     if data.get("async") is True:
         return None, True
     specific = data.get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    if top_level:
+        context = data.get("additionalContext")
     return (context.strip() or None, False) if isinstance(context, str) else (None, False)
 
 
 def plugin_problems(
-    plugin_dir: Path, init: dict[str, Any], transcript: Transcript, log: str
+    plugin_dir: Path, init: dict[str, Any], transcript: Transcript, log: str, dialect: Dialect = CLAUDE
 ) -> tuple[list[str], dict[str, Any]]:
     """Is a plugin arm loaded? It must be in the session's loaded plugins without errors; every
     SessionStart hook context it gives must be in the model's request (plain, JSON, async as the
     protocol says); every skill, agent and command its folder brings must be registered in the
     init event. A plugin whose only effect would be a SessionStart hook that gives the model
-    nothing is refused: it would measure nothing."""
+    nothing is refused: it would measure nothing. Another CLI's start lists only some of that
+    (`Dialect.plugin_lists`: Copilot CLI its skills, by which it is known loaded; OpenCode none,
+    its skills are laid by the harness and proven in the request)."""
     problems: list[str] = []
     manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
     name = str(manifest.get("name")) if isinstance(manifest, dict) else plugin_dir.name
     loaded = [p.get("name") if isinstance(p, dict) else p for p in init.get("plugins") or []]
     evidence: dict[str, Any] = {"plugins": loaded}
-    if name not in loaded:
+    wanted = {k: v for k, v in declared_components(plugin_dir, name).items() if k in dialect.plugin_lists}
+    # Claude lists every plugin it loaded; Copilot CLI is known to have loaded one by its skills.
+    shows_loaded = dialect.plugin_lists == CLAUDE.plugin_lists or any(wanted.values())
+    if shows_loaded and name not in loaded:
         problems.append(f"plugin {name!r} is not in the session's loaded plugins {loaded}")
     errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)]
     if errors:
@@ -201,7 +210,7 @@ def plugin_problems(
     contexts: list[str] = []
     waiting = False
     for answer in answers:
-        context, is_async = model_context(answer)
+        context, is_async = model_context(answer, dialect.hook_context_top)
         waiting = waiting or is_async
         if context is not None:
             contexts.append(context)
@@ -213,7 +222,6 @@ def plugin_problems(
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
 
-    wanted = declared_components(plugin_dir, name)
     have = skills_mod.registered(init, [name])
     evidence["registered"] = have
     for kind, names in wanted.items():
@@ -223,7 +231,7 @@ def plugin_problems(
                 problems.append(
                     f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
                 )
-    brings_more = any(wanted.values()) or bool(events - {"SessionStart"})
+    brings_more = any(declared_components(plugin_dir, name).values()) or bool(events - {"SessionStart"})
     if "SessionStart" in events and not contexts and not waiting and not brings_more:
         if answers:
             problems.append(
@@ -244,15 +252,17 @@ def _session(
     timeout_s: float,
     cell_id: str,
     max_turns: int = 3,
+    agent: str = registry.DEFAULT,
 ) -> tuple[launcher.Session, str, str | None, Seat]:
-    """One short session of arm through the gateway: (session, the offline request log, why it
-    measured nothing, its seat). An offline model goes to the offline server, which logs the
-    requests; any other model to the real API (no log)."""
+    """One short session of arm through the gateway, by the agent's CLI (claude: its binary):
+    (session, the offline request log, why it measured nothing, its seat). An offline model
+    goes to the offline server, which logs the requests; any other model to the real API (no
+    log). Hooks the CLI's stream does not show are read from its HOME afterwards."""
     ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
     for d in (ws, out):
         d.mkdir(parents=True, exist_ok=True)
     log = out / "offline_requests.jsonl"
-    cli = registry.get()
+    cli = registry.get(agent)
     # The arm as its cells get it: plugin and MCP folders as copies (install.sealed).
     arm = sealed(arm)
     route = routes.open(cell_id, model, workspace=ws.resolve(), requests_log=log, log=out / "gateway.jsonl")
@@ -288,6 +298,7 @@ def _session(
             timeout_s=timeout_s,
         )
         seat = routes.close(route)
+        session.transcript.hook_events.extend(cli.hook_events(home))
     finally:
         if seat is None:
             routes.close(route)
@@ -312,29 +323,38 @@ def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[st
     return [], {"output_style": shown}
 
 
-def part_proof(part: Part, transcript: Transcript, log: str) -> tuple[list[str], dict[str, Any]]:
-    """What one part of an arm must show in the probe session: (problems, evidence)."""
+def part_proof(
+    part: Part, transcript: Transcript, log: str, dialect: Dialect = CLAUDE
+) -> tuple[list[str], dict[str, Any]]:
+    """What one part of an arm must show in the probe session of a CLI of this dialect:
+    (problems, evidence)."""
     init = transcript.init or {}
     if part.kind == "plugin" and part.path is not None:
-        return plugin_problems(part.path, init, transcript, log)
+        return plugin_problems(part.path, init, transcript, log, dialect)
     if part.kind == "settings":
         return settings_proof(part, init)
     if part.kind in ("mcp", "skills", "agents"):
-        return armproof.init_proof(part, init)
+        prefix = None if dialect.mcp_prefix == CLAUDE.mcp_prefix else dialect.mcp_prefix
+        return armproof.init_proof(part, init, log, prefix)
     return armproof.request_proof(part, log)
 
 
-def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0) -> dict[str, Any]:
-    """Run arm once offline; ok only when every part's content demonstrably reached the session.
-    A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
+def activation_check(
+    arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0, agent: str = registry.DEFAULT
+) -> dict[str, Any]:
+    """Run arm once offline through the agent's CLI (claude: its binary); ok only when every
+    part's content demonstrably reached the session. A one-part arm's evidence is that part's;
+    a composed arm's is a list, one per part."""
     problems: list[str] = []
     found: list[dict[str, Any]] = []
+    dialect = registry.get(agent).dialect
+    cell_id = f"preflight-{arm.name}" + ("" if agent == registry.DEFAULT else f"-{agent}")
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
         session, log, invalid, _seat = _session(
-            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
+            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, cell_id, agent=agent
         )
         for part in arm.parts:
-            issues, seen = part_proof(part, session.transcript, log)
+            issues, seen = part_proof(part, session.transcript, log, dialect)
             problems += [f"{part.kind}: {i}" for i in issues] if len(arm.parts) > 1 else issues
             found.append({"kind": part.kind, **seen})
     if invalid:
@@ -344,11 +364,17 @@ def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 6
     evidence: dict[str, Any] = {"parts": found} if len(found) > 1 else {}
     if len(found) == 1:
         evidence = {k: v for k, v in found[0].items() if k != "kind"}
-    return {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
+    result = {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
+    return result if agent == registry.DEFAULT else {**result, "agent": agent}
 
 
 def warm_up(
-    claude: str, models: list[str], arms: list[Arm], routes: Routes, timeout_s: float
+    claude: str,
+    models: list[str],
+    arms: list[Arm],
+    routes: Routes,
+    timeout_s: float,
+    agent: str = registry.DEFAULT,
 ) -> list[dict[str, Any]]:
     """One throwaway call per (model, arm) so that the first cells do not each pay the cold
     prompt-cache write of the shared prefix: ordering noise, not an arm effect."""
@@ -363,18 +389,18 @@ def warm_up(
                     model,
                     Path(tmp),
                     timeout_s,
-                    f"warmup-{arm.name}-{model}",
+                    f"warmup-{arm.name}-{model}" + ("" if agent == registry.DEFAULT else f"-{agent}"),
                     max_turns=1,
+                    agent=agent,
                 )
             spent = sum(m.cost_usd for m in seat.requests)
-            done.append(
-                {
-                    "model": model,
-                    "arm": arm.name,
-                    "ok": invalid is None,
-                    "error": invalid,
-                    "cost_usd": round(spent, 8),
-                    "wall_s": round(session.run.wall_s, 3),
-                }
-            )
+            line = {
+                "model": model,
+                "arm": arm.name,
+                "ok": invalid is None,
+                "error": invalid,
+                "cost_usd": round(spent, 8),
+                "wall_s": round(session.run.wall_s, 3),
+            }
+            done.append(line if agent == registry.DEFAULT else {**line, "agent": agent})
     return done

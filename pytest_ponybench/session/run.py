@@ -350,6 +350,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
         task=cell.task.id,
         arm=cell.arm.name,
         model=cell.model,
+        agent=cell.agent,
         run=cell.run,
         attempt=attempt,
         arm_hash=cell.arm.content_hash(),
