@@ -99,6 +99,10 @@ def _mcp(
                 f"its MCP server {name!r} did not connect (status {status.get(name, 'not listed')}); "
                 "in the cell it can read only its config's folder and the system"
             )
+        elif not found[name] and name not in status:
+            problems.append(
+                f"its MCP server {name!r} offered the model no tool {prefix}* (it did not start, or has none)"
+            )
         elif not found[name]:
             problems.append(f"its MCP server {name!r} connected but the session lists no tool {prefix}*")
     return problems, {"mcp_servers": {n: status.get(n) for n in part.names}, "mcp_tools": found}

@@ -231,7 +231,17 @@ def plugin_problems(
                 problems.append(
                     f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
                 )
-    brings_more = any(declared_components(plugin_dir, name).values()) or bool(events - {"SessionStart"})
+    declared = declared_components(plugin_dir, name)
+    if "skills" not in dialect.plugin_lists:
+        # A CLI that loads no plugin gets its skills laid by the harness: its system prompt lists them.
+        in_request = [s for s in declared["skills"] if f"<name>{s.split(':', 1)[1]}</name>" in log]
+        evidence["skills_in_request"] = in_request
+        problems += [
+            f"its skill {s!r} is not listed in the model's request"
+            for s in declared["skills"]
+            if s not in in_request
+        ]
+    brings_more = any(declared.values()) or bool(events - {"SessionStart"})
     if "SessionStart" in events and not contexts and not waiting and not brings_more:
         if answers:
             problems.append(

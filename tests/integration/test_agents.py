@@ -9,8 +9,11 @@ cannot do is a reason on its record, never a quiet exit 0."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,12 +22,15 @@ from pytest_ponybench.core.arms import Arm, parse_spec
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
+from pytest_ponybench.roles import preflight
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir
-from tests.support import REPO, confined_or_skip, write
+from tests.support import ARM_FILES, NOTES_MCP, REPO, confined_or_skip, records, run_dirs, write
 
 CAREFUL = REPO / "examples" / "careful-plugin"
 AGENTS = [
@@ -32,6 +38,11 @@ AGENTS = [
     pytest.param("copilot", marks=pytest.mark.needs_copilot),
 ]
 WRITE_TOOL = {"opencode": "write", "copilot": "create"}
+# Eight tasks of four runs: about 90% power for the +40 points the coin is told (six of three: 60%).
+AB_TASKS = [
+    *("sql_lookup", "merge_intervals", "parse_duration", "reset_token"),
+    *("open_redirect", "luhn_check", "roman_numerals", "semver_compare"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +149,178 @@ def test_copilot_loads_the_claude_plugin_unchanged_its_skill_used_its_hook_conte
     assert rec["plugins"] == ["careful"]
     # The hook's top-level additionalContext reached the model: the coin's directive is there.
     assert "ponybench-offline: good=0.9" in folder.gateway.read_text()
+
+
+# ---------------------------------------------------------------- the pre-flight, per agent
+
+PLUGINS = REPO / "tests" / "plugins"
+
+
+def activation(agent: str, spec: str, server: OfflineServer, root: Path = REPO) -> dict[str, Any]:
+    arm = parse_spec(spec, root, "--arm")
+    binary = shutil.which(registry.get(agent).binary)
+    assert binary is not None
+    return preflight.activation_check(arm, binary, Routes(shared(), OfflineEndpoint(server)), agent=agent)
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize(
+    ("spec", "proof"),
+    [
+        (f"notes=mcp:{NOTES_MCP / 'mcp.json'}", "mcp_tools"),
+        (f"sk=skills:{ARM_FILES / 'skills'}", "skills_listed"),
+        (f"md=claude-md:{ARM_FILES / 'memory' / 'CLAUDE.md'}", "claude_md_in_request"),
+        (f"mdu=claude-md:{ARM_FILES / 'memory' / 'CLAUDE.md'}@user", "claude_md_in_request"),
+        ("terse=prompt:PONY-PROMPT-MARKER answer in one line.", "prompt_in_request"),
+        (f"so=plugin:{PLUGINS / 'skill-only'}", "plugins"),
+    ],
+)
+def test_each_arm_kind_is_proven_through_each_clis_own_session(
+    agent: str, spec: str, proof: str, server: OfflineServer
+) -> None:
+    confined_or_skip()
+    result = activation(agent, spec, server)
+    assert result["ok"] and result["agent"] == agent, result
+    evidence = result["evidence"]
+    assert proof in evidence, evidence
+    if proof == "mcp_tools":
+        prefix = {"opencode": "notes_", "copilot": "notes-"}[agent]
+        assert evidence["mcp_tools"]["notes"] and all(
+            t.startswith(prefix) for t in evidence["mcp_tools"]["notes"]
+        )
+    if proof == "plugins" and agent == "opencode":
+        assert evidence["skills_in_request"] == ["skill-only:frontend-design"]
+    if proof == "plugins" and agent == "copilot":
+        assert evidence["registered"]["skills"] == ["skill-only:frontend-design"]
+
+
+@pytest.mark.needs_copilot
+def test_copilots_proof_of_a_plugin_is_its_skill_and_its_hooks_context_at_the_model(
+    server: OfflineServer,
+) -> None:
+    result = activation("copilot", f"careful=plugin:{CAREFUL}", server)
+    assert result["ok"], result
+    evidence = result["evidence"]
+    assert evidence["hook_context_reached"] is True and evidence["hook_events"] == ["SessionStart"]
+    assert evidence["registered"]["skills"] == ["careful:careful-review"]
+
+
+@pytest.mark.needs_copilot
+def test_a_hook_whose_context_copilot_does_not_give_its_model_is_refused(server: OfflineServer) -> None:
+    """json-context answers with hookSpecificOutput alone, which Claude Code gives its model and
+    Copilot CLI does not: the same plugin passes claude's pre-flight and fails Copilot's."""
+    result = activation("copilot", f"jc=plugin:{PLUGINS / 'json-context'}", server)
+    assert not result["ok"]
+    assert result["problems"] == ["its SessionStart hook printed nothing the model could see"], result
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_an_mcp_server_that_does_not_start_is_refused(
+    agent: str, server: OfflineServer, tmp_path: Path
+) -> None:
+    config = write(
+        tmp_path / "dead" / "mcp.json",
+        json.dumps({"mcpServers": {"dead": {"command": "python3", "args": ["-c", "raise SystemExit(3)"]}}}),
+    )
+    result = activation(agent, f"dead=mcp:{config}", server, tmp_path)
+    assert not result["ok"], result
+    assert result["problems"][0].startswith("its MCP server 'dead' "), result
+
+
+# ---------------------------------------------------------------- the grid, per agent
+
+QUICK = ["merge_intervals", "cart_bogo", "sql_lookup"]
+
+
+@pytest.mark.needs_claude
+@pytest.mark.needs_opencode
+@pytest.mark.needs_copilot
+def test_the_offline_grid_through_every_agent_passes_the_references_and_fails_the_flawed(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    root = bench_project(tasks=QUICK)
+    result = pytester.runpytest_subprocess(
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-reference,offline-flawed",
+        "--agents",
+        "claude,opencode,copilot",
+        "-p",
+        "no:cacheprovider",
+    )
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.OK, out[-3000:]
+    result.assert_outcomes(passed=9, xfailed=9)
+    run_dir = run_dirs(root)[0]
+    recs = records(run_dir)
+    tasks = {t.id: t for t in load_tasks(root / "benchmarks" / "tasks", root / "fixtures")}
+    assert sorted({(r["agent"], r["model"]) for r in recs}) == sorted(
+        (a, m) for a in ("claude", "copilot", "opencode") for m in ("offline-flawed", "offline-reference")
+    )
+    for rec in recs:
+        where = f"{rec['cell_id']}: {rec.get('error')} {rec.get('reason')}"
+        assert rec["valid"] and rec["confined"], where
+        assert rec["cell_id"].endswith(f"-{rec['agent']}-r0"), where
+        assert (rec["input_tokens"] or 0) > 0 and (rec["cost_usd"] or 0) > 0 and rec["meter_mismatch"] is None
+        assert (rec["claude_cpu_s"] or 0) > 0.1, where  # the CLI's own CPU reaches the harness
+        if rec["model"] == "offline-reference":
+            assert rec["correct"] and rec["safe"], where
+        else:
+            assert rec[tasks[rec["task"]].axis] is False, where
+    # Every table per model and agent; run.json says which agents and their versions.
+    for label in (
+        "offline-reference on copilot",
+        "offline-flawed on opencode",
+        "offline-reference on claude",
+    ):
+        assert f"ALL TASKS ({label})" in out
+    run = json.loads((run_dir / "run.json").read_text())
+    assert run["options"]["agents"] == ["claude", "opencode", "copilot"]
+    assert set(run["agent_versions"]) == {"claude", "opencode", "copilot"}
+    assert run["agent_versions"]["opencode"] == "1.18.33"
+    assert len(run["grid"]) == 18 and run["finished"]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert {m["model"] for m in summary["models"]} >= {
+        "offline-reference on opencode",
+        "offline-flawed on copilot",
+    }
+
+
+@pytest.mark.needs_claude
+@pytest.mark.needs_copilot
+def test_the_example_plugins_offline_ab_decides_on_claude_and_on_copilot(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """offline-coin: the careful plugin's hook tells the model good=0.9 (the baseline draws at
+    0.5); the hook answers in JSON both CLIs give their model, so both find the effect."""
+    root = bench_project(tasks=AB_TASKS)
+    result = pytester.runpytest_subprocess(
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-coin",
+        "--agents",
+        "claude,copilot",
+        "--runs",
+        "4",
+        "--arm",
+        f"careful=plugin:{CAREFUL}",
+        "-p",
+        "no:cacheprovider",
+    )
+    out = result.stdout.str()
+    for agent in ("claude", "copilot"):
+        block = out.split(f"careful vs baseline (offline-coin on {agent})", 1)[1]
+        m = re.search(r"^  pass +([+-]\d+\.\d) pp +\[([+-]\d+\.\d), ([+-]\d+\.\d)\] pp +(\w+)", block, re.M)
+        assert m is not None, out
+        assert m[4] == "better" and float(m[2]) <= 40.0 <= float(m[3]), out
+    assert "the same arm across agents (pass, each agent's arm vs that agent's baseline):" in out
+    assert re.search(r"^  careful +offline-coin +copilot +\+\d+\.\d pp .* better", out, re.M), out
+    recs = records(run_dirs(root)[0])
+    assert len(recs) == 2 * 2 * 4 * len(AB_TASKS) and all(r["valid"] for r in recs)
+    for rec in recs:
+        used = ["careful:careful-review"] if rec["arm"] == "careful" else []
+        assert rec["skills_used"] == used, rec["cell_id"]
