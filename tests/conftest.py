@@ -1,9 +1,10 @@
 """Fixtures of this project's tests; plain helpers live in tests/support.py.
 
 Tests in two layers: tests/unit needs no claude and no network; tests/integration runs the real
-CLI where a test is marked `needs_claude` (`needs_opencode`, `needs_copilot`: the other agents'
-CLIs). Without the CLI those tests skip with the install line, unless PONYBENCH_REQUIRE_CLAUDE=1
-(set by .ci/run, which installs every pinned CLI) turns the skip into a failure.
+CLI where a test is marked `needs_claude` (`needs_opencode`, `needs_copilot`, `needs_codex`:
+the other agents' CLIs). Without the CLI those tests skip with the install line, unless
+PONYBENCH_REQUIRE_CLAUDE=1 (set by .ci/run, which installs every pinned CLI) turns the skip into
+a failure.
 """
 
 from __future__ import annotations

@@ -53,6 +53,8 @@ class Agent(Protocol):
     stream_file: str  # what its stream is kept as in the cell's folder
     packages: tuple[str, ...]  # its npm packages: the install a confined session reads
     install_hint: str  # the pinned install command, for the error when it is missing
+    # Its API has no live upstream at the gateway (Codex's Responses API): offline models only.
+    offline_only: bool
 
     def version(self, binary: str) -> str | None:
         """The CLI's version line, or None when it does not start."""

@@ -68,6 +68,7 @@ class ClaudeCode:
     stream_file = "claude.jsonl"
     packages: tuple[str, ...] = (CLI_PACKAGE,)
     install_hint = "npm install -g @anthropic-ai/claude-code@2.1.332"
+    offline_only = False
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)

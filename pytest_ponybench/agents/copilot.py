@@ -135,6 +135,7 @@ class Copilot:
     stream_file = "copilot.jsonl"
     packages: tuple[str, ...] = (PACKAGE,)
     install_hint = "npm install -g @github/copilot@1.0.102"
+    offline_only = False
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CLAUDE", "COPILOT", "DIALECTS", "Dialect", "OPENCODE", "dialect_of"]
+__all__ = ["CLAUDE", "CODEX", "COPILOT", "DIALECTS", "Dialect", "OPENCODE", "dialect_of"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class Dialect:
     # Where a hook's JSON answer puts what reaches the model: claude reads
     # hookSpecificOutput.additionalContext, Copilot CLI the top-level additionalContext.
     hook_context_top: bool = False
+    # Its one edit tool takes a patch (Codex's freeform apply_patch): a file is written as a
+    # patch that adds it (deleting it first when it exists); no read tool.
+    patch: bool = False
 
 
 CLAUDE = Dialect()
@@ -76,8 +79,24 @@ COPILOT = Dialect(
     plugin_lists=("skills",),
     hook_context_top=True,
 )
+# Codex 0.171: the freeform apply_patch tool alone (its shell is denied every session).
+CODEX = Dialect(
+    write="apply_patch",
+    write_path="path",
+    write_content="patch",
+    edit="apply_patch",
+    edit_path="path",
+    edit_old="",
+    edit_new="",
+    read="",
+    skill="",
+    skill_name="",
+    mcp_prefix="mcp__{server}__",
+    plugin_lists=(),
+    patch=True,
+)
 # agent name -> its dialect; a request is matched against each in this order.
-DIALECTS: dict[str, Dialect] = {"claude": CLAUDE, "opencode": OPENCODE, "copilot": COPILOT}
+DIALECTS: dict[str, Dialect] = {"claude": CLAUDE, "opencode": OPENCODE, "copilot": COPILOT, "codex": CODEX}
 
 
 def dialect_of(offered: Iterable[object]) -> Dialect:

@@ -85,6 +85,7 @@ class OpenCode:
     stream_file = "opencode.jsonl"
     packages: tuple[str, ...] = ("opencode-ai",)
     install_hint = "npm install -g opencode-ai@1.18.33"
+    offline_only = False
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pytest_ponybench.agents.base import Agent
 from pytest_ponybench.agents.claude import ClaudeCode
+from pytest_ponybench.agents.codex import Codex
 from pytest_ponybench.agents.copilot import Copilot
 from pytest_ponybench.agents.opencode import OpenCode
 from pytest_ponybench.errors import PonybenchError
@@ -20,6 +21,7 @@ ADAPTERS: dict[str, Callable[[], Agent]] = {
     "claude": ClaudeCode,
     "opencode": OpenCode,
     "copilot": Copilot,
+    "codex": Codex,
 }
 DEFAULT = "claude"
 

@@ -156,13 +156,15 @@ class Reader:
             self.text_cut = True
         self.entries.append(Message("assistant", text, subagent=sub))
 
-    def call(self, name: str, given: Any, call_id: str, sub: bool = False) -> int:
-        """A tool call the model made, in order; its index."""
+    def call(self, name: str, given: Any, call_id: str, sub: bool = False, api_id: bool = True) -> int:
+        """A tool call the model made, in order; its index. api_id False: call_id is the
+        stream's own name for it (its result is paired by it), not the API's tool call id the
+        gateway saw, so the call keeps none."""
         parsed, raw = parse_input(given, INPUT_STRING_CHARS)
-        call = _Call(len(self.calls), name, parsed, raw, sub, call_id)
+        call = _Call(len(self.calls), name, parsed, raw, sub, call_id if api_id else "")
         self.calls.append(call)
-        if call.id:
-            self.by_id.setdefault(call.id, call.index)
+        if call_id:
+            self.by_id.setdefault(call_id, call.index)
         self.entries.append(_Slot(call.index))
         return call.index
 

@@ -9,8 +9,9 @@ proven by `roles/preflight.plugin_problems`, which reads its hooks' events as we
 
 Another CLI shows less at its start, and the request says the rest: Copilot CLI lists skills
 and MCP servers (gathered into a claude-shaped init by its parser) but not their tools, OpenCode
-lists nothing; both list skills in the system prompt as `<name>skill</name>` and offer an MCP
-server's tools under their own prefix (`notes-lookup`, `notes_lookup`; `Dialect.mcp_prefix`).
+lists nothing; both list skills in the system prompt as `<name>skill</name>` (Codex as a
+`- skill: ...` line) and offer an MCP server's tools under their own prefix (`notes-lookup`,
+`notes_lookup`; `Dialect.mcp_prefix`).
 """
 
 from __future__ import annotations
@@ -112,8 +113,9 @@ def _names(
     part: Part, init: Mapping[str, Any], key: str, what: str, log: str = ""
 ) -> tuple[list[str], dict[str, Any]]:
     have = listed(init, key)
-    # A skill another CLI lists in its system prompt rather than at its start.
-    have += [n for n in part.names if key == "skills" and f"<name>{n}</name>" in log]
+    # A skill another CLI lists in its system prompt rather than at its start: OpenCode and
+    # Copilot CLI as `<name>skill</name>`, Codex as a `- skill: description` line.
+    have += [n for n in part.names if key == "skills" and (f"<name>{n}</name>" in log or f"- {n}: " in log)]
     missing = [n for n in part.names if n not in have]
     problems = [f"its {what} {n!r} is not listed in the session's {key}" for n in missing]
     return problems, {f"{key}_listed": [n for n in part.names if n in have]}

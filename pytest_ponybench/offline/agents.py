@@ -30,6 +30,7 @@ from pytest_ponybench.agents.dialect import DIALECTS, dialect_of
 from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline  # the naming is core's
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape, wire
+from pytest_ponybench.offline import responses as offline_responses
 from pytest_ponybench.offline.script import CellScript, Session, resolve_call
 
 __all__ = [
@@ -228,6 +229,9 @@ def _agent_step(
         old = (current or b"").decode("utf-8")
     except UnicodeDecodeError:
         old = ""
+    if say.patch:  # one patch: the file added, or its whole content replaced
+        patch = offline_responses.patch_for(path, new, None if current is None else old)
+        return wire.tools([(say.write, {say.write_path: path, say.write_content: patch})])
     if (not old or "\r" in old + new) and not (say.create_only and current is not None):
         # Edit cannot anchor on nothing; a CLI whose create fails on an existing file edits it.
         return wire.tools([(say.write, {say.write_path: path, say.write_content: new})])

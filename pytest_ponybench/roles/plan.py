@@ -316,7 +316,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 f"{len(settings.models)} models{per_agent} x {runs.words()}), more than "
                 f"{cfg.MAX_CELLS}: narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
             )
-        _agent_conflicts(agents, tasks, arms)
+        _agent_conflicts(agents, tasks, arms, settings.models)
         cells = tuple(grid(list(tasks), list(arms), list(settings.models), runs, agents))
         if shard is not None:
             # Placed over the whole grid, so every shard of it computes the same split.
@@ -372,11 +372,21 @@ def _agent_binary(name: str, settings: Settings) -> str:
     return found
 
 
-def _agent_conflicts(agents: tuple[str, ...], tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> None:
-    """An arm another agent has no equivalent for, or a task whose policy it cannot keep, is
-    refused before any cell, naming the arm's kind (or the task) and the agent."""
+def _agent_conflicts(
+    agents: tuple[str, ...], tasks: tuple[Task, ...], arms: tuple[Arm, ...], models: tuple[str, ...]
+) -> None:
+    """An arm another agent has no equivalent for, a task whose policy it cannot keep, or a live
+    model an agent cannot reach through the gateway is refused before any cell, naming the arm's
+    kind (or the task, or the model) and the agent."""
     for name in agents:
         agent = registry.get(name)
+        live = [m for m in models if not is_offline(m)]
+        if agent.offline_only and live:
+            raise PonybenchError(
+                f"ponybench: {cfg.OPT_AGENTS} {name}: the live model {live[0]} cannot be reached: {name} "
+                "speaks the OpenAI Responses API, and the model gateway's live upstream is the Anthropic "
+                f"API; run {name} with offline-* models, or leave it out; nothing was run."
+            )
         for arm in arms:
             if (why := agent.arm_refusal(arm)) is not None:
                 raise PonybenchError(

@@ -22,6 +22,7 @@ from pytest_ponybench.core.transcript import Transcript
 __all__ = [
     "Audit",
     "CREDENTIALS_NAME",
+    "PATCH_TOOL",
     "PATTERN_TOOLS",
     "READ_TOOLS",
     "WRITE_REASON",
@@ -108,8 +109,18 @@ def inside(path: str, workspace: str) -> bool:
     return path == workspace or path.startswith(workspace.rstrip("/") + "/")
 
 
+# Codex's apply_patch: the files its stream says it changed (`changes`: path and kind).
+PATCH_TOOL = "apply_patch"
+
+
 def tool_paths(name: str, given: Mapping[str, Any], cwd: str, home: str | None) -> tuple[list[str], bool]:
     """The absolute paths one tool call touches, and whether it writes them."""
+    if name == PATCH_TOOL:
+        changes = given.get("changes")
+        named = (
+            [c.get("path") for c in changes if isinstance(c, Mapping)] if isinstance(changes, list) else []
+        )
+        return [_resolve(p, cwd, home) for p in named if isinstance(p, str) and p], True
     writes = name in WRITE_TOOLS
     keys = WRITE_TOOLS.get(name) or READ_TOOLS.get(name) or ()
     paths = [_resolve(v, cwd, home) for k in keys if isinstance(v := given.get(k), str) and v]

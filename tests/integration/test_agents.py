@@ -1,5 +1,5 @@
-"""Other agent CLIs, one cell at a time: OpenCode and Copilot CLI run a task through their own
-tools, confined as claude is, every request through the gateway, offline.
+"""Other agent CLIs: OpenCode, Copilot CLI and Codex run a task through their own tools, confined
+as claude is, every request through the gateway, offline (Codex through its Responses route).
 
 Each cell here is `session.run.run_cell` with the agent's adapter, as the runner calls it: the
 offline agents speak each CLI's tool dialect (write/edit, create/edit), the scorer decides, the
@@ -324,3 +324,55 @@ def test_the_example_plugins_offline_ab_decides_on_claude_and_on_copilot(
     for rec in recs:
         used = ["careful:careful-review"] if rec["arm"] == "careful" else []
         assert rec["skills_used"] == used, rec["cell_id"]
+
+
+# ---------------------------------------------------------------- Codex, through the Responses route
+
+
+@pytest.mark.needs_codex
+def test_codex_runs_offline_end_to_end_through_the_responses_route(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """The real codex CLI against the offline server's Responses route, through the gateway:
+    the scripted agents patch with its freeform apply_patch (a new file added, a seeded one
+    updated), the gateway meters every request, the references pass and the flawed fail."""
+    root = bench_project(tasks=["merge_intervals", "cart_bogo"])
+    result = pytester.runpytest_subprocess(
+        "benchmarks",
+        "-n",
+        "2",
+        "--models",
+        "offline-reference,offline-flawed",
+        "--agents",
+        "codex",
+        "-p",
+        "no:cacheprovider",
+    )
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.OK, out[-3000:]
+    result.assert_outcomes(passed=2, xfailed=2)
+    run_dir = run_dirs(root)[0]
+    recs = records(run_dir)
+    assert len(recs) == 4 and {r["agent"] for r in recs} == {"codex"}
+    for rec in recs:
+        where = f"{rec['cell_id']}: {rec.get('error')} {rec.get('reason')}"
+        assert rec["valid"] and rec["confined"] and rec["cell_id"].endswith("-codex-r0"), where
+        patches = rec["tool_uses"].get("apply_patch", 0)
+        assert set(rec["tool_uses"]) == {"apply_patch"} and patches >= 1, where  # a patch a file
+        assert rec["spend"]["main"]["requests"] == patches + 1 and (rec["cost_usd"] or 0) > 0, where
+        assert rec["meter_mismatch"] is None, where  # its own counts agree with the gateway's
+        assert rec["correct"] is (rec["model"] == "offline-reference"), where
+        gateway = (run_dir / "cells" / rec["cell_id"] / "gateway.jsonl").read_text()
+        assert '"apply_patch"' in gateway and "*** Begin Patch" in gateway
+    assert "ALL TASKS (offline-reference on codex)" in out
+
+
+@pytest.mark.needs_codex
+def test_codex_proves_a_prompt_and_a_skill_through_its_session(server: OfflineServer) -> None:
+    for spec, proof in (
+        ("terse=prompt:PONY-PROMPT-MARKER answer in one line.", "prompt_in_request"),
+        (f"sk=skills:{ARM_FILES / 'skills'}", "skills_listed"),
+        (f"md=claude-md:{ARM_FILES / 'memory' / 'CLAUDE.md'}", "claude_md_in_request"),
+    ):
+        result = activation("codex", spec, server)
+        assert result["ok"] and proof in result["evidence"], result

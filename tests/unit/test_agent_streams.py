@@ -1,4 +1,4 @@
-"""OpenCode's and Copilot CLI's streams, as their real CLIs wrote them (recorded offline under
+"""OpenCode's, Copilot CLI's and Codex's streams, as their real CLIs wrote them (recorded offline under
 tests/unit/data/streams), parsed into the one transcript every reader reads: tool calls with
 their results, the skills a plugin brought and the one used, the end of the session in claude's
 shape, an API error with its status; and the adapters' word on each (valid, invalid)."""
@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_ponybench.agents import copilot_stream, opencode_stream
+from pytest_ponybench.agents import codex_stream, copilot_stream, opencode_stream
+from pytest_ponybench.agents.codex import Codex
 from pytest_ponybench.agents.copilot import Copilot
 from pytest_ponybench.agents.opencode import OpenCode
 from pytest_ponybench.agents.process import Run
 from pytest_ponybench.core import skills
 from pytest_ponybench.core.records import ErrorKind
+from pytest_ponybench.session import audit
 
 STREAMS = Path(__file__).parent / "data" / "streams"
 EXITED = Run(exit_code=0, timed_out=False, wall_s=1.0)
@@ -67,3 +69,30 @@ def test_copilot_an_api_error_is_invalid_with_its_status() -> None:
     error = Copilot().invalid(t, Run(exit_code=1, timed_out=False, wall_s=1.0), "")
     assert error is not None and error.kind is ErrorKind.API and error.message.startswith("API error 400: ")
     assert Copilot().api_error_status(t) == 400
+
+
+def test_codex_a_patch_its_reply_and_its_usage() -> None:
+    t = codex_stream.parse(STREAMS / "codex-offline-flawed.jsonl")
+    assert t.agent == "codex" and t.session_id == "01a249b5-bbe5-7710-9083-147aafd4451d"
+    [call] = t.tool_calls
+    assert call.tool == "apply_patch" and call.succeeded and call.id == ""  # the stream's own id
+    assert call.input is not None and call.input["changes"][0]["kind"] == "update"
+    assert t.reply == "Done: wrote shopcart/discounts.py." and t.turns == 1
+    assert (t.usage.input_tokens, t.usage.cache_read_tokens, t.usage.output_tokens) == (
+        14774 - 7053,
+        7053,
+        609,
+    )
+    assert Codex().invalid(t, EXITED, "") is None and Codex().gateway_session(t) == t.session_id
+    # The audit reads the patch's files as writes.
+    tried = audit.audit_transcript(t, Path("/elsewhere"))
+    assert tried.outside_writes == [call.input["changes"][0]["path"]]
+
+
+def test_codex_an_api_error_is_invalid_with_the_apis_words() -> None:
+    t = codex_stream.parse(STREAMS / "codex-offline-error-400.jsonl")
+    error = Codex().invalid(t, Run(exit_code=1, timed_out=False, wall_s=1.0), "")
+    assert error is not None and error.kind is ErrorKind.API
+    assert error.message.endswith(": offline-error-400: scripted HTTP 400 (invalid_request_error)"), (
+        error.message
+    )

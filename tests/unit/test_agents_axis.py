@@ -64,6 +64,18 @@ def test_an_arm_an_agent_cannot_run_is_refused_naming_its_kind_and_the_agent(
     assert "nothing was run" in out
 
 
+def test_codex_is_refused_a_live_model_and_an_mcp_arm(pytester: pytest.Pytester, project: Path) -> None:
+    out = refused(pytester, "--agents", "claude,codex", "--models", "offline-reference,sonnet", "--dry-run")
+    assert "--agents codex: the live model sonnet cannot be reached: codex speaks the OpenAI Responses" in out
+    write(
+        project / "mcp" / "mcp.json", '{"mcpServers": {"n": {"command": "python3", "args": ["-c", "pass"]}}}'
+    )
+    out = refused(pytester, "--agents", "codex", "--arm", "n=mcp:mcp/mcp.json")
+    assert (
+        "--agents codex: arm 'n' (mcp): Codex offers an MCP server's tools only behind its tool search" in out
+    )
+
+
 def test_a_task_policy_of_claude_s_tools_is_refused_for_another_agent(
     pytester: pytest.Pytester, project: Path
 ) -> None:
