@@ -6,9 +6,14 @@
   ponybench compare BASE_RUN CAND_RUN [--primary METRIC] [--family model|run] [--fail-on RULES]
                     [--markdown] [--html PATH]
   ponybench noise RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run]
+  ponybench history [RUN_DIR... | FOLDER] [--fail-on RULES] [--window K] [--markdown | --json]
+                    [--csv PATH] [--svg PATH] [--rebuild]   (default FOLDER runs/)
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
+  ponybench report --history FOLDER [-o PATH]   (the page of a folder's runs over time)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+                       [--allow-tools TOOL...] [--disallow-tools TOOL...] [--strict]
+  ponybench import-skill-creator PATH [-o TASKS_DIR] [--skill DIR] [--axis score|correct]
   ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
   ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
   ponybench mutate [--tasks IDS] [--changed-since GITREF] [--jobs N] [--list] [--no-write]
@@ -17,7 +22,8 @@
 `compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
 folder holding one) stands where a run dir does.
 
-Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed, a merged grid has
+Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed (history: or no earlier
+comparable run to test against), a merged grid has
 cells without a record or a task's checks are below the mutation goal, 2 a usage or data error
 (bad rule, unknown arm or metric, a path that is not a run dir, run dirs of different grids), 3
 an internal error (a bug: the traceback follows; never a verdict). A run dir is any folder with
@@ -34,7 +40,19 @@ import traceback
 from collections.abc import Sequence
 
 from pytest_ponybench import __version__
-from pytest_ponybench._cli import compare, importcpe, init, merge, mutate, noise, report, summary, task
+from pytest_ponybench._cli import (
+    compare,
+    history,
+    importcpe,
+    importskill,
+    init,
+    merge,
+    mutate,
+    noise,
+    report,
+    summary,
+    task,
+)
 from pytest_ponybench._cli.common import BROKEN_PIPE, GATE_FAILED, INTERNAL, OK, USAGE, load_records
 from pytest_ponybench.errors import PonybenchError
 
@@ -46,7 +64,9 @@ __all__ = [
     "USAGE",
     "build_parser",
     "cmd_compare",
+    "cmd_history",
     "cmd_import_cpe",
+    "cmd_import_skill_creator",
     "cmd_init",
     "cmd_merge",
     "cmd_mutate",
@@ -59,14 +79,16 @@ __all__ = [
 ]
 
 # The subcommands in the order `ponybench --help` lists them; each adds its own parser.
-COMMANDS = (summary, compare, noise, report, merge, importcpe, init, task, mutate)
+COMMANDS = (summary, compare, noise, history, report, merge, importcpe, importskill, init, task, mutate)
 
 cmd_summary = summary.run
 cmd_compare = compare.run
 cmd_noise = noise.run
+cmd_history = history.run
 cmd_report = report.run
 cmd_merge = merge.run
 cmd_import_cpe = importcpe.run
+cmd_import_skill_creator = importskill.run
 cmd_init = init.run
 cmd_task_new = task.run
 cmd_mutate = mutate.run
@@ -80,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task,mutate}"
+        dest="command",
+        metavar="{summary,compare,noise,history,report,merge,import-cpe,import-skill-creator,init,task,mutate}",
     )
     for command in COMMANDS:
         command.add(sub)

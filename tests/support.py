@@ -248,3 +248,10 @@ def as_nobody(
     out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     assert out["uid"] == NOBODY and out["available"], out
     return out
+
+
+def doc_example(page: Path, command: str) -> list[str]:
+    """The lines a docs page shows as `$ command`'s output in a console block, but its `...`."""
+    text = page.read_text()
+    block = text[text.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() and line.strip() != "..."]

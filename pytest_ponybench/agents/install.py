@@ -41,6 +41,20 @@ COPY_IGNORE = (".git", "__pycache__")
 AGENT_SKILLS = ".agents/skills"
 
 
+def _ignored(apart: tuple[Path, ...]) -> Any:
+    """copytree's ignore: the VCS and cache folders, and the benchmark's own folders (a skills
+    folder that is the repository holds the tasks and the run dirs)."""
+    away = {os.path.realpath(a) for a in apart}
+    usual = shutil.ignore_patterns(*COPY_IGNORE)
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return set(usual(folder, names)) | {
+            n for n in names if os.path.realpath(os.path.join(folder, n)) in away
+        }
+
+    return ignore
+
+
 def _json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
@@ -104,10 +118,10 @@ def agent_placements(arm: Arm, user_memory: str | None, *, plugin_skills: bool =
         elif part.kind == "skills":
             one = (part.path / "SKILL.md").is_file()
             folders = [part.path] if one else [part.path / n for n in part.names]
-            out += [Placement(f, HOME, f"{AGENT_SKILLS}/{f.name}") for f in folders]
+            out += [Placement(f, HOME, f"{AGENT_SKILLS}/{f.name}", part.apart) for f in folders]
         elif part.kind == "plugin" and plugin_skills:
             for name in plugin_brings(part.path)["skills"]:
-                out.append(Placement(part.path / "skills" / name, HOME, f"{AGENT_SKILLS}/{name}"))
+                out.append(Placement(part.path / "skills" / name, HOME, f"{AGENT_SKILLS}/{name}", part.apart))
     return out
 
 
@@ -128,7 +142,7 @@ def lay_arm(
             )
         dest.parent.mkdir(parents=True, exist_ok=True)
         if place.source.is_dir():
-            shutil.copytree(place.source, dest, symlinks=True, ignore=shutil.ignore_patterns(*COPY_IGNORE))
+            shutil.copytree(place.source, dest, symlinks=True, ignore=_ignored(place.apart))
         else:
             shutil.copyfile(place.source, dest)
         if place.root == WORKSPACE:

@@ -63,13 +63,15 @@ def prepare(
     env_base: Mapping[str, str] | None = None,
     confined: bool = True,
     refuse_unconfined: str | None = None,
+    open_network: bool = False,
 ) -> Prepared:
     """cmd as it will run: confined to its workspace and HOME (the readable paths and what the
     adapter reads of the host besides, never one that is or holds a protected one) with the
     gateway as its only network, its environment from the adapter with the seat's token and the
     workspace as its PWD. Where this machine cannot confine, a paid model is
     refused naming the flag `refuse_unconfined` (None: the caller decided already); an
-    unconfined session reaches the gateway on its loopback port."""
+    unconfined session, or one whose task opens the network (`network = "open"`), reaches the
+    gateway on the host's loopback port."""
     state = confine.status()
     spec = replace(spec, workspace=workspace)
     if not (confined and state.available):
@@ -77,8 +79,9 @@ def prepare(
             raise RuntimeError(confine.refusal(["this cell's model"], False, refuse_unconfined))
         env = agent.environment(replace(spec, base_url=ticket.url, api_key=ticket.token), env_base)
         return Prepared(list(cmd), env, confined=False)
-    passage = confine.Passage(ticket.socket, ticket.bridge, confine.bridge_python())
-    env = agent.environment(replace(spec, base_url=passage.url, api_key=ticket.token), env_base)
+    passage = None if open_network else confine.Passage(ticket.socket, ticket.bridge, confine.bridge_python())
+    url = ticket.url if passage is None else passage.url
+    env = agent.environment(replace(spec, base_url=url, api_key=ticket.token), env_base)
     wrapped, prefix = confine.agent_command(
         cmd,
         workspace=workspace,
@@ -96,7 +99,7 @@ def prepare(
         "userns": state.userns,
         "seccomp": state.seccomp,
         "cap_eff": state.caps.get("CapEff"),
-        "network": "gateway only",
+        "network": "open (the task asks for it)" if open_network else "gateway only",
     }
     return Prepared(wrapped, env, confined=True, prefix=prefix, confinement=how)
 

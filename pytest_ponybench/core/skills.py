@@ -1,4 +1,5 @@
-"""Is the arm exercised? Which plugin skills, agents and commands a session had, and which it used.
+"""Is the arm exercised? Which plugin skills, agents and commands a session had (and the skills a
+skills arm placed), and which it used.
 
 Read from the session's transcript: its start event (claude's `system/init`) lists the
 skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
@@ -74,11 +75,14 @@ def invoked(calls: Iterable[ToolCall]) -> list[str]:
     return used
 
 
-def usage(transcript: Transcript) -> Record:
+def usage(transcript: Transcript, own: Iterable[str] = ()) -> Record:
     """The record fields of one cell: `skills_available` (what the arm's plugins registered:
-    skills, agents, commands) and `skills_used` (what the session invoked)."""
-    reg = registered(transcript.init or {})
-    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"]})
+    skills, agents, commands; and of `own`, the skills a skills arm placed, those the session
+    lists, by their folder's name) and `skills_used` (what the session invoked)."""
+    init = transcript.init or {}
+    reg = registered(init)
+    listed = {str(n.get("name") if isinstance(n, dict) else n) for n in init.get("skills") or []}
+    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"], *(set(own) & listed)})
     used = [_registered_as(name, available) for name in invoked(transcript.tool_calls)]
     return Record(skills_available=available, skills_used=list(dict.fromkeys(used)))
 

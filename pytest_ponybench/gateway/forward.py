@@ -53,9 +53,10 @@ _CREDENTIAL_HEADERS = frozenset({"x-api-key", "authorization"})
 class UpstreamError(Exception):
     """The upstream could not be reached or broke off; `status` is what the client is told."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, unreachable: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.unreachable = unreachable  # nothing answered: the client is best told nothing too
 
 
 class ClientGone(Exception):
@@ -167,7 +168,7 @@ def _open(upstream: Upstream, path: str) -> tuple[socket.socket, str, str]:
         if scheme == "https":
             sock = ssl.create_default_context().wrap_socket(sock, server_hostname=host)
     except OSError as exc:
-        raise UpstreamError(502, f"the upstream {host}:{port} could not be reached: {exc}") from None
+        raise UpstreamError(502, f"the upstream {host}:{port} could not be reached: {exc}", True) from None
     return sock, full, hostport
 
 

@@ -150,7 +150,7 @@ class Gateway:
     def start(self) -> None:
         if self._servers:
             return
-        self._folder = Path(tempfile.mkdtemp(prefix="ponybench-gateway-"))
+        self._folder = Path(tempfile.mkdtemp(prefix="ponybench-gateway-", dir=_socket_root()))
         os.chmod(self._folder, 0o711)  # the socket is bound into cells by path; nobody lists it
         shutil.copyfile(PROBES / "netbridge.py", self.bridge)  # never the package's own file
         os.chmod(self.bridge, 0o644)
@@ -329,6 +329,12 @@ class Gateway:
         except UpstreamError as exc:
             metered = Metered(n, when, seat.kind, session, model, served, exc.status, error=str(exc))
             self._done(seat, metered, fields, None)
+            if exc.unreachable:
+                # As if the API were not there: the CLI sees the connection it would have seen
+                # (and says "connection error"), not an HTTP status the API never sent.
+                front.close_connection = True
+                front.drop()
+                return
             front.answer_error(exc.status, "api_error", f"ponybench gateway: {exc}")
             return
         answer = reading.finish()
@@ -391,6 +397,22 @@ class Gateway:
             seat.log.parent.mkdir(parents=True, exist_ok=True)
             with seat.log.open("a", encoding="utf-8") as out:
                 out.write(text)
+
+
+# A unix socket's path is at most 107 bytes: a deep TMPDIR falls back to a short folder.
+_SOCKET_PATH_MAX = 100
+
+
+def _socket_root() -> str | None:
+    """Where the gateway's folder goes: the temp folder, unless its socket's path would be too
+    long there (a deep TMPDIR); then /tmp or /dev/shm."""
+    candidates = [tempfile.gettempdir(), "/tmp", "/dev/shm"]
+    for root in candidates:
+        if len(root) + len("/ponybench-gateway-xxxxxxxx/gateway.sock") <= _SOCKET_PATH_MAX and os.access(
+            root, os.W_OK | os.X_OK
+        ):
+            return root
+    return None
 
 
 _SHARED: tuple[int, Gateway] | None = None
@@ -524,6 +546,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def relay_body(self, data: bytes) -> None:
         self.wfile.write(data)
+
+    def drop(self) -> None:
+        """End the connection with no answer (reset, as a refused upstream would)."""
+        try:
+            sock = cast(socket.socket, self.connection)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class _UnixFront(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):

@@ -35,6 +35,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
     Raises NotARunDir when run_dir holds no results.jsonl, FileExistsError when the folder the
     cell scripts go to exists and is not a report's."""
     from pytest_ponybench.htmlreport.build import build
+    from pytest_ponybench.htmlreport.trendview import section
 
     source = load(run_dir)
     records = _tag(0, source)
@@ -62,6 +63,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
         title=f"ponybench report: {run_dir.name}",
         baseline=baseline,
         baseline_note=note,
+        trend=section(run_dir),
     )
 
 

@@ -443,6 +443,7 @@ def build(
     title: str,
     baseline: str = "baseline",
     baseline_note: str = "",
+    trend: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the page at `out` and the cell scripts in the folder beside it named after it."""
     t0 = time.monotonic()
@@ -509,6 +510,7 @@ def build(
                 sections=sections,
                 intro=verdict.INTRO,
                 baseline_note=baseline_note,
+                trend=trend,
                 data=Markup(_script_json(data)),
                 style=Markup(_static("report.css")),
                 script=Markup(script),

@@ -23,6 +23,7 @@ import pytest
 
 from pytest_ponybench._util.paths import SUITE, SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.armparts import SPEC_KINDS
+from pytest_ponybench.core.graders.config import MAX_JUDGE_RUNS
 from pytest_ponybench.core.names import model_problem
 from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.core.shards import Shard, parse_shard
@@ -129,7 +130,6 @@ OPT_JUDGE_RUNS = "--judge-runs"
 # models are all offline (which must stay free).
 DEFAULT_JUDGE = "sonnet"
 OFFLINE_JUDGE = "offline-judge"
-MAX_JUDGE_RUNS = 9
 OPT_PRIMARY = "--primary"
 OPT_FAMILY = "--family"
 OPT_UNTIL_DECIDED = "--until-decided"
@@ -632,7 +632,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         OPT_JUDGE_RUNS,
         f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
-        "when most answers pass, and its agreement with itself is recorded (3 recommended)",
+        "when most answers pass, and its agreement with itself is recorded (3 recommended); "
+        "a task's own judge_runs wins",
         _counts(1, MAX_JUDGE_RUNS),
         "judge_runs",
         key="judge_runs",

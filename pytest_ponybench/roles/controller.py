@@ -159,8 +159,9 @@ class Controller:
                 claimed = new_run_dir(plan)
                 self._holds.append(claimed)
                 self.run_dir, self.owned = results.RunDir(claimed.path), True
-            for w in extra.get("warmup", []):
+            for w in extra.get("warmup", []):  # ran before the run dir was claimed: charged now
                 on = f"-{w['agent']}" if "agent" in w else ""
+                self.ledger().charge(float(w.get("cost_usd") or 0.0))
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}{on}", w.get("cost_usd"))
             self.run_dir.start(info)
         except OSError as exc:
@@ -222,7 +223,7 @@ class Controller:
                 )
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
-            routes = self.routes(offline=plan.offline, budget=self.ledger())
+            routes = self.routes(offline=plan.offline)
             for agent, binary in self._agents():
                 warm += preflight.warm_up(
                     binary, list(s.models), list(plan.arms), routes, s.cell_timeout, agent=agent
@@ -253,10 +254,11 @@ class Controller:
             self._server.start()
         return self._server
 
-    def routes(self, offline: bool = True, budget: spend.Ledger | None = None) -> Routes:
-        """The pre-flight's and the warm-up's sessions, through this process's gateway."""
+    def routes(self, offline: bool = True) -> Routes:
+        """The pre-flight's and the warm-up's sessions, through this process's gateway (before
+        the run dir is claimed, so what they cost is charged once it is)."""
         endpoint = OfflineEndpoint(self.server()) if offline else None
-        return routes_of(self.plan, shared(), endpoint, budget)
+        return routes_of(self.plan, shared(), endpoint)
 
     def ledger(self) -> spend.Ledger:
         s = self.plan.settings

@@ -44,9 +44,14 @@ def describe(plan: Plan) -> list[str]:
     judged = [t for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders)]
     if judged:
         n = sum(1 for c in cells if c.task in judged)
+        votes: Counter[int] = Counter(
+            r for t in judged if (r := t.judge_runs or s.judge_runs) != s.judge_runs
+        )
+        mine = ", ".join(f"{r} in {m} task(s)" for r, m in sorted(votes.items()))
         lines.append(
             f"judge: {plan.judge_model} on the {n} cells of {len(judged)} task(s) with judge graders, "
             f"asked {s.judge_runs} time(s) per grader"
+            + (f" ({mine}, their task.toml's judge_runs)" if mine else "")
         )
     if live or s.preflight:
         checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]

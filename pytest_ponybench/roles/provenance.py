@@ -20,7 +20,7 @@ from pytest_ponybench.core.tasks import Task, tree_hash
 from pytest_ponybench.roles.config import RECORDED, Settings
 from pytest_ponybench.store.runinfo import ArmInfo, GitState, Harness, Options, PartInfo, RunInfo
 
-__all__ = ["arm_info", "git_info", "module_version", "provenance", "recorded_options"]
+__all__ = ["arm_info", "envelope", "git_info", "module_version", "provenance", "recorded_options"]
 
 
 def module_version(module: str) -> str | None:
@@ -46,6 +46,44 @@ def git_info(path: Path) -> GitState:
     if sha is None:
         return GitState()
     return GitState(sha, bool(git("status", "--porcelain", "--", ".")))
+
+
+def _cgroup(name: str) -> str | None:
+    try:
+        return (Path("/sys/fs/cgroup") / name).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _gib(n_bytes: float) -> float:
+    return round(n_bytes / 2**30, 1)
+
+
+def envelope(workers: str | None) -> dict[str, Any]:
+    """The resources this run had, as far as this process can tell (cgroup v2; None where there
+    is no limit or no way to read it): what moves a benchmark's figures besides the arm."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    quota = None
+    if (cpu_max := _cgroup("cpu.max")) is not None and not cpu_max.startswith("max"):
+        limit, _, period = cpu_max.partition(" ")
+        try:
+            quota = round(int(limit) / int(period or 100000), 2)
+        except ValueError:
+            quota = None
+    memory = None
+    try:
+        memory = _gib(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError):
+        pass
+    mem_max = _cgroup("memory.max")
+    limit_gib = _gib(int(mem_max)) if mem_max is not None and mem_max.isdigit() else None
+    return {
+        "cpus": cpus,
+        "cpu_quota": quota,
+        "memory_gib": memory,
+        "memory_limit_gib": limit_gib,
+        "workers": workers,
+    }
 
 
 def recorded_options(settings: Settings, arms: list[Arm], runs: Runs, judge_model: str) -> Options:
@@ -91,6 +129,7 @@ def provenance(
         pytest=pytest.__version__,
         xdist=module_version("xdist"),
         platform=platform.platform(),
+        envelope=envelope(settings.xdist_workers),
         argv=tuple(sys.argv),
         cwd=os.getcwd(),
         options=options,

@@ -51,6 +51,7 @@ __all__ = [
     "declaration",
     "mutation_figure",
     "selftest_items",
+    "unproven",
 ]
 
 PROPERTY = "ponybench_selftest"
@@ -154,6 +155,16 @@ def mutation_figure(task: Task) -> tuple[str, bool]:
     return f"mutants {killed}/{scored} killed ({equivalent} equivalent)", killed < MUTATION_GOAL * scored
 
 
+def unproven(task: Task) -> list[str]:
+    """The graders no reference proves: none declares them passing, or none failing (an
+    imported suite's, until its references are written)."""
+    return [
+        g.name
+        for g in task.graders
+        if {True, False} - {r.meta.graders[g.name] for r in task.references if g.name in r.meta.graders}
+    ]
+
+
 def declaration(task: Task, ref: Reference) -> dict[str, Any]:
     """What the summary needs to know about a reference, carried in its report (xdist-safe)."""
     return {
@@ -162,6 +173,7 @@ def declaration(task: Task, ref: Reference) -> dict[str, Any]:
         "kind": ref.expect.kind,
         "expect": ref.expect.text(),
         "shortfalls": task.shortfalls(),
+        "unproven": unproven(task),
         "mutants": mutation_figure(task),
     }
 
@@ -281,7 +293,8 @@ def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.It
 
 class SelftestSummary:
     """The selftest's closing section: one line per task with its references by kind and how
-    many got their declared verdict, and a flag on every task below the suite's minimums.
+    many got their declared verdict, and a flag on every task below the suite's minimums or
+    with a grader no reference proves (unproven, also counted on the total line).
 
     Registered on the controller (or the only process) in --selftest-only mode; it reads the
     reports alone, so it works the same under xdist.
@@ -313,7 +326,7 @@ class SelftestSummary:
         """(line, whether it flags a problem) per task, then a total line."""
         out: list[tuple[str, bool]] = []
         totals: dict[str, int] = {}
-        n_ok = n_ran = 0
+        n_ok = n_ran = n_unproven = 0
         order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect", "graded")
         for task_id in sorted(self.refs):
             refs = self.refs[task_id]
@@ -325,13 +338,18 @@ class SelftestSummary:
                 totals[k] = totals.get(k, 0) + 1
             counts = ", ".join(f"{kinds.count(k)} {k}" for k in order if kinds.count(k))
             first = next(iter(refs.values()))
-            short = first["shortfalls"]
+            weak = first.get("unproven") or []
+            n_unproven += len(weak)
+            # A grader without references both ways is said once, as unproven.
+            short = [f for f in first["shortfalls"] if not f.startswith(tuple(f"grader {g}:" for g in weak))]
             mutants, mutants_low = first.get("mutants") or ("", False)
             flags = []
             if ok < len(ran):
                 flags.append(f"{len(ran) - ok} NOT AS DECLARED")
             if short:
                 flags.append("BELOW MINIMUM: " + "; ".join(short))
+            if weak:
+                flags.append(f"UNPROVEN: {', '.join(weak)} (no reference declares each passing and failing)")
             if mutants_low:
                 flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
             line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
@@ -340,6 +358,7 @@ class SelftestSummary:
                 right, declared = sum(t[1] for t in tallies.values()), sum(t[2] for t in tallies.values())
                 n = len(tallies)
                 line += f"; {n} grader{'s' if n != 1 else ''}, {right}/{declared} outcomes as declared"
+                line += f", {len(weak)} unproven" if weak else ""
             out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
             judged = [f"{name} {t[1]}/{t[2]}" for name, t in sorted(tallies.items()) if t[0] in JUDGE_TYPES]
             if judged:
@@ -351,7 +370,9 @@ class SelftestSummary:
             out.append(
                 (
                     f"{len(self.refs)} tasks, {sum(totals.values())} references ({counts}); "
-                    f"{n_ok}/{n_ran} as declared; {flagged} task(s) flagged",
+                    f"{n_ok}/{n_ran} as declared; "
+                    + (f"{n_unproven} grader(s) unproven; " if n_unproven else "")
+                    + f"{flagged} task(s) flagged",
                     flagged > 0,
                 )
             )

@@ -52,6 +52,11 @@ class SummaryReporter:
         lines = [f"ponybench: {ctl.plan.mode.value} into {ctl.run_dir.path}"]
         if ctl.plan.mode is not Mode.RESCORE:
             lines.append(f"ponybench: agent {confine.status().describe()}")
+            opened = [t.id for t in ctl.plan.tasks if t.policy.open_network]
+            network = "the model gateway only"
+            if opened:
+                network += f'; the host\'s network for task(s) {", ".join(opened)} (network = "open")'
+            lines.append(f"ponybench: agent network: {network}")
         lines.append(f"ponybench: checks run with {', '.join(sandbox.jail().isolated) or 'no isolation'}")
         if ctl.estimate:
             low, high = estimate.totals(ctl.estimate)

@@ -10,7 +10,9 @@ one of each kind, whose references prove them at once, and adds the out folder (
 dirty.
 `--with-suite` also copies the shipped suite, its fixtures and the example plugin in, for
 editing. Every path that exists is left as it is and reported, so a second run changes nothing
-and says so.
+and says so. An eval suite the repository already has (a `claude plugin eval` one, or
+skill-creator's `evals/evals.json` beside a SKILL.md) is found and its import command printed
+first among the next steps; nothing of it is read more.
 
 What a manifest says is someone else's text: a plugin's name only ever reaches a comment,
 cleaned to one printable line, and every TOML string is escaped. The pyproject.toml as it would
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import tomllib
 import unicodedata
 from collections.abc import Callable
@@ -59,7 +62,9 @@ __all__ = [
     "STARTERS",
     "InitResult",
     "Plugin",
+    "Suite",
     "find_plugins",
+    "find_suites",
     "init_project",
     "pyproject_block",
     "render_init",
@@ -86,6 +91,8 @@ PYCACHE_RULE = "__pycache__/"
 _ARM_NAME = re.compile(r"[^A-Za-z0-9_.]")
 _SHOWN_CHARS = 80  # a manifest's name or path as a comment or a note shows it
 _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
+_SUITE_DEPTH = 4  # how deep below the root an evals/ folder is looked for
+_CASE_FILES = ("case.yaml", "prompt.md")  # a claude plugin eval case folder holds one
 
 CONFTEST = '''"""This project's extension point for pytest-ponybench (written by `ponybench init`).
 
@@ -116,12 +123,21 @@ class Plugin:
 
 
 @dataclass(frozen=True)
+class Suite:
+    """An eval suite of another tool found in the repository, and the command that imports it."""
+
+    what: str  # in words: "a claude plugin eval suite (3 cases)"
+    command: str
+
+
+@dataclass(frozen=True)
 class InitResult:
     root: Path
     steps: tuple[Step, ...]
     plugins: tuple[Plugin, ...]  # the arms written (empty: the example prompt arm, or no block)
     notes: tuple[str, ...]  # what init found and did not use, in words
     bench: str  # the benchmark folder, relative to root (what `pytest` is pointed at)
+    suites: tuple[Suite, ...] = ()  # eval suites found, to import
 
     @property
     def changed(self) -> bool:
@@ -212,6 +228,63 @@ def find_plugins(root: Path) -> tuple[list[Plugin], list[str]]:
         taken.add(arm)
         plugins.append(Plugin(rel, name, arm))
     return plugins, notes
+
+
+def _evals_folders(root: Path) -> list[Path]:
+    """Every `evals` folder up to _SUITE_DEPTH below root (hidden, vendored and run folders
+    skipped, links not followed), in order."""
+    found: list[Path] = []
+    for top, dirs, _ in os.walk(root):
+        depth = len(Path(top).relative_to(root).parts)
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and d not in _SCAN_SKIP and depth < _SUITE_DEPTH
+        )
+        found += [Path(top) / d for d in dirs if d == "evals"]
+    return found
+
+
+def _cases(evals: Path) -> int:
+    """How many claude plugin eval case folders (case.yaml or prompt.md) the folder holds."""
+    n = 0
+    for _top, dirs, files in os.walk(evals):
+        if any(f in _CASE_FILES for f in files):
+            n += 1
+            dirs[:] = []  # a case's own folders are not cases
+        else:
+            dirs[:] = [
+                d for d in dirs if not d.startswith(".") and d not in ("results", "mocks", "node_modules")
+            ]
+    return n
+
+
+def find_suites(root: Path, tasks: str = _DEFAULT_TASKS) -> list[Suite]:
+    """The eval suites in the repository: skill-creator's (an evals/ beside a SKILL.md, holding
+    evals.json or a trigger set) and claude plugin eval's (an evals/ of case folders)."""
+    out = "" if tasks == _DEFAULT_TASKS else f" -o {shlex.quote(tasks)}"
+    suites: list[Suite] = []
+    for evals in _evals_folders(root):
+        rel = evals.relative_to(root).as_posix()
+        if not _printable(rel):
+            continue
+        skill = evals.parent
+        triggers = [p for p in evals.glob("*.json") if "trigger" in p.name.lower()]
+        if (skill / "SKILL.md").is_file() and ((evals / "evals.json").is_file() or triggers):
+            shown = skill.relative_to(root).as_posix() or "."
+            files = ", ".join(p.name for p in [evals / "evals.json", *triggers] if p.is_file())
+            suites.append(
+                Suite(
+                    f"skill-creator evals of the skill in {shown} ({files})",
+                    f"ponybench import-skill-creator {shlex.quote(shown)}{out}",
+                )
+            )
+        elif n := _cases(evals):
+            suites.append(
+                Suite(
+                    f"a claude plugin eval suite ({n} case(s))",
+                    f"ponybench import-cpe {shlex.quote(rel)}{out}",
+                )
+            )
+    return suites
 
 
 def block_table(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> dict[str, Any]:
@@ -390,7 +463,9 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
         append(pyproject, new_text[len(text) :])
         steps.append(Step("pyproject.toml", APPENDED, what))
     steps.append(add_lines(ignore))
-    return InitResult(root, tuple(steps), tuple(plugins), tuple(notes), bench)
+    return InitResult(
+        root, tuple(steps), tuple(plugins), tuple(notes), bench, tuple(find_suites(root, tasks))
+    )
 
 
 def render_init(result: InitResult, cwd: Path) -> str:
@@ -418,6 +493,7 @@ def render_init(result: InitResult, cwd: Path) -> str:
     out += [
         "Next:",
         *(f"  {c}" for c in cd),
+        *(f"  {s.command}\n      # {s.what}, as task folders (docs/cpe.md)" for s in result.suites),
         "  pytest --selftest-only -n 2",
         "      # every task's references scored as declared: no claude, no API",
         f"  pytest {bench} -n 2 --models offline-reference,offline-flawed",

@@ -69,10 +69,7 @@ def reply_of(session: launcher.Session, seat: Seat) -> JudgeReply:
     text = (t.result or {}).get("result")
     if error is None and not isinstance(text, str):
         error = "the judge's result event has no text"
-    spent = meter.Totals()
-    for m in seat.requests:
-        if m.refused is None:
-            spent.add(m)
+    spent = meter.Totals.of(*meter.by_source(seat.requests, None).values())
     return JudgeReply(
         text=text if isinstance(text, str) else "",
         cost_usd=spent.cost_usd,
@@ -214,7 +211,8 @@ class CliJudge:
 
 @dataclass(frozen=True)
 class Judging:
-    """How a run's cells are judged: the judge model and the pieces its calls need."""
+    """How a run's cells are judged: the judge model and the pieces its calls need (`runs`: the
+    run's --judge-runs, for a task that sets no judge_runs of its own)."""
 
     claude: str
     model: str
@@ -240,6 +238,7 @@ class Judging:
             max_budget_usd=self.max_budget_usd,
             retries=self.retries,
         )
+        runs = self.runs if task.judge_runs is None else task.judge_runs  # the task's own wins
         return Grading(
-            transcript=transcript, judge=judge, judge_runs=self.runs, live_judge=not is_offline(self.model)
+            transcript=transcript, judge=judge, judge_runs=runs, live_judge=not is_offline(self.model)
         )

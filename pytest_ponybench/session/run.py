@@ -23,8 +23,9 @@ from pytest_ponybench.agents.base import Agent, SessionSpec
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
 from pytest_ponybench.core import skills
+from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
-from pytest_ponybench.core.endpoint import Endpoint
+from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
@@ -158,6 +159,10 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
     """The agent's command for the cell: its seat at the gateway (the offline server's cell
     behind it for an offline model), its environment, its confinement (refused for a paid model
     that cannot be confined, unless allowed)."""
+    if not served_by(ctx.endpoint, cell.model) and not ctx.allow_unconfined:
+        refused = confine.refusal(["this cell's model"], False, ctx.unconfined_flag)
+        if refused is not None:  # before anything is opened for it
+            raise RuntimeError(refused)
     route = ctx.routes.open(
         cell.id,
         cell.model,
@@ -191,6 +196,7 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
             hide=_harness_paths(cell, ctx),
             protected=confine.protected(ctx.run_dir.path.parent),
             refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
+            open_network=policy.open_network,
         )
     except BaseException:
         ctx.routes.close(route)
@@ -221,7 +227,7 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
             session.error = None
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
-    fields = _session_fields(session, seat, ctx.agent)
+    fields = _session_fields(session, seat, ctx.agent, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
@@ -365,20 +371,15 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session, seat: Seat, agent: Agent) -> Record:
+def _session_fields(session: launcher.Session, seat: Seat, agent: Agent, arm: Arm) -> Record:
     """The session's figures: tokens and dollars as the gateway metered them (every source in
     the cell: the agent's session and any other, such as a plugin's hook calling a model), the
     CLI's own kept beside them and checked against the gateway's view of its session; the rest
     as the CLI reported it."""
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
-    own = agent.gateway_session(t)
-    sources = meter.by_source(seat.requests, own)
-    cell = meter.Totals()
-    for name in ("main", "side"):
-        for m in seat.requests:
-            if m.refused is None and meter.source_of(m, own) == name:
-                cell.add(m)
+    sources = meter.by_source(seat.requests, agent.gateway_session(t))
+    cell = meter.Totals.of(sources.get("main"), sources.get("side"))
     fields = Record(
         timed_out=run.timed_out,
         exit_code=run.exit_code,
@@ -404,7 +405,8 @@ def _session_fields(session: launcher.Session, seat: Seat, agent: Agent) -> Reco
         retry_after_s=t.retry_after_s,
         plugins=t.plugins,
     )
-    fields.update(skills.usage(t))
+    placed = [n for part in arm.parts if part.kind == "skills" for n in part.names]
+    fields.update(skills.usage(t, own=placed))
     return fields
 
 

@@ -1,10 +1,11 @@
 """Merge: shard run dirs of one grid joined into one run dir that every command accepts.
 
-The parts must describe the same grid (tasks, arms, models, runs: the grid hash) and, unless
-allowed, the same claude version. Every record and every cell folder is taken; a cell recorded by
-more than one part is reported as a duplicate and, as everywhere, its last valid attempt counts
-(parts are ordered by when they started). Cells of the grid that no part recorded (a shard that
-never arrived) are listed by id; `pytest --resume OUT` runs exactly those.
+The parts must describe the same grid (tasks, arms, models, runs: the grid hash, which holds the
+task and arm content hashes) and, unless allowed, the same claude version and resource envelope.
+Every record and every cell folder is taken; a cell recorded by more than one part is reported
+as a duplicate and, as everywhere, its last valid attempt counts (parts are ordered by when they
+started). Cells of the grid that no part recorded (a shard that never arrived) are listed by id;
+`pytest --resume OUT` runs exactly those.
 
 The inputs are only read. Cell folders are hard-linked where the file system allows (a merged
 dir of thousands of workspaces costs no copy), else copied; symlinks an agent left in a
@@ -80,6 +81,7 @@ class Merged:
     duplicates: dict[str, list[str]] = field(default_factory=dict)
     claude_versions: dict[str, str | None] = field(default_factory=dict)
     spent_usd: float = 0.0
+    envelopes: dict[str, str] = field(default_factory=dict)  # each part's, when they differ
 
     @property
     def mixed(self) -> bool:
@@ -123,6 +125,20 @@ def check_parts(parts: Sequence[Part], allow_mixed: bool) -> None:
             f"the parts ran different claude versions ({listed}); their cells are not comparable. "
             "Pass --allow-mixed to merge them anyway (the versions are recorded in run.json)"
         )
+    envelopes = _envelopes(parts)
+    if len(set(envelopes.values())) > 1 and not allow_mixed:
+        listed = "; ".join(f"{path}: {text}" for path, text in envelopes.items())
+        raise MergeError(
+            f"the parts ran with different resources ({listed}); the same benchmark moves by points "
+            "between them. Pass --allow-mixed to merge them anyway (each part's is recorded in run.json)"
+        )
+
+
+def _envelopes(parts: Sequence[Part]) -> dict[str, str]:
+    """Each part's resource envelope in words (store/history's wording)."""
+    from pytest_ponybench.store.history import envelope_text
+
+    return {str(p.path): envelope_text(p.info.envelope) for p in parts}
 
 
 def _link_tree(src: Path, dst: Path) -> None:
@@ -301,11 +317,30 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
     )
     if len(set(versions.values())) > 1:
         info = replace(info, claude_version=None)  # no single version ran this grid; see merged
+    envelopes = _envelopes(parts)
+    if len(set(envelopes.values())) > 1:
+        merged = {**(info.merged or {}), "envelopes": envelopes}
+        info = replace(info, envelope=None, merged=merged)  # no single envelope; each part's kept
     write_json(out / RUN_JSON, info.to_json())
+    intended: dict[str, Any] = {}
+    for part in parts:  # the cells each part's offline agent failed on purpose, as each said
+        try:
+            said = json.loads((part.path / SUMMARY).read_text(encoding="utf-8")).get("expected_failures")
+        except (OSError, ValueError, AttributeError):
+            said = None
+        intended.update(said if isinstance(said, dict) else {})
     write_json(
         out / SUMMARY,
-        {"rows": report.aggregate(records), "models": report.model_totals(records), "missing": missing},
+        {
+            "rows": report.aggregate(records),
+            "models": report.model_totals(records),
+            "missing": missing,
+            "expected_failures": {k: v for k, v in sorted(intended.items()) if k in set(expected)},
+        },
     )
+    from pytest_ponybench.store import history  # it reads run dirs through this wing's modules
+
+    history.join(out, records, create=False)  # a folder that keeps an index gains the merge
     return Merged(
         out=out,
         expected=len(expected),
@@ -314,4 +349,5 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
         duplicates=duplicates,
         claude_versions=versions,
         spent_usd=float(spend["spent_usd"]),
+        envelopes=envelopes if len(set(envelopes.values())) > 1 else {},
     )

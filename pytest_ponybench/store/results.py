@@ -156,10 +156,18 @@ class RunDir:
         return str(data.get("reason") or "stopped") if isinstance(data, dict) else "stopped"
 
     def finish(self, exitstatus: int, missing: list[str]) -> None:
-        """How the session ended, and the cells that left no record."""
+        """How the session ended, and the cells that left no record; then the run's line in
+        the out folder's history index (a rescore, whose folder is its run's, has none)."""
         with locked(self.path / ".lock"):
             info = replace(self.info(), exitstatus=exitstatus, missing=tuple(missing))
             self._write(replace(info, finished=now_iso()))
+        if info.mode != "rescore":
+            from pytest_ponybench.store import history  # it names this module's files
+
+            try:
+                history.join(self.path, self.records())
+            except OSError:
+                pass  # a full disk: the run is whole; `ponybench history` adds its line later
 
 
 def read_records(path: Path) -> list[Record]:

@@ -262,6 +262,9 @@ class RunInfo:
     - `agent_versions`: each agent CLI's version line, agent -> version, when the grid ran
       another agent than claude (`--agents`); absent otherwise.
     - `python`, `pytest`, `xdist`, `platform`: versions and the machine (xdist None: not installed).
+    - `envelope`: the resources the run had (`cpus` it may use, the cgroup's `cpu_quota` in cores,
+      `memory_gib` of the machine and the cgroup's `memory_limit_gib`, xdist's `workers` as given):
+      the same benchmark moves by points between envelopes, so a history breaks its series there.
     - `argv`, `cwd`: the command line and the folder it ran in.
     - `options`: every option that shapes the figures (`Options`).
     - `arms`: the arms that ran, baseline first (`ArmInfo`).
@@ -292,6 +295,7 @@ class RunInfo:
     pytest: str | None = None
     xdist: str | None = None
     platform: str | None = None
+    envelope: Json | None = None
     argv: tuple[str, ...] | None = None
     cwd: str | None = None
     options: Options = Options()
@@ -333,6 +337,7 @@ class RunInfo:
         }
         optional: dict[str, Any] = {
             "agent_versions": dict(self.agent_versions) if self.agent_versions is not None else None,
+            "envelope": _copy(self.envelope),
             "argv": _plain(self.argv),
             "cwd": self.cwd,
         }
@@ -385,6 +390,7 @@ class RunInfo:
             pytest=reader.take("pytest", _text),
             xdist=reader.take("xdist", _text),
             platform=reader.take("platform", _text),
+            envelope=reader.take("envelope", _object),
             argv=reader.take("argv", _texts),
             cwd=reader.take("cwd", _text),
             options=reader.block("options", lambda w, v: _options(w, v, reader.problems), Options()),

@@ -86,8 +86,9 @@ def test_one_judge_call_through_the_cli(server: OfflineServer, tmp_path: Path) -
     assert "You are a grader in a benchmark" in system and "Claude Code" not in system
     users = [m for m in body["messages"] if m["role"] == "user"]  # the CLI adds a system entry
     assert users == [{"role": "user", "content": request.prompt}]  # from stdin, whole
-    # its HOME (where a logged-in user's credentials would be copied) and cwd are gone
+    # its HOME and cwd are gone; the gateway's log of the call is kept beside its stream
     assert sorted(p.name for p in folder.iterdir()) == [
+        "gateway.jsonl",
         "judge.jsonl",
         "judge.stderr",
         "offline_requests.jsonl",

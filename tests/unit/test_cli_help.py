@@ -31,8 +31,9 @@ COLUMNS = "100"  # argparse wraps to the terminal: one width for the recording a
 CASES: dict[str, list[str]] = {
     "bare": [],
     "help": ["--help"],
-    **{name: [name, "--help"] for name in ("summary", "compare", "noise", "report", "merge")},
+    **{name: [name, "--help"] for name in ("summary", "compare", "noise", "history", "report", "merge")},
     "import-cpe": ["import-cpe", "--help"],
+    "import-skill-creator": ["import-skill-creator", "--help"],
     "init": ["init", "--help"],
     "task": ["task", "--help"],
     "task new": ["task", "new", "--help"],
@@ -44,6 +45,7 @@ CASES: dict[str, list[str]] = {
     "an unknown command": ["bogus"],
     "a bad --family": ["compare", "run", "--family", "arm"],
     "a bad --kind": ["task", "new", "x", "--kind", "big"],
+    "a bad --window": ["history", "--window", "many"],
 }
 
 
@@ -116,9 +118,22 @@ def test_the_recording_says_something() -> None:
     # The recording must hold what it is meant to hold, or the comparison above proves nothing.
     cases = json.loads(OUTPUTS.read_text(encoding="utf-8"))["cases"]
     assert cases["bare"]["code"] == cli.USAGE and cases["bare"]["stderr"].startswith("usage: ponybench")
-    for name in ("help", "summary", "compare", "noise", "report", "merge", "import-cpe", "init", "task"):
+    for name in (
+        "help",
+        "summary",
+        "compare",
+        "noise",
+        "history",
+        "report",
+        "merge",
+        "import-cpe",
+        "import-skill-creator",
+        "init",
+        "task",
+    ):
         assert cases[name]["code"] == 0 and cases[name]["stdout"].startswith("usage: ponybench"), name
     assert "--fail-on RULES" in cases["compare"]["stdout"]
+    assert "--window K" in cases["history"]["stdout"] and "--history FOLDER" in cases["report"]["stdout"]
     assert "--with-suite" in cases["init"]["stdout"]
     assert (
         cases["an unknown command"]["code"] == 2
@@ -134,9 +149,11 @@ def test_every_parser_holds_the_recorded_options() -> None:
         "summary",
         "compare",
         "noise",
+        "history",
         "merge",
         "report",
         "import-cpe",
+        "import-skill-creator",
         "init",
         "task",
         "mutate",

@@ -113,8 +113,8 @@ def test_the_current_form_keeps_today_s_keys_in_today_s_order_and_reads_back(
     info = _plan_info(pytester, "--runs", "2", "--arm", "terse=prompt:Be brief.", "--shard", "1/2")
     written = json.loads(json.dumps(info.to_json()))
     assert list(written) == [
-        *("harness", "project", "claude_version", "python", "pytest", "xdist", "platform", "argv", "cwd"),
-        *("options", "arms", "tasks", "fixtures", "grid", "mode", "grid_hash", "shard"),
+        *("harness", "project", "claude_version", "python", "pytest", "xdist", "platform", "envelope"),
+        *("argv", "cwd", "options", "arms", "tasks", "fixtures", "grid", "mode", "grid_hash", "shard"),
     ]
     assert list(written["options"]) == [
         *("models", "agents", "runs", "tasks", "arms", "until_decided", "max_tasks", "budget_usd"),

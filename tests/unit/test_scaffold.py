@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -390,3 +391,36 @@ def test_task_new_writes_into_the_configured_tasks_folder(
     assert "  pytest --selftest-only -k fix_cart\n" in out and "  wrote   repos/fix_cart/README.md\n" in out
     assert cli.main(["task", "new", "fix_cart"]) == cli.USAGE
     assert "fix_cart exists; nothing was written" in capsys.readouterr().err
+
+
+def test_init_finds_the_eval_suites_a_repository_has_and_prints_their_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A claude plugin eval suite (an evals/ of case folders) and skill-creator's evals (an
+    evals/ beside a SKILL.md) are named first among the next steps, with the command that
+    imports each; a folder named evals with neither is not a suite."""
+    repo = tmp_path / "repo"
+    data = Path(__file__).parent / "data"
+    shutil.copytree(EXAMPLES / "careful-plugin", repo / "careful")
+    shutil.copytree(data / "cpe" / "careful-evals", repo / "careful" / "evals")
+    shutil.copytree(data / "skill-creator" / "at-root", repo / "skills" / "csv summary")
+    (repo / "docs" / "evals").mkdir(parents=True)
+    (repo / "docs" / "evals" / "notes.md").write_text("how we evaluate\n")
+    monkeypatch.chdir(repo)
+    assert cli.main(["init"]) == cli.OK
+    out = capsys.readouterr().out
+    nxt = out[out.index("Next:\n") :].splitlines()
+    assert nxt[1:5] == [
+        "  ponybench import-cpe careful/evals",
+        "      # a claude plugin eval suite (3 case(s)), as task folders (docs/cpe.md)",
+        "  ponybench import-skill-creator 'skills/csv summary'",
+        "      # skill-creator evals of the skill in skills/csv summary (evals.json, trigger-evals.json), "
+        "as task folders (docs/cpe.md)",
+    ]
+    assert "docs/evals" not in out
+    # The commands it prints do what they say.
+    assert cli.main(["import-cpe", "careful/evals"]) == cli.OK
+    assert cli.main(["import-skill-creator", "skills/csv summary"]) == cli.OK
+    assert {"greet", "csv-summary_1", "csv-summary_trigger_4"} <= {
+        p.name for p in (repo / "benchmarks" / "tasks").iterdir()
+    }

@@ -209,3 +209,14 @@ def test_runs_of_a_task_unless_runs_is_given_on_the_command_line(tmp_path: Path)
         "five-baseline-m-r3",
         "five-baseline-m-r4",
     ]
+
+
+def test_a_task_may_open_the_network_and_says_so(tmp_path: Path) -> None:
+    opened = load_task(write_task(tmp_path / "o", GOOD_TOML + 'network = "open"\n'))
+    assert opened.policy.open_network and opened.policy.describe()["network"] == "open"
+    plain = load_task(write_task(tmp_path / "p", GOOD_TOML))
+    assert not plain.policy.open_network and "network" not in plain.policy.describe()
+    assert opened.content_hash() != plain.content_hash()
+    bad = write_task(tmp_path / "bad", GOOD_TOML + 'network = "everywhere"\n')
+    problem = the_problem(bad, "task.toml", "key 'network'")
+    assert "must be one of 'gateway', 'open', not 'everywhere'" in problem
