@@ -36,14 +36,20 @@ from typing import Any
 
 from pytest_ponybench.agents import codex_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import appended, base_env
+from pytest_ponybench.agents.common import (
+    api_error_status,
+    appended,
+    base_env,
+    result_invalid,
+    unmapped_policy,
+)
 from pytest_ponybench.agents.dialect import CODEX
 from pytest_ponybench.agents.install import agent_placements, lay_arm
 from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.policy import AgentPolicy
-from pytest_ponybench.core.records import CellError, ErrorKind
+from pytest_ponybench.core.records import CellError
 from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = ["Codex", "DISABLED", "KEY_ENV", "PROVIDER", "template_model", "toml_value"]
@@ -209,36 +215,16 @@ class Codex:
         return None
 
     def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        tools = ("allowed_tools", policy.allowed_tools), ("disallowed_tools", policy.disallowed_tools)
-        given = [k for k, v in tools if v]
-        if given:
-            return f"{' and '.join(given)} name Claude Code's tools; Codex's are not mapped"
-        return None
+        return unmapped_policy(policy, "Codex")
 
     def parse(self, stream: Path) -> Transcript:
         return codex_stream.parse(stream)
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        if run.start_error:
-            return CellError(ErrorKind.START, f"codex {run.start_error}")
-        res = transcript.result
-        if res is None:
-            if run.timed_out and transcript.assistant_turns:
-                return None  # the agent was working: a timeout, scored on what it wrote
-            detail = f": {stderr_tail}" if stderr_tail else ""
-            return CellError(
-                ErrorKind.API, f"no finished turn (codex exited with code {run.exit_code}){detail}"
-            )
-        if res.get("is_error"):
-            status = res.get("api_error_status")
-            return CellError(
-                ErrorKind.API, f"API error {status or '(no status)'}: {str(res.get('result'))[:200]}"
-            )
-        return None
+        return result_invalid("codex", "no finished turn", transcript, run, stderr_tail)
 
     def api_error_status(self, transcript: Transcript) -> int | None:
-        status = (transcript.result or {}).get("api_error_status")
-        return status if isinstance(status, int) and not isinstance(status, bool) else None
+        return api_error_status(transcript)
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         return None  # what reached the model is proven at the gateway (the pre-flight)

@@ -41,7 +41,13 @@ from typing import Any
 
 from pytest_ponybench.agents import copilot_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import appended, base_env
+from pytest_ponybench.agents.common import (
+    api_error_status,
+    appended,
+    base_env,
+    result_invalid,
+    unmapped_policy,
+)
 from pytest_ponybench.agents.dialect import COPILOT
 from pytest_ponybench.agents.install import agent_placements, lay_arm
 from pytest_ponybench.agents.process import Run, version_line
@@ -220,41 +226,16 @@ class Copilot:
         return None
 
     def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        given = [
-            k
-            for k, v in (
-                ("allowed_tools", policy.allowed_tools),
-                ("disallowed_tools", policy.disallowed_tools),
-            )
-            if v
-        ]
-        if given:
-            return f"{' and '.join(given)} name Claude Code's tools; Copilot CLI's are not mapped"
-        return None
+        return unmapped_policy(policy, "Copilot CLI")
 
     def parse(self, stream: Path) -> Transcript:
         return copilot_stream.parse(stream)
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        if run.start_error:
-            return CellError(ErrorKind.START, f"copilot {run.start_error}")
-        res = transcript.result
-        if res is None:
-            if run.timed_out and transcript.assistant_turns:
-                return None  # the agent was working: a timeout, scored on what it wrote
-            detail = f": {stderr_tail}" if stderr_tail else ""
-            return CellError(
-                ErrorKind.API, f"no result event (copilot exited with code {run.exit_code}){detail}"
-            )
-        if res.get("is_error"):
-            status = res.get("api_error_status")
-            text = str(res.get("result") or f"exit code {res.get('exitCode')}")
-            return CellError(ErrorKind.API, f"API error {status or '(no status)'}: {text[:200]}")
-        return None
+        return result_invalid("copilot", "no result event", transcript, run, stderr_tail)
 
     def api_error_status(self, transcript: Transcript) -> int | None:
-        status = (transcript.result or {}).get("api_error_status")
-        return status if isinstance(status, int) and not isinstance(status, bool) else None
+        return api_error_status(transcript)
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         """A plugin whose skills the session did not list was not loaded."""

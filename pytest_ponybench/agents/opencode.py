@@ -38,13 +38,19 @@ from typing import Any
 
 from pytest_ponybench.agents import opencode_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import appended, base_env
+from pytest_ponybench.agents.common import (
+    api_error_status,
+    appended,
+    base_env,
+    result_invalid,
+    unmapped_policy,
+)
 from pytest_ponybench.agents.dialect import OPENCODE
 from pytest_ponybench.agents.install import agent_placements, lay_arm, plugin_brings, plugin_mcp_servers
 from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
-from pytest_ponybench.core.records import CellError, ErrorKind
+from pytest_ponybench.core.records import CellError
 from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = ["CONFIG_DIR", "INSTRUCTIONS", "OpenCode", "mcp_servers"]
@@ -182,44 +188,16 @@ class OpenCode:
         return None
 
     def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        given = [
-            k
-            for k, v in (
-                ("allowed_tools", policy.allowed_tools),
-                ("disallowed_tools", policy.disallowed_tools),
-            )
-            if v
-        ]
-        if given:
-            return f"{' and '.join(given)} name Claude Code's tools; OpenCode's are not mapped"
-        return None
+        return unmapped_policy(policy, "OpenCode")
 
     def parse(self, stream: Path) -> Transcript:
         return opencode_stream.parse(stream)
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        """No step that ended and no error: it never reached its model, or the cell timed out
-        before it answered; an error event: the API's word."""
-        if run.start_error:
-            return CellError(ErrorKind.START, f"opencode {run.start_error}")
-        res = transcript.result
-        if res is None:
-            if run.timed_out and transcript.assistant_turns:
-                return None  # the agent was working: a timeout, scored on what it wrote
-            detail = f": {stderr_tail}" if stderr_tail else ""
-            return CellError(
-                ErrorKind.API, f"no finished step (opencode exited with code {run.exit_code}){detail}"
-            )
-        if res.get("is_error"):
-            status = res.get("api_error_status")
-            return CellError(
-                ErrorKind.API, f"API error {status or '(no status)'}: {str(res.get('result'))[:200]}"
-            )
-        return None
+        return result_invalid("opencode", "no finished step", transcript, run, stderr_tail)
 
     def api_error_status(self, transcript: Transcript) -> int | None:
-        status = (transcript.result or {}).get("api_error_status")
-        return status if isinstance(status, int) and not isinstance(status, bool) else None
+        return api_error_status(transcript)
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         return None  # what reached the model is proven at the gateway (the pre-flight)
