@@ -21,7 +21,7 @@ from pytest_ponybench._cli.common import (
     run_verdicts,
     write_html,
 )
-from pytest_ponybench.analysis import health, stats, triggers, verdict
+from pytest_ponybench.analysis import agents, health, stats, triggers, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 
@@ -64,8 +64,12 @@ def run(args: argparse.Namespace) -> int:
         rows, records, heading = _between_two_runs(args)
     if args.markdown:
         emit(verdict.render_rows_markdown(rows, records, heading=heading))
+        if cross := agents.render_cross_agent_markdown(rows):
+            emit(cross)
     else:
         emit(verdict.render_rows(rows, records))
+        if cross := agents.render_cross_agent(rows):
+            emit(cross)
     if args.html is not None:
         note(f"report: {write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if args.fail_on is None:
@@ -142,7 +146,11 @@ def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict],
             "--baseline picks an arm within one run; with two runs BASE_RUN is the baseline, arm by arm"
         )
     base_run, cand_run = args.runs
-    base, cand = load_records(base_run), load_records(cand_run)
+    # Each model named with its agent over both runs at once, so that a run of claude alone
+    # still meets the claude cells of a run of several agents.
+    raw_base, raw_cand = load_records(base_run, per_agent=False), load_records(cand_run, per_agent=False)
+    named = agents.by_agent([*raw_base, *raw_cand])
+    base, cand = named[: len(raw_base)], named[len(raw_base) :]
     require_records(base, base_run)
     require_records(cand, cand_run)
     base_label, cand_label = label(base_run), label(cand_run)

@@ -8,11 +8,18 @@ output style are text the model's request carries (the JSON body escapes it). A 
 proven by `roles/preflight.plugin_problems`, which reads its hooks' events as well; what a plugin
 folder brings (hooks, skills, agents, commands, MCP servers) is read here from its files, as the
 CLI reads them, for the pre-flight and for each cell's health (`core.armhealth`).
+
+Another CLI shows less at its start, and the request says the rest: Copilot CLI lists skills
+and MCP servers (gathered into a claude-shaped init by its parser) but not their tools, OpenCode
+lists nothing; both list skills in the system prompt as `<name>skill</name>` (Codex as a
+`- skill: ...` line) and offer an MCP server's tools under their own prefix (`notes-lookup`,
+`notes_lookup`; `Dialect.mcp_prefix`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +37,7 @@ __all__ = [
     "init_proof",
     "plugin_name",
     "listed",
+    "offered_tools",
     "reached",
     "request_proof",
 ]
@@ -158,37 +166,62 @@ def connection_problems(arm: Arm, init: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _mcp(part: Part, init: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
+def offered_tools(log: str, prefix: str) -> list[str]:
+    """The tool names a logged request offered that start with prefix."""
+    pattern = re.compile(r'"name": "(' + re.escape(prefix) + r'[^"]+)"')
+    return sorted(set(pattern.findall(log)))
+
+
+def _mcp(
+    part: Part, init: Mapping[str, Any], log: str, tool_prefix: str | None
+) -> tuple[list[str], dict[str, Any]]:
     tools = listed(init, "tools")
     problems: list[str] = []
     found: dict[str, list[str]] = {}
     status = _servers(init)
     for name in part.names:
-        prefix = mcp_tool_prefix(name)
-        found[name] = [t for t in tools if t.startswith(prefix)]
-        if status.get(name) != "connected":
+        if tool_prefix is None:
+            prefix = mcp_tool_prefix(name)
+            found[name] = [t for t in tools if t.startswith(prefix)]
+        else:  # another CLI: the tools its request offered, under its own prefix
+            prefix = tool_prefix.format(server=name)
+            found[name] = offered_tools(log, prefix)
+        if (tool_prefix is None or "mcp_servers" in init) and status.get(name) != "connected":
             problems.append(
                 f"its MCP server {name!r} did not connect (status {status.get(name, 'not listed')}); "
                 "in the cell it can read only its config's folder and the system"
+            )
+        elif not found[name] and name not in status:
+            problems.append(
+                f"its MCP server {name!r} offered the model no tool {prefix}* (it did not start, or has none)"
             )
         elif not found[name]:
             problems.append(f"its MCP server {name!r} connected but the session lists no tool {prefix}*")
     return problems, {"mcp_servers": {n: status.get(n) for n in part.names}, "mcp_tools": found}
 
 
-def _names(part: Part, init: Mapping[str, Any], key: str, what: str) -> tuple[list[str], dict[str, Any]]:
+def _names(
+    part: Part, init: Mapping[str, Any], key: str, what: str, log: str = ""
+) -> tuple[list[str], dict[str, Any]]:
     have = listed(init, key)
+    # A skill another CLI lists in its system prompt rather than at its start: OpenCode and
+    # Copilot CLI as `<name>skill</name>`, Codex as a `- skill: description` line.
+    have += [n for n in part.names if key == "skills" and (f"<name>{n}</name>" in log or f"- {n}: " in log)]
     missing = [n for n in part.names if n not in have]
     problems = [f"its {what} {n!r} is not listed in the session's {key}" for n in missing]
     return problems, {f"{key}_listed": [n for n in part.names if n in have]}
 
 
-def init_proof(part: Part, init: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """What the init event must list for an MCP, skills or agents part: (problems, evidence)."""
+def init_proof(
+    part: Part, init: Mapping[str, Any], log: str = "", tool_prefix: str | None = None
+) -> tuple[list[str], dict[str, Any]]:
+    """What the init event (or, for a CLI that shows less at its start, the request log) must
+    list for an MCP, skills or agents part: (problems, evidence). tool_prefix: how another CLI
+    names an MCP server's tools (`{server}_`); None: claude's, in its init."""
     if part.kind == "mcp":
-        return _mcp(part, init)
+        return _mcp(part, init, log, tool_prefix)
     if part.kind == "skills":
-        return _names(part, init, "skills", "skill")
+        return _names(part, init, "skills", "skill", log)
     if part.kind == "agents":
         return _names(part, init, "agents", "agent")
     return [], {}

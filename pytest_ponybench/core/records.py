@@ -109,6 +109,7 @@ class Record(TypedDict, total=False):
     task: str
     arm: str
     model: str
+    agent: str
     run: int
     attempt: int
     valid: bool
@@ -188,8 +189,10 @@ class Record(TypedDict, total=False):
     read_credentials: bool
     extra: dict[str, Any]
     # Derived in memory, never written to results.jsonl: what `compare` relabeled (the
-    # original model, arm and run label), which run a two-run report's record came from, and
-    # why the report's cell must fail (its offline agent's intended failure).
+    # original model, arm and run label), the model before the figures named its agent in it,
+    # which run a two-run report's record came from, and why the report's cell must fail (its
+    # offline agent's intended failure).
+    agent_model: str
     compare_model: str
     compare_arm: str
     compare_run: str
@@ -198,14 +201,17 @@ class Record(TypedDict, total=False):
 
 
 # Keys of Record that live only in memory (see above); every other key is in FIELDS.
-DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
+DERIVED = ("agent_model", "compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
 
 # name -> what it says, in one sentence. Order is docs/results.md's order.
 FIELDS: dict[str, str] = {
-    "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>`, also its folder under `cells/`.",
+    "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>` (`<task>-<arm>-<model>-<agent>-r<run>` in "
+    "a run of agents other than claude alone), also its folder under `cells/`.",
     "task": "The task folder's name.",
     "arm": "The arm's name.",
     "model": "The model as given to `--models` (alias, full id or `offline-*`).",
+    "agent": "The agent CLI that ran the cell (`--agents`: claude, opencode, copilot, codex); a record "
+    "without one is claude's.",
     "run": "The repetition index, from 0.",
     "attempt": "1 for the first attempt of the cell; retries and resumes count up.",
     "valid": "False when the session measured nothing about the arm (API error, no result event, "
@@ -307,7 +313,8 @@ FIELDS: dict[str, str] = {
     "agent_policy": "The task's agent policy as the session got it (task.toml's `allowed_tools`, "
     "`disallowed_tools`, `append_system_prompt`, `env`, `cell_timeout`, `runs`, `max_turns`, "
     "those it sets); `{}` when it sets none.",
-    "claude_version": "`claude --version` of the CLI that ran the cell.",
+    "claude_version": "The version line of the CLI that ran the cell (`claude --version`, or that of its "
+    "`agent`).",
     "started": "When the attempt started (UTC, ISO 8601).",
     "finished": "When the attempt's record was written (UTC, ISO 8601).",
     "rescored_from": "For a rescored record: the run dir whose workspace was scored again.",

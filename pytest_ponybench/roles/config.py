@@ -42,6 +42,7 @@ __all__ = [
     "MAX_USD",
     "OPTIONS",
     "Mode",
+    "OPT_AGENTS",
     "OPT_ALLOW_UNCONFINED",
     "OPT_ARM",
     "OPT_ARMS",
@@ -95,6 +96,7 @@ __all__ = [
 # Option names are constants so tests and error messages use the same spelling.
 OPT_SELFTEST = "--selftest-only"
 OPT_MODELS = "--models"
+OPT_AGENTS = "--agents"
 OPT_ARMS = "--arms"
 OPT_ARM = "--arm"
 OPT_RUNS = "--runs"
@@ -207,6 +209,7 @@ class Settings:
     arm_names: tuple[str, ...]
     arm_specs: tuple[str, ...]
     arms_table: dict[str, Any] = field(default_factory=dict)
+    agents: tuple[str, ...] = ("claude",)  # the agent CLIs of the grid, as --agents names them
     pyproject: Path | None = None
     tasks_dir_given: bool = False  # named by the user: a missing folder is then an error
     retries: int = 1
@@ -318,6 +321,19 @@ def names(where: str, value: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _agents(where: str, value: Any) -> tuple[str, ...]:
+    """Agent names (`agents.registry`), at least one; an unknown one is refused naming those known."""
+    from pytest_ponybench.agents import registry
+
+    given = names(where, value)
+    if not given:
+        raise PonybenchError(f"{where}: give at least one agent ({', '.join(registry.names())})")
+    unknown = [a for a in given if a not in registry.names()]
+    if unknown:
+        raise PonybenchError(f"{where}: unknown agent {unknown[0]!r} (known: {', '.join(registry.names())})")
+    return given
+
+
 def _text(where: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise PonybenchError(f"{where} must be a non-empty string, not {value!r}")
@@ -408,6 +424,20 @@ OPTIONS: tuple[Option, ...] = (
         default=["offline-reference"],
         metavar="MODELS",
         record="models",
+        resume=Resume.FIXED,
+        listed=True,
+        own=True,
+    ),
+    Option(
+        OPT_AGENTS,
+        "comma-separated agent CLIs for the grid: claude, opencode, copilot, codex; each "
+        "agent's arms are compared with that agent's baseline (default claude)",
+        _agents,
+        "agents",
+        key="agents",
+        default=["claude"],
+        metavar="AGENTS",
+        record="agents",
         resume=Resume.FIXED,
         listed=True,
         own=True,

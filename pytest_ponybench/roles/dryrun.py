@@ -32,14 +32,20 @@ def describe(plan: Plan) -> list[str]:
     runs = f"{s.runs} runs" + (
         f" ({', '.join(f'{t}: {n}' for t, n in own.items())}, their task.toml's runs)" if own else ""
     )
+    several = len(s.agents) > 1
+    by_agent = Counter(c.agent for c in cells)
+    agents = f" x {len(s.agents)} agents" if several else ""
     lines = [
-        f"grid: {len(plan.tasks)} tasks x {len(plan.arms)} arms x {len(s.models)} models x {runs}"
+        f"grid: {len(plan.tasks)} tasks x {len(plan.arms)} arms x {len(s.models)} models{agents} x {runs}"
         f" = {len(cells)} cells",
         f"  per task: {len(cells) // max(1, len(plan.tasks))} cells; "
         + "; ".join(f"{arm}: {n}" for arm, n in Counter(c.arm.name for c in cells).items())
         + "; "
-        + "; ".join(f"{model}: {n}" for model, n in Counter(c.model for c in cells).items()),
+        + "; ".join(f"{model}: {n}" for model, n in Counter(c.model for c in cells).items())
+        + ("; " + "; ".join(f"{a}: {n}" for a, n in by_agent.items()) if several else ""),
     ]
+    if s.agents != ("claude",):
+        lines.append(f"agents: {', '.join(s.agents)} (each agent's arms against its own baseline)")
     live = list(plan.live_models)
     refs = sum(len(t.references) for t in plan.tasks if t.scored)
     judged = [t for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders)]
@@ -58,7 +64,8 @@ def describe(plan: Plan) -> list[str]:
         lines.append("pre-flight: none (--skip-preflight)")
     elif live or s.preflight:
         checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]
-        checks.append(f"the activation of {len(plan.arms)} arm(s) in one offline session each")
+        per = f" per agent ({len(s.agents)})" if len(s.agents) > 1 else ""
+        checks.append(f"the activation of {len(plan.arms)} arm(s) in one offline session each{per}")
         if live:
             checks.append(f"a free token count against the API for {', '.join(live)}")
         if judged and plan.judge_model in live:
@@ -73,9 +80,10 @@ def describe(plan: Plan) -> list[str]:
 
 
 def activation(plan: Plan) -> list[str]:
-    """Each arm's activation check, as the pre-flight runs it: one line per arm (the offline
-    server started only when an arm has something to check)."""
-    assert plan.claude is not None
+    """Each arm's activation check through each agent of the grid, as the pre-flight runs it:
+    one line per arm and agent (the offline server started only when an arm has something to
+    check)."""
+    agents = [(a, plan.binaries[a]) for a in plan.settings.agents if a in plan.binaries]
     with ExitStack() as stack:
         started: list[Routes] = []
 
@@ -86,7 +94,7 @@ def activation(plan: Plan) -> list[str]:
             return started[0]
 
         _results, lines = preflight.activation_lines(
-            plan.arms, plan.claude, routes, baseline=False, note=preflight.REFUSED_NOTE
+            plan.arms, agents, routes, baseline=False, note=preflight.REFUSED_NOTE
         )
     return [f"pre-flight: {line}" for line in lines]
 
@@ -100,12 +108,12 @@ class DryRun:
         """Before xdist starts a worker or anything is collected."""
         plan = self.plan
         tr = session.config.pluginmanager.get_plugin("terminalreporter")
-        version = registry.get().version(plan.claude) if plan.claude else None
+        versions = {a: registry.get(a).version(b) for a, b in plan.binaries.items()}
         lines = describe(plan)
-        if plan.claude is not None and not plan.settings.skip_preflight:
+        if plan.binaries and not plan.settings.skip_preflight:
             lines += activation(plan)
         lines.append("estimate (list prices; prompt-cache writes and reads included):")
-        lines += estimate.render(pricing.lines(plan, version), plan.settings.budget_usd)
+        lines += estimate.render(pricing.lines(plan, versions), plan.settings.budget_usd)
         for line in ["ponybench dry run: nothing is run, spent or written", *lines]:
             if tr is not None:
                 tr.write_line(line)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.analysis import estimate, health, report, verdict
+from pytest_ponybench.analysis import agents, estimate, health, report, verdict
 from pytest_ponybench.analysis.sidecalls import side_lines
 from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.errors import PonybenchError
@@ -106,7 +106,7 @@ class SummaryReporter:
         if not path.exists():
             return
         try:
-            records = ctl.run_dir.records()
+            records = agents.by_agent(ctl.run_dir.records())  # each agent's cells apart
             self._summary(tr, records)
             tr.write_line(f"run dir: {path}")
             if ctl.report_path is not None:
@@ -161,6 +161,8 @@ class SummaryReporter:
             for line in found.looks:
                 tr.write_line(line)
             tr.write_line(verdicts)
+            if cross := agents.render_cross_agent(found.rows):
+                tr.write_line(cross)
             moved = report.moved_most(records)
             if moved:
                 tr.write_line("tasks that moved most:")

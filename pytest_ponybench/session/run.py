@@ -214,8 +214,8 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
         ctx.agent,
         started.prepared,
         workspace=place.workspace,
-        stream=cdir.stream,
-        stderr=cdir.stderr,
+        stream=cdir.stream_named(ctx.agent.stream_file),
+        stderr=cdir.stream_named(ctx.agent.stream_file).with_suffix(".stderr"),
         timeout_s=cell.timeout_s(ctx.cell_timeout),
         arm=cell.arm,
         on_started=slot.release if slot is not None else None,  # called however it ends
@@ -228,7 +228,7 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
             session.error = None
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
-    fields = _session_fields(session, seat, cell.arm)
+    fields = _session_fields(session, seat, ctx.agent, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
     view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
@@ -369,6 +369,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
         task=cell.task.id,
         arm=cell.arm.name,
         model=cell.model,
+        agent=cell.agent,
         run=cell.run,
         attempt=attempt,
         arm_hash=cell.arm.content_hash(),
@@ -383,14 +384,14 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
+def _session_fields(session: launcher.Session, seat: Seat, agent: Agent, arm: Arm) -> Record:
     """The session's figures: tokens and dollars as the gateway metered them (every source in
     the cell: the agent's session and any other, such as a plugin's hook calling a model), the
     CLI's own kept beside them and checked against the gateway's view of its session; the rest
     as the CLI reported it."""
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
-    sources = meter.by_source(seat.requests, t.session_id)
+    sources = meter.by_source(seat.requests, agent.gateway_session(t))
     cell = meter.Totals.of(sources.get("main"), sources.get("side"))
     fields = Record(
         timed_out=run.timed_out,
@@ -425,7 +426,7 @@ def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
 def _mismatch(t: Transcript, main: meter.Totals | None) -> str | None:
     """Where the CLI's own token counts for its session differ from what the gateway metered of
     it (None: they agree, or the CLI reported none)."""
-    if t.result is None:
+    if t.result is None or not t.cli_usage:
         return None
     metered = main or meter.Totals()
     pairs = (
@@ -482,8 +483,8 @@ def rescore_cell(
     The new record starts from the old one (tokens, cost and time do not change) and is
     appended to the rescore run dir; the source run dir is only read.
     """
-    agent = agent or registry.get()
     old = next((r for r in reversed(source.records()) if r.get("cell_id") == cell.id), Record())
+    agent = agent or registry.of_record(old.get("agent"))
     cdir = source.cell_dir(cell.id)
     rec = Record(**old)
     rec.update(Record(task_hash=cell.task.content_hash(), rescored_from=str(source.path), started=now_iso()))

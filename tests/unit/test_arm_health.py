@@ -426,7 +426,11 @@ def test_a_baseline_is_said_without_starting_a_session() -> None:
         raise AssertionError("nothing to check: no offline server is started")
 
     results, lines = preflight.activation_lines(
-        [Arm("baseline"), Arm("none")], "claude", routes, baseline=False, note=preflight.REFUSED_NOTE
+        [Arm("baseline"), Arm("none")],
+        [("claude", "claude")],
+        routes,
+        baseline=False,
+        note=preflight.REFUSED_NOTE,
     )
     assert results == []
     assert lines == ["arm baseline: ok (nothing to load)", "arm none: ok (nothing to load)"]

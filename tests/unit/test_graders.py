@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents import claude_stream, streamread
 from pytest_ponybench.core.graders import cell, evidence
 from pytest_ponybench.core.graders.deterministic import (
     CallMatch,
@@ -134,9 +134,9 @@ def test_a_missing_stream_is_empty_evidence(tmp_path: Path) -> None:
 
 
 def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(claude_stream, "TRANSCRIPT_CHARS", 1_000)
+    monkeypatch.setattr(streamread, "TRANSCRIPT_CHARS", 1_000)
     monkeypatch.setattr(evidence, "MAX_CALLS", 10)
-    monkeypatch.setattr(claude_stream, "REPLY_CHARS", 50)
+    monkeypatch.setattr(streamread, "REPLY_CHARS", 50)
     lines = [assistant(text("é" * 300)) for _ in range(10)] + [assistant(use("Read", {})) for _ in range(25)]
     ev = evidence_of([*lines, result("x" * 80)])
     assert len(ev.transcript) <= 1_000 + 20
@@ -149,7 +149,7 @@ def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -
 def test_an_overlong_stream_line_is_skipped_without_reading_it_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(claude_stream, "MAX_LINE_BYTES", 2_000)
+    monkeypatch.setattr(streamread, "MAX_LINE_BYTES", 2_000)
     stream = tmp_path / "claude.jsonl"
     big = assistant(use("Write", {"file_path": "/ws/big.py", "content": "x" * 50_000}))
     stream.write_text("\n".join([assistant(use("Read", {"file_path": "/ws/a"})), big, result("ok")]) + "\n")
