@@ -107,7 +107,7 @@ def _configure(config: pytest.Config) -> None:
     if plan.collect_only:
         return  # the plan's errors were raised; no run dir, nothing run (nor imported to run)
     from pytest_ponybench.roles.controller import (
-        CLAUDE_VERSION_KEY,
+        AGENT_VERSIONS_KEY,
         RUN_DIR_KEY,
         Controller,
         XdistController,
@@ -117,7 +117,8 @@ def _configure(config: pytest.Config) -> None:
     from pytest_ponybench.roles.terminal import SummaryReporter
 
     if workerinput is not None:
-        runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), workerinput.get(CLAUDE_VERSION_KEY))
+        versions = workerinput.get(AGENT_VERSIONS_KEY) or {}
+        runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), versions)
         enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata
     else:
         controller = Controller(config, plan)
@@ -134,7 +135,7 @@ def _configure(config: pytest.Config) -> None:
         controller.start()
         if distributed:
             return
-        runner = CellRunner(config, plan, controller.run_dir.path, controller.claude_version)
+        runner = CellRunner(config, plan, controller.run_dir.path, controller.agent_versions)
     config.stash[RUNNER_KEY] = runner
     pm.register(runner, "ponybench-runner")
 

@@ -1,8 +1,10 @@
 """Fixtures of this project's tests; plain helpers live in tests/support.py.
 
 Tests in two layers: tests/unit needs no claude and no network; tests/integration runs the real
-CLI where a test is marked `needs_claude`. Without the CLI those tests skip with the install line,
-unless PONYBENCH_REQUIRE_CLAUDE=1 (set by .ci/run) turns the skip into a failure.
+CLI where a test is marked `needs_claude` (`needs_opencode`, `needs_copilot`, `needs_codex`:
+the other agents' CLIs). Without the CLI those tests skip with the install line, unless
+PONYBENCH_REQUIRE_CLAUDE=1 (set by .ci/run, which installs every pinned CLI) turns the skip into
+a failure.
 """
 
 from __future__ import annotations
@@ -15,22 +17,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import CLAUDE, CLAUDE_INSTALL, REPO, REQUIRE_CLAUDE_ENV
+from tests.support import CLIS, REPO, REQUIRE_CLAUDE_ENV
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "needs_claude: runs the real claude CLI")
-    if CLAUDE is None and os.environ.get(REQUIRE_CLAUDE_ENV) == "1":
-        raise pytest.UsageError(f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH: {CLAUDE_INSTALL}")
+    for marker, (name, found, install) in CLIS.items():
+        config.addinivalue_line("markers", f"{marker}: runs the real {name} CLI")
+        if found is None and os.environ.get(REQUIRE_CLAUDE_ENV) == "1":
+            raise pytest.UsageError(f"{REQUIRE_CLAUDE_ENV}=1 but the {name} CLI is not on PATH: {install}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    if CLAUDE is not None:
-        return
-    skip = pytest.mark.skip(reason=f"the claude CLI is not on PATH: {CLAUDE_INSTALL}")
-    for item in items:
-        if item.get_closest_marker("needs_claude"):
-            item.add_marker(skip)
+    for marker, (name, found, install) in CLIS.items():
+        if found is not None:
+            continue
+        skip = pytest.mark.skip(reason=f"the {name} CLI is not on PATH: {install}")
+        for item in items:
+            if item.get_closest_marker(marker):
+                item.add_marker(skip)
 
 
 @pytest.fixture

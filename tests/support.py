@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -30,6 +31,16 @@ from pytest_ponybench.isolation import confine
 REPO = Path(__file__).resolve().parents[1]
 CLAUDE = shutil.which("claude")
 CLAUDE_INSTALL = "npm install -g @anthropic-ai/claude-code@2.1.332"
+OPENCODE = shutil.which("opencode")
+COPILOT = shutil.which("copilot")
+CODEX = shutil.which("codex")
+# marker -> (the CLI, where it is, how CI installs it)
+CLIS: dict[str, tuple[str, str | None, str]] = {
+    "needs_claude": ("claude", CLAUDE, CLAUDE_INSTALL),
+    "needs_opencode": ("opencode", OPENCODE, "npm install -g opencode-ai@1.18.33"),
+    "needs_copilot": ("copilot", COPILOT, "npm install -g @github/copilot@1.0.102"),
+    "needs_codex": ("codex", CODEX, "npm install -g @openai/codex@0.171.0"),
+}
 # .ci/run sets this: a CI run without the CLI must fail, never pass by skipping.
 REQUIRE_CLAUDE_ENV = "PONYBENCH_REQUIRE_CLAUDE"
 
@@ -172,6 +183,13 @@ def arm_project(root: Path) -> Path:
     shutil.copytree(NOTES_MCP, root / "mcp" / "notes")
     shutil.copytree(REPO / "tests" / "plugins" / "json-context", root / "plugins" / "json-context")
     return root
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then closed): a live API that is never reached."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def write(path: Path, text: str) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from pytest_ponybench import cpe
-from pytest_ponybench.analysis import procedure, stats, verdict
+from pytest_ponybench.analysis import agents, procedure, stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.store import results, runinfo
@@ -60,9 +60,11 @@ def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = Non
     return Path(tasks), Path(fixtures)
 
 
-def load_records(path_text: str) -> list[Record]:
+def load_records(path_text: str, per_agent: bool = True) -> list[Record]:
     """The records of a run dir (or of a results.jsonl given directly); torn lines are skipped.
-    A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too."""
+    A `claude plugin eval` aggregate-result.json (or its results folder) reads as records too.
+    per_agent: as the figures read them, each model named with its agent in a run of agents
+    other than claude alone (`analysis.agents.by_agent`); False: as written."""
     path = Path(path_text)
     if is_cpe(path):
         return _cpe_records(path)
@@ -81,9 +83,10 @@ def load_records(path_text: str) -> list[Record]:
                 hint = f"; its rescores are run dirs: {', '.join(str(path / r) for r in rescores)}"
             raise PonybenchError(f"{path}: no {results.RESULTS} in it, so not a run dir{hint}")
     try:
-        return results.read_records(file)
+        found = results.read_records(file)
     except OSError as exc:
         raise PonybenchError(f"{file}: cannot read it: {exc.strerror or exc}") from exc
+    return agents.by_agent(found) if per_agent else found
 
 
 def is_cpe(path: Path) -> bool:

@@ -21,7 +21,7 @@ from pytest_ponybench._cli.common import (
     run_verdicts,
     write_html,
 )
-from pytest_ponybench.analysis import stats, triggers, verdict
+from pytest_ponybench.analysis import agents, health, stats, triggers, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 
@@ -38,7 +38,8 @@ def add(sub: Subparsers) -> None:
         "the runs without it as baseline).",
         epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
         "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
-        "when an interval lies wholly beyond a margin on the worse side.",
+        "when an interval lies wholly beyond a margin on the worse side. arm_errors (no margin): "
+        "exit 1 when a cell's arm failed in its session (a hook crashed, a server or skill did not load).",
     )
     c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")
     c.add_argument("--baseline", metavar="ARM", help="with one run: the baseline arm (default: baseline)")
@@ -56,31 +57,44 @@ def run(args: argparse.Namespace) -> int:
         raise PonybenchError(
             f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), got {len(args.runs)}"
         )
-    effect_rules, trigger_rules = gate_rules(args.fail_on)
+    effect_rules, trigger_rules, health_rule = gate_rules(args.fail_on)
     if len(args.runs) == 1:
         rows, records, heading = _within_one_run(args)
     else:
         rows, records, heading = _between_two_runs(args)
     if args.markdown:
         emit(verdict.render_rows_markdown(rows, records, heading=heading))
+        if cross := agents.render_cross_agent_markdown(rows):
+            emit(cross)
     else:
         emit(verdict.render_rows(rows, records))
+        if cross := agents.render_cross_agent(rows):
+            emit(cross)
     if args.html is not None:
         note(f"report: {write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if args.fail_on is None:
         return OK
-    return apply_gate(args.fail_on, effect_rules, trigger_rules, rows, records, args.markdown)
+    return apply_gate(args.fail_on, effect_rules, trigger_rules, health_rule, rows, records, args.markdown)
 
 
-def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]]]:
-    """--fail-on split into the rules on effects (stats.parse_gate checks them) and those on an
-    arm's trigger accuracy (missed_fire:N%, false_fire:N%); a malformed rule is an error here,
-    before any run is read."""
+def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]], bool]:
+    """--fail-on split into the rules on effects (stats.parse_gate checks them), those on an
+    arm's trigger accuracy (missed_fire:N%, false_fire:N%) and whether arm_errors is one; a
+    malformed rule is an error here, before any run is read."""
     if rules is None:
-        return "", []
+        return "", [], False
     effect, triggered = [], []
+    health_rule = False
     for raw in rules.split(","):
         name, _, margin = raw.strip().partition(":")
+        if name.strip().lower() == health.GATE_RULE:
+            if margin.strip():
+                raise PonybenchError(
+                    f"--fail-on: bad gate rule {raw.strip()!r}: {health.GATE_RULE} takes no margin "
+                    "(any cell whose arm failed fails it)"
+                )
+            health_rule = True
+            continue
         if name.strip().lower() not in triggers.GATE_METRICS:
             effect.append(raw)
             continue
@@ -96,11 +110,11 @@ def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]]]:
         triggered.append((name.strip().lower(), value))
     effect_rules = ",".join(effect)
     try:
-        if not stats.parse_gate(effect_rules) and not triggered:
+        if not stats.parse_gate(effect_rules) and not triggered and not health_rule:
             raise PonybenchError(f"--fail-on {rules!r} holds no rule")
     except ValueError as exc:
         raise PonybenchError(f"--fail-on: {exc}") from exc
-    return effect_rules, triggered
+    return effect_rules, triggered, health_rule
 
 
 def _within_one_run(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], list[Record], str]:
@@ -132,7 +146,11 @@ def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict],
             "--baseline picks an arm within one run; with two runs BASE_RUN is the baseline, arm by arm"
         )
     base_run, cand_run = args.runs
-    base, cand = load_records(base_run), load_records(cand_run)
+    # Each model named with its agent over both runs at once, so that a run of claude alone
+    # still meets the claude cells of a run of several agents.
+    raw_base, raw_cand = load_records(base_run, per_agent=False), load_records(cand_run, per_agent=False)
+    named = agents.by_agent([*raw_base, *raw_cand])
+    base, cand = named[: len(raw_base)], named[len(raw_base) :]
     require_records(base, base_run)
     require_records(cand, cand_run)
     base_label, cand_label = label(base_run), label(cand_run)
@@ -154,6 +172,7 @@ def apply_gate(
     rules: str,
     effect_rules: str,
     trigger_rules: list[tuple[str, float]],
+    health_rule: bool,
     rows: list[stats.ArmVerdict],
     records: list[Record],
     md: bool,
@@ -161,7 +180,7 @@ def apply_gate(
     """Test every rule; exit 1 when one fails or measured nothing, else 0."""
     outcomes = verdict.gate_report(rows, effect_rules) if effect_rules else []
     print()
-    if len(stats.parse_gate(effect_rules)) + len(trigger_rules) > 1:
+    if len(stats.parse_gate(effect_rules)) + len(trigger_rules) + health_rule > 1:
         alone = (
             "each rule is tested alone (its own 95% interval against its margin, no adjustment across rules)"
         )
@@ -179,9 +198,13 @@ def apply_gate(
     # No measurement at all (an arm or the baseline without a valid cell) must not read as green.
     blind = [o for o in outcomes if o.effect is None or o.effect.n_tasks == 0]
     if trigger_rules and not fired:
-        blind_triggers = ["no cell declares expect_fire with a plugin that registered something to fire"]
+        blind_triggers = ["no cell declares expect_fire with an arm that has a skill or hook to fire"]
     else:
         blind_triggers = []
+    unhealthy, observed = health.gate_fails(records) if health_rule else ([], True)
+    if not observed:
+        blind_triggers.append(f"{health.GATE_RULE} (no record says its arm's health)")
+    trigger_fails += [(health.GATE_RULE, text) for text in unhealthy]
     if failures or blind or trigger_fails or blind_triggers:
         for f in failures:
             print(f"- **FAIL** {f.describe()}" if md else f"FAIL {f.describe()}")

@@ -485,7 +485,7 @@ def _write(path_text: str, text: str, what: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    effect_rules, trigger_rules = gate_rules(args.fail_on)
+    effect_rules, trigger_rules, health_rule = gate_rules(args.fail_on)
     if args.window < 1:
         raise PonybenchError(f"--window must be at least 1, not {args.window}")
     found = find(args.paths, args.rebuild)
@@ -514,4 +514,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n**Gate failed:** {text}" if args.markdown else f"gate failed: {text}", file=out)
         return GATE_FAILED
     with contextlib.redirect_stdout(out):  # --json keeps stdout one document
-        return apply_gate(args.fail_on, effect_rules, trigger_rules, since.rows, since.records, args.markdown)
+        return apply_gate(
+            args.fail_on, effect_rules, trigger_rules, health_rule, since.rows, since.records, args.markdown
+        )

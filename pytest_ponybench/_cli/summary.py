@@ -17,7 +17,7 @@ from pytest_ponybench._cli.common import (
     procedure_options,
     run_verdicts,
 )
-from pytest_ponybench.analysis import report, verdict
+from pytest_ponybench.analysis import agents, health, report, verdict
 
 __all__ = ["add", "run"]
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         emit(table)
-    grading = report.grading_lines(records)
+    grading = report.grading_lines(records) + health.health_lines(records)
     if grading:
         emit("\n".join(grading))
     baseline = pick_baseline(records, args.baseline, args.run_dir)
@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
                 found.rows, found.records, heading=f"ponybench verdict: {args.run_dir}"
             )
         )
+        if cross := agents.render_cross_agent_markdown(found.rows):
+            emit(cross)
     else:
         emit("\n".join([*found.looks, verdict.render_rows(found.rows, found.records)]))
+        if cross := agents.render_cross_agent(found.rows):
+            emit(cross)
     return OK

@@ -1,10 +1,10 @@
 """What every agent CLI adapter provides.
 
-One adapter per CLI (claude today) registers itself by name in `agents.registry`. The cell, the
-judge and the pre-flight start a session through one launcher (`agents.launch`) with the
-adapter's command and environment; the session's stream is parsed once, by the adapter, into a
-`core.transcript.Transcript` that every reader uses. Nothing outside an adapter knows a CLI's
-flags or its stream format.
+One adapter per CLI (claude, opencode, copilot, codex) registers itself by name in
+`agents.registry`. The cell, the judge and the pre-flight start a session through one launcher
+(`agents.launch`) with the adapter's command and environment; the session's stream is parsed
+once, by the adapter, into a `core.transcript.Transcript` that every reader uses. Nothing
+outside an adapter knows a CLI's flags, its config files or its stream format.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pytest_ponybench.agents.dialect import Dialect
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import CellError
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 if TYPE_CHECKING:
     from pytest_ponybench.agents.process import Run
@@ -41,6 +41,7 @@ class SessionSpec:
     max_budget_usd: float | None = None
     memory: bool = False  # the arm places a CLAUDE.md (or the CLI's equivalent) to be read
     task_env: Mapping[str, str] = field(default_factory=dict)
+    workspace: Path | None = None  # the session's cwd, and its PWD (a CLI may read either)
 
 
 class Agent(Protocol):
@@ -50,6 +51,10 @@ class Agent(Protocol):
     binary: str  # the command's default name on PATH
     dialect: Dialect
     stream_file: str  # what its stream is kept as in the cell's folder
+    packages: tuple[str, ...]  # its npm packages: the install a confined session reads
+    install_hint: str  # the pinned install command, for the error when it is missing
+    # Its API has no live upstream at the gateway (Codex's Responses API): offline models only.
+    offline_only: bool
 
     def version(self, binary: str) -> str | None:
         """The CLI's version line, or None when it does not start."""
@@ -72,6 +77,20 @@ class Agent(Protocol):
         {relpath: sha256} of those laid into the workspace (they join the seeded base)."""
         ...
 
+    def readable(self) -> list[Path]:
+        """Folders of the host a session of this CLI reads besides its install (bound
+        read-only), made ready here when they are not (Copilot's unpacked package)."""
+        ...
+
+    def arm_refusal(self, arm: Arm) -> str | None:
+        """Why this CLI cannot run the arm (a kind it has no equivalent for), or None; the plan
+        refuses the run before any cell."""
+        ...
+
+    def policy_refusal(self, policy: AgentPolicy) -> str | None:
+        """Why this CLI cannot keep a task's agent policy, or None."""
+        ...
+
     def parse(self, stream: Path) -> Transcript:
         """The session's stream, read line by line (never whole), into one Transcript."""
         ...
@@ -86,4 +105,15 @@ class Agent(Protocol):
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         """Why the arm did not reach the session (its plugin not loaded, ...), or None."""
+        ...
+
+    def gateway_session(self, transcript: Transcript) -> str | None:
+        """How the gateway's log names this session's own requests (the rest in the cell are
+        side calls): its session id; "" for a CLI whose requests name none; None when it is
+        not known (every request is then the session's)."""
+        ...
+
+    def hook_events(self, home: Path) -> list[HookEvent]:
+        """Hooks the session ran that its stream does not show, from what the CLI keeps in its
+        HOME (read by the pre-flight's probe, never by a cell)."""
         ...

@@ -3,7 +3,8 @@
 Facts this adapter relies on (claude 2.1.x): stream-json needs --verbose; a leftover CLAUDECODE
 makes it refuse to start; as root bypassPermissions needs IS_SANDBOX=1; API errors arrive as a
 result event with is_error and api_error_status while the exit code says little; under
-bypassPermissions `--allowedTools` restricts nothing, `--tools` does.
+bypassPermissions `--allowedTools` restricts nothing, `--tools` does; the stream shows every
+hook's start and end only with `--include-hook-events` (else SessionStart's alone).
 """
 
 from __future__ import annotations
@@ -15,6 +16,15 @@ from pathlib import Path
 
 from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.common import (
+    DROP_ENV,
+    ENV_ALLOW,
+    ENV_ALLOW_PREFIX,
+    NO_RUN,
+    allowed_env,
+    appended,
+    base_env,
+)
 from pytest_ponybench.agents.dialect import CLAUDE
 from pytest_ponybench.agents.install import lay_arm
 from pytest_ponybench.agents.process import Run, version_line
@@ -22,7 +32,8 @@ from pytest_ponybench.core import armproof
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import CellError, ErrorKind
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import HookEvent, Transcript
+from pytest_ponybench.isolation.confine import CLI_PACKAGE
 
 __all__ = [
     "API_ERROR_RE",
@@ -35,36 +46,6 @@ __all__ = [
     "tool_flags",
 ]
 
-# Appended to every arm's system prompt, identically: the benchmark measures the code written,
-# not its execution, and an agent that starts servers or installs packages measures flailing.
-NO_RUN = (
-    "Write the implementation (and tests if you normally would for a change like this). "
-    "Do not run servers, install dependencies or open a browser to verify: write the code "
-    "and stop. Only the files you write are measured."
-)
-
-# The environment of a session is an allowlist: what the CLI needs, never the harness's whole
-# environment (AWS_*, GITHUB_TOKEN and the like would be readable by the agent). A denylist
-# always misses the next credential name.
-# No proxy and no CA bundle: the gateway is a session's only way out (and it uses the
-# harness's proxy itself).
-ENV_ALLOW = frozenset(
-    {
-        "PATH",
-        "LANG",
-        "LANGUAGE",
-        "TERM",
-        "TZ",
-        "API_TIMEOUT_MS",
-        # this project's tests find every process a cell started by this tag; it carries nothing
-        "PONYBENCH_TEST_TAG",
-    }
-)
-ENV_ALLOW_PREFIX = ("LC_",)
-# Never, even from an allowed family: a parent Claude Code session's markers. (No ANTHROPIC_*
-# or CLAUDE_CODE_* variable of the harness reaches a session at all: the gateway holds the
-# credential and every setting that would change the CLI between cells stays out.)
-DROP_ENV = re.compile(r"^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_CODE_SSE_PORT|CLAUDE_CONFIG_DIR)$")
 API_ERROR_RE = re.compile(r"^\s*API Error\b", re.IGNORECASE)
 
 
@@ -79,11 +60,6 @@ def tool_flags(policy: AgentPolicy) -> list[str]:
     return flags
 
 
-def allowed_env(name: str) -> bool:
-    """Whether a variable of the harness's environment may reach a claude session."""
-    return not DROP_ENV.match(name) and (name in ENV_ALLOW or name.startswith(ENV_ALLOW_PREFIX))
-
-
 class ClaudeCode:
     """The `claude` CLI, headless: `-p`, stream-json, bypassPermissions, one HOME per session."""
 
@@ -91,6 +67,9 @@ class ClaudeCode:
     binary = "claude"
     dialect = CLAUDE
     stream_file = "claude.jsonl"
+    packages: tuple[str, ...] = (CLI_PACKAGE,)
+    install_hint = "npm install -g @anthropic-ai/claude-code@2.1.332"
+    offline_only = False
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -101,7 +80,6 @@ class ClaudeCode:
         """The command of one agent session: the arm's flags, the task's policy, and one
         identical instruction appended last for every arm."""
         policy = policy or AgentPolicy()
-        texts = [t.rstrip() for t in (arm.prompt, policy.append_system_prompt) if t]
         cmd = [
             binary,
             "-p",
@@ -111,6 +89,7 @@ class ClaudeCode:
             "--output-format",
             "stream-json",
             "--verbose",
+            "--include-hook-events",
             "--permission-mode",
             "bypassPermissions",
             "--setting-sources",
@@ -121,7 +100,7 @@ class ClaudeCode:
             str(spec.max_turns),
             *arm.cli_args(),
             "--append-system-prompt",
-            "\n\n".join([*texts, NO_RUN]),
+            appended(arm, policy),
         ]
         if spec.max_budget_usd is not None:
             cmd += ["--max-budget-usd", f"{spec.max_budget_usd:g}"]
@@ -162,9 +141,7 @@ class ClaudeCode:
         checked by core.policy), its own home and config, no user settings, the gateway as its
         API with the session's own token. CLAUDE.md files are read only when memory is on (an
         arm that places one); the harness's own variables always win."""
-        src = dict(os.environ if base is None else base)
-        env = {k: v for k, v in src.items() if allowed_env(k)}
-        env.update(spec.task_env)
+        env = base_env(base, spec.task_env)
         home = spec.home
         home.mkdir(parents=True, exist_ok=True)
         env.update(
@@ -180,6 +157,8 @@ class ClaudeCode:
         # A user's own API_TIMEOUT_MS wins; else the CLI gives up on a silent API before the
         # cell timeout, so a hang ends as an API error with a reason rather than as a kill.
         env.setdefault("API_TIMEOUT_MS", str(spec.api_timeout_ms))
+        if spec.workspace is not None:
+            env["PWD"] = str(spec.workspace)
         if spec.memory:
             del env["CLAUDE_CODE_DISABLE_CLAUDE_MDS"]  # CLAUDE.md read for this arm only
         if os.geteuid() == 0:
@@ -199,8 +178,23 @@ class ClaudeCode:
         an output style into the session's own `~/.claude` ({relpath: sha256} of the workspace's)."""
         return lay_arm(arm, workspace, home)
 
+    def readable(self) -> list[Path]:
+        return []
+
+    def arm_refusal(self, arm: Arm) -> str | None:
+        return None  # every arm kind is claude's own
+
+    def policy_refusal(self, policy: AgentPolicy) -> str | None:
+        return None
+
     def parse(self, stream: Path) -> Transcript:
         return claude_stream.parse(stream)
+
+    def gateway_session(self, transcript: Transcript) -> str | None:
+        return transcript.session_id  # its requests carry X-Claude-Code-Session-Id
+
+    def hook_events(self, home: Path) -> list[HookEvent]:
+        return []  # stream-json shows every hook
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
         """Why a session measured nothing about the arm (infrastructure, not quality), or None."""

@@ -1,14 +1,15 @@
 """claude's stream-json, parsed once into a `Transcript`.
 
-By field, never by position: key order changes between CLI versions. Line by line, each line at
-most `MAX_LINE_BYTES` (a longer one is skipped and counted): the stream is capped where it is
-captured and never held whole here. Only "\\n" ends a line: the CLI leaves U+2028 unescaped
-inside JSON strings. What claude 2.1.x writes:
+By field, never by position: key order changes between CLI versions. Line by line
+(`streamread.Reader`): the stream is capped where it is captured and never held whole here.
+What claude 2.1.x writes:
 
 - `system/init` first (after the SessionStart hooks): cwd, session_id, tools, plugins (built-in
   ones with `path: "builtin"`), `plugin_errors`, skills, agents, slash_commands, mcp_servers;
 - `system/hook_started` and `system/hook_response` (hook_id, hook_event, hook_name, stdout,
-  stderr, output, exit_code, outcome); `system/api_retry` (retry_delay_ms);
+  stderr, output, exit_code, outcome) for every hook the session runs (SessionStart's only,
+  without `--include-hook-events`); `output` is stdout and stderr together, so a crash's stderr
+  is never read as what the hook printed; `system/api_retry` (retry_delay_ms);
 - one `assistant` event per content block, all with the message's id and its usage (count a
   message once); `parent_tool_use_id` set inside a subagent;
 - `user` events carrying `tool_result` blocks (tool_use_id, content, is_error);
@@ -18,27 +19,13 @@ inside JSON strings. What claude 2.1.x writes:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.bounded import cut, parse_input
-from pytest_ponybench.core.transcript import (
-    INPUT_STRING_CHARS,
-    MAX_LINE_BYTES,
-    REPLY_CHARS,
-    TRANSCRIPT_CHARS,
-    Entry,
-    HookEvent,
-    Message,
-    Note,
-    ToolCall,
-    ToolResult,
-    Transcript,
-    Usage,
-)
+from pytest_ponybench.agents.streamread import Reader, bounded_lines, count, dumped, number, text_of
+from pytest_ponybench.core.transcript import HookEvent, Message, Note, Transcript, Usage
 
 __all__ = ["SUBAGENT_TOOLS", "bounded_lines", "parse", "parse_lines"]
 
@@ -52,85 +39,13 @@ def parse(path: Path) -> Transcript:
 
 def parse_lines(lines: Iterable[bytes | str | None]) -> Transcript:
     """The transcript of stream lines (None stands for a line too long to read)."""
-    reader = _Reader()
-    for line in lines:
-        reader.line(line)
-    return reader.finish()
-
-
-def bounded_lines(path: Path) -> Iterator[bytes | None]:
-    """The file's lines, each at most MAX_LINE_BYTES (None in place of a longer one), without
-    ever holding more than that in memory; a missing file has no lines."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed in finally, read piecewise
-    except OSError:
-        return
-    try:
-        while True:
-            line = fh.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                return
-            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                while (rest := fh.readline(1 << 20)) and not rest.endswith(b"\n"):
-                    pass
-                yield None
-                continue
-            yield line
-    finally:
-        fh.close()
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """A tool call's place among the entries until its result is known."""
-
-    index: int
+    return _Reader().parse(lines)
 
 
 @dataclass
-class _Call:
-    index: int
-    tool: str
-    input: Mapping[str, Any] | None
-    raw: str
-    subagent: bool
-    id: str
-
-
-@dataclass
-class _Reader:
-    out: Transcript = field(default_factory=Transcript)
-    entries: list[Entry | _Slot] = field(default_factory=list)  # a call's slot until its result
-    calls: list[_Call] = field(default_factory=list)
-    by_id: dict[str, int] = field(default_factory=dict)
-    results: dict[int, tuple[str, bool]] = field(default_factory=dict)
+class _Reader(Reader):
     hooks: dict[str, int] = field(default_factory=dict)  # hook_id -> its place in hook_events
     seen_messages: set[str] = field(default_factory=set)
-    text_size: int = 0
-    text_cut: bool = False
-    last_main_text: str = ""
-
-    def line(self, raw: bytes | str | None) -> None:
-        out = self.out
-        if raw is None:
-            out.long_lines += 1
-            return
-        data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
-        if not data.strip():
-            return
-        if b"\0" in data:
-            out.holes += 1
-        try:
-            event = json.loads(data.decode("utf-8", "replace"))
-        except (ValueError, RecursionError):
-            event = None
-        if not isinstance(event, dict):
-            out.bad_lines += 1
-            self.entries.append(Note("not JSON", data.decode("utf-8", "replace")))
-            return
-        if out.results:
-            out.after_result += 1
-        self.event(event)
 
     def event(self, ev: dict[str, Any]) -> None:
         kind, sub = ev.get("type"), ev.get("subtype")
@@ -150,7 +65,7 @@ class _Reader:
                 if isinstance(ms, int | float) and not isinstance(ms, bool):
                     self.out.retry_after_s = ms / 1000
             title = f"{kind} {sub}" if sub else str(kind)
-            self.entries.append(Note(title, _json(ev)))
+            self.note(title, ev)
 
     def start(self, ev: dict[str, Any]) -> None:
         out = self.out
@@ -169,7 +84,7 @@ class _Reader:
             f"permission mode: {ev.get('permissionMode')}",
             f"claude: {ev.get('claude_code_version', '?')}",
         ]
-        self.entries.append(Note("session start", "\n".join(lines), kind="session"))
+        self.note("session start", "\n".join(lines), kind="session")
 
     def hook(self, ev: dict[str, Any], ended: bool) -> None:
         event = str(ev.get("hook_event") or str(ev.get("hook_name") or "").split(":")[0])
@@ -179,7 +94,8 @@ class _Reader:
             name=str(ev.get("hook_name") or ""),
             ended=ended,
             exit_code=code if ended and isinstance(code, int) and not isinstance(code, bool) else None,
-            stdout=str(ev.get("stdout") or ev.get("output") or "") if ended else "",
+            # `output` holds stderr too: only a CLI that gives no `stdout` is read by it.
+            stdout=str((ev.get("stdout") if "stdout" in ev else ev.get("output")) or "") if ended else "",
             stderr=str(ev.get("stderr") or "") if ended else "",
             outcome=str(ev.get("outcome") or "") if ended else "",
             id=str(ev.get("hook_id") or ""),
@@ -216,32 +132,12 @@ class _Reader:
                 text = str(block.get("thinking", ""))
                 self.entries.append(Message("assistant", text, subagent=sub, thinking=True))
             elif kind == "tool_use":
-                self.call(block, sub)
+                name = str(block.get("name", ""))
+                self.call(name, block.get("input"), str(block.get("id", "")), sub)
+                if name in SUBAGENT_TOOLS:
+                    self.out.subagents += 1
             else:
-                self.entries.append(Note(f"assistant {kind}", _json(block)))
-
-    def text(self, text: str, sub: bool) -> None:
-        if not sub:
-            self.last_main_text = text
-        if self.text_size < TRANSCRIPT_CHARS:
-            piece = text[: TRANSCRIPT_CHARS - self.text_size]
-            self.text_cut = self.text_cut or len(piece) < len(text)
-            self.out.texts.append(piece)
-            self.text_size += len(piece) + 2
-        else:
-            self.text_cut = True
-        self.entries.append(Message("assistant", text, subagent=sub))
-
-    def call(self, block: Mapping[str, Any], sub: bool) -> None:
-        name = str(block.get("name", ""))
-        given, raw = parse_input(block.get("input"), INPUT_STRING_CHARS)
-        call = _Call(len(self.calls), name, given, raw, sub, str(block.get("id", "")))
-        self.calls.append(call)
-        if call.id:
-            self.by_id.setdefault(call.id, call.index)
-        if name in SUBAGENT_TOOLS:
-            self.out.subagents += 1
-        self.entries.append(_Slot(call.index))
+                self.note(f"assistant {kind}", block)
 
     def user(self, ev: dict[str, Any]) -> None:
         message = ev.get("message")
@@ -251,14 +147,10 @@ class _Reader:
             return
         for block in content if isinstance(content, list) else ():
             if isinstance(block, Mapping) and block.get("type") == "tool_result":
-                index = self.by_id.get(str(block.get("tool_use_id", "")), -1)
-                text = _as_text(block.get("content", ""))
                 error = block.get("is_error") is True
-                if index >= 0 and index not in self.results:
-                    self.results[index] = (cut(text, INPUT_STRING_CHARS), error)
-                self.entries.append(ToolResult(index, text, error))
+                self.result(str(block.get("tool_use_id", "")), text_of(block.get("content", "")), error)
             elif isinstance(block, Mapping):
-                self.entries.append(Message("user", _as_text([block])))
+                self.entries.append(Message("user", text_of([block])))
 
     def end(self, ev: dict[str, Any]) -> None:
         out = self.out
@@ -266,7 +158,7 @@ class _Reader:
         if out.result is None:  # the first is the session's; a second is never believed
             out.result = ev
             out.usage = _usage(ev.get("usage"))
-            out.cost_usd = _number(ev.get("total_cost_usd"))
+            out.cost_usd = number(ev.get("total_cost_usd"))
             turns, duration = ev.get("num_turns"), ev.get("duration_ms")
             out.turns = turns if isinstance(turns, int) and not isinstance(turns, bool) else None
             out.duration_ms = (
@@ -276,68 +168,15 @@ class _Reader:
             out.denials = len(denials) if isinstance(denials, list) else 0
         self.entries.append(Note("result", _final(ev), ev.get("is_error") is True, "final"))
 
-    def finish(self) -> Transcript:
-        out = self.out
-        calls = [
-            ToolCall(
-                c.index,
-                c.tool,
-                c.input,
-                c.raw,
-                c.subagent,
-                c.id,
-                *(self.results[c.index] if c.index in self.results else (None, None)),
-            )
-            for c in self.calls
-        ]
-        out.tool_calls = calls
-        out.entries = [calls[e.index] if isinstance(e, _Slot) else e for e in self.entries]
-        result_text = (out.result or {}).get("result")
-        reply = result_text if isinstance(result_text, str) and result_text else self.last_main_text
-        if len(reply) > REPLY_CHARS:
-            out.notes.append(f"the reply was cut at {REPLY_CHARS} characters (of {len(reply)})")
-            reply = reply[:REPLY_CHARS]
-        out.reply = reply
-        if self.text_cut:
-            out.notes.append(f"the transcript was cut at {TRANSCRIPT_CHARS} characters")
-        if out.long_lines:
-            out.notes.append(f"{out.long_lines} stream lines longer than {MAX_LINE_BYTES} bytes were skipped")
-        if out.bad_lines:
-            out.notes.append(f"{out.bad_lines} stream lines were not JSON objects")
-        return out
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _count(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
-
 
 def _usage(value: Any) -> Usage:
     given: Mapping[str, Any] = value if isinstance(value, Mapping) else {}
     return Usage(
-        input_tokens=_count(given.get("input_tokens")),
-        output_tokens=_count(given.get("output_tokens")),
-        cache_read_tokens=_count(given.get("cache_read_input_tokens")),
-        cache_write_tokens=_count(given.get("cache_creation_input_tokens")),
+        input_tokens=count(given.get("input_tokens")),
+        output_tokens=count(given.get("output_tokens")),
+        cache_read_tokens=count(given.get("cache_read_input_tokens")),
+        cache_write_tokens=count(given.get("cache_creation_input_tokens")),
     )
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, indent=1, ensure_ascii=False, default=str)
-
-
-def _as_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):  # a tool result's content blocks
-        parts = [
-            str(b.get("text", "")) if isinstance(b, Mapping) and "text" in b else _json(b) for b in value
-        ]
-        return "\n".join(parts)
-    return _json(value)
 
 
 def _final(ev: Mapping[str, Any]) -> str:
@@ -354,7 +193,7 @@ def _final(ev: Mapping[str, Any]) -> str:
     if ev.get("api_error_status") is not None:
         lines.append(f"api_error_status: {ev.get('api_error_status')}")
     if ev.get("permission_denials"):
-        lines.append(f"permission denials: {_json(ev.get('permission_denials'))}")
+        lines.append(f"permission denials: {dumped(ev.get('permission_denials'))}")
     result = ev.get("result")
     if isinstance(result, str) and result:
         lines += ["", result]

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CLAUDE", "DIALECTS", "Dialect", "dialect_of"]
+__all__ = ["CLAUDE", "CODEX", "COPILOT", "DIALECTS", "Dialect", "OPENCODE", "dialect_of"]
 
 
 @dataclass(frozen=True)
 class Dialect:
-    """A CLI's names for the tools the offline agents use. `create_only` marks a CLI whose
-    create tool fails on an existing file (an overwrite must then be an edit of the whole
-    content)."""
+    """A CLI's names for the tools the offline agents use, and for what a pre-flight looks for.
+    `create_only` marks a CLI whose create tool fails on an existing file (an overwrite must then
+    be an edit of the whole content)."""
 
     write: str = "Write"
     write_path: str = "file_path"
@@ -31,11 +31,72 @@ class Dialect:
     skill: str = "Skill"
     skill_name: str = "skill"
     create_only: bool = False
+    # How the CLI names an MCP server's tools ({server} is the server's name) and which of a
+    # Claude Code plugin's components its start event lists as `plugin:name`.
+    mcp_prefix: str = "mcp__{server}__"
+    plugin_lists: tuple[str, ...] = ("skills", "agents", "commands")
+    # Where a hook's JSON answer puts what reaches the model: claude reads
+    # hookSpecificOutput.additionalContext, Copilot CLI the top-level additionalContext.
+    hook_context_top: bool = False
+    # Its one edit tool takes a patch (Codex's freeform apply_patch): a file is written as a
+    # patch that adds it (deleting it first when it exists); no read tool.
+    patch: bool = False
 
 
 CLAUDE = Dialect()
+# OpenCode 1.18: lower-case tools, camelCase keys.
+OPENCODE = Dialect(
+    write="write",
+    write_path="filePath",
+    write_content="content",
+    edit="edit",
+    edit_path="filePath",
+    edit_old="oldString",
+    edit_new="newString",
+    read="read",
+    read_path="filePath",
+    skill="skill",
+    skill_name="name",
+    mcp_prefix="{server}_",
+    plugin_lists=(),  # it loads no Claude Code plugin: the harness lays a plugin's skills
+)
+# Copilot CLI 1.0: `create` refuses a path that exists, so an overwrite is an `edit` of the whole
+# content (an empty `old_str` edits an empty file).
+COPILOT = Dialect(
+    write="create",
+    write_path="path",
+    write_content="file_text",
+    edit="edit",
+    edit_path="path",
+    edit_old="old_str",
+    edit_new="new_str",
+    read="view",
+    read_path="path",
+    skill="skill",
+    skill_name="skill",
+    create_only=True,
+    mcp_prefix="{server}-",
+    plugin_lists=("skills",),
+    hook_context_top=True,
+)
+# Codex 0.171: the freeform apply_patch tool alone (its shell is denied every session).
+CODEX = Dialect(
+    write="apply_patch",
+    write_path="path",
+    write_content="patch",
+    edit="apply_patch",
+    edit_path="path",
+    edit_old="",
+    edit_new="",
+    read="",
+    skill="",
+    skill_name="",
+    mcp_prefix="mcp__{server}__",
+    plugin_lists=(),
+    patch=True,
+)
 # agent name -> its dialect; a request is matched against each in this order.
-DIALECTS: dict[str, Dialect] = {"claude": CLAUDE}
+DIALECTS: dict[str, Dialect] = {"claude": CLAUDE, "opencode": OPENCODE, "copilot": COPILOT, "codex": CODEX}
 
 
 def dialect_of(offered: Iterable[object]) -> Dialect:

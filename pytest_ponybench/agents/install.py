@@ -1,5 +1,7 @@
 """An arm's files laid into the cell before its session starts: a CLAUDE.md into the workspace,
-skills, agents, an output style or a user CLAUDE.md into the cell's own `~/.claude`.
+skills, agents, an output style or a user CLAUDE.md into the cell's own `~/.claude` (for Claude
+Code; another CLI reads skills from `~/.agents/skills` and its user memory where it keeps it,
+`agent_placements`).
 
 Copies, never links to the host: a confined session reads its workspace and HOME and nothing of
 the project, and a copy is also what a user of the arm would have installed. A plugin's folder
@@ -19,13 +21,24 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.core.armparts import WORKSPACE, Part, content_files, copy_problems
+from pytest_ponybench.core.armparts import HOME, WORKSPACE, Part, Placement, content_files, copy_problems
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.isolation.scratch import session_dir
 
-__all__ = ["COPY_IGNORE", "copy_folder", "lay_arm", "sealed"]
+__all__ = [
+    "AGENT_SKILLS",
+    "COPY_IGNORE",
+    "agent_placements",
+    "copy_folder",
+    "lay_arm",
+    "plugin_brings",
+    "plugin_mcp_servers",
+    "sealed",
+]
 
 COPY_IGNORE = (".git", "__pycache__")
+# Where OpenCode, Copilot CLI and Codex read a user's skills alike (each reads more places).
+AGENT_SKILLS = ".agents/skills"
 
 
 def _ignored(apart: tuple[Path, ...]) -> Any:
@@ -42,11 +55,84 @@ def _ignored(apart: tuple[Path, ...]) -> Any:
     return ignore
 
 
-def lay_arm(arm: Arm, workspace: Path, home: Path) -> dict[str, str]:
-    """Copy the arm's placements; return {relpath: sha256} of the files laid into the workspace
-    (they join the seeded base, so they never count as the agent's work)."""
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def plugin_brings(plugin: Path) -> dict[str, list[str]]:
+    """What a Claude Code plugin folder brings, by kind: its skill folders, agents, commands,
+    the events it hooks and its MCP servers (`hooks/hooks.json` or the manifest's `hooks`;
+    `.mcp.json` or the manifest's `mcpServers`)."""
+    manifest = _json(plugin / ".claude-plugin" / "plugin.json")
+    manifest = manifest if isinstance(manifest, dict) else {}
+    events: set[str] = set()
+    given = manifest.get("hooks")
+    sources = [_json(plugin / "hooks" / "hooks.json")]
+    sources += [
+        _json(plugin / g) if isinstance(g, str) else g
+        for g in (given if isinstance(given, list) else [given])
+    ]
+    for data in sources:
+        hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
+        if isinstance(hooks, dict):
+            events.update(str(k) for k in hooks)
+    return {
+        "skills": sorted(f.parent.name for f in plugin.glob("skills/*/SKILL.md")),
+        "agents": sorted(f.stem for f in plugin.glob("agents/*.md")),
+        "commands": sorted(f.stem for f in plugin.glob("commands/*.md")),
+        "hooks": sorted(events),
+        "mcp": sorted(plugin_mcp_servers(plugin)),
+    }
+
+
+def plugin_mcp_servers(plugin: Path) -> dict[str, Any]:
+    """A plugin's MCP servers (`.mcp.json`, `{"mcpServers": ...}` or the servers at its top, or
+    the manifest's `mcpServers`: inline or a path), `${CLAUDE_PLUGIN_ROOT}` made the folder's path."""
+    manifest = _json(plugin / ".claude-plugin" / "plugin.json")
+    given = manifest.get("mcpServers") if isinstance(manifest, dict) else None
+    data = _json(plugin / given) if isinstance(given, str) else given
+    if data is None:
+        data = _json(plugin / ".mcp.json")
+    servers = data.get("mcpServers", data) if isinstance(data, dict) else {}
+    text = json.dumps(servers if isinstance(servers, dict) else {})
+    return dict(json.loads(text.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin))))
+
+
+def agent_placements(arm: Arm, user_memory: str | None, *, plugin_skills: bool = False) -> list[Placement]:
+    """The arm's files as a CLI other than Claude Code reads them: a CLAUDE.md into the workspace
+    (@user: at user_memory in HOME, where the CLI keeps its user rules; None: the adapter writes
+    it itself), skill folders into `~/.agents/skills`, and with plugin_skills a plugin's own
+    skills there too (a CLI that cannot load the plugin itself)."""
+    out: list[Placement] = []
+    for part in arm.parts:
+        if part.path is None:
+            continue
+        if part.kind == "claude-md" and part.scope == "user":
+            if user_memory is not None:
+                out.append(Placement(part.path, HOME, user_memory))
+        elif part.kind == "claude-md":
+            out.append(Placement(part.path, WORKSPACE, "CLAUDE.md"))
+        elif part.kind == "skills":
+            one = (part.path / "SKILL.md").is_file()
+            folders = [part.path] if one else [part.path / n for n in part.names]
+            out += [Placement(f, HOME, f"{AGENT_SKILLS}/{f.name}", part.apart) for f in folders]
+        elif part.kind == "plugin" and plugin_skills:
+            for name in plugin_brings(part.path)["skills"]:
+                out.append(Placement(part.path / "skills" / name, HOME, f"{AGENT_SKILLS}/{name}", part.apart))
+    return out
+
+
+def lay_arm(
+    arm: Arm, workspace: Path, home: Path, placements: list[Placement] | None = None
+) -> dict[str, str]:
+    """Copy the arm's placements (claude's, or those given); return {relpath: sha256} of the
+    files laid into the workspace (they join the seeded base, so they never count as the
+    agent's work)."""
     laid: dict[str, str] = {}
-    for place in arm.placements():
+    for place in arm.placements() if placements is None else placements:
         root = workspace if place.root == WORKSPACE else home
         dest = root / place.dest
         if place.root == WORKSPACE and dest.exists():

@@ -65,13 +65,15 @@ def prepare(
     refuse_unconfined: str | None = None,
     open_network: bool = False,
 ) -> Prepared:
-    """cmd as it will run: confined to its workspace and HOME (the readable paths besides, never
-    one that is or holds a protected one) with the gateway as its only network, its environment
-    from the adapter with the seat's token. Where this machine cannot confine, a paid model is
+    """cmd as it will run: confined to its workspace and HOME (the readable paths and what the
+    adapter reads of the host besides, never one that is or holds a protected one) with the
+    gateway as its only network, its environment from the adapter with the seat's token and the
+    workspace as its PWD. Where this machine cannot confine, a paid model is
     refused naming the flag `refuse_unconfined` (None: the caller decided already); an
     unconfined session, or one whose task opens the network (`network = "open"`), reaches the
     gateway on the host's loopback port."""
     state = confine.status()
+    spec = replace(spec, workspace=workspace)
     if not (confined and state.available):
         if confined and refuse_unconfined is not None and not spec.offline:
             raise RuntimeError(confine.refusal(["this cell's model"], False, refuse_unconfined))
@@ -86,9 +88,11 @@ def prepare(
         home=spec.home,
         env=env,
         hide=hide,
-        readable=readable,
+        readable=[*readable, *agent.readable()],
         protected=protected,
         passage=passage,
+        packages=agent.packages,
+        program=agent.binary,
     )
     how = {
         "method": state.method,

@@ -1,12 +1,15 @@
-"""Trigger accuracy per arm: did its skills fire where a task says they should, and only there?
+"""Trigger accuracy per arm: did its skills or hooks fire where a task says they should, and only
+there?
 
 A task declares `expect_fire` (true, false, or per arm kind and name); each cell of an arm
-records its expectation (`expect_fire`) and what the session invoked of what the arm's plugins
-registered (`skills_used`, `skills_available`). Fired where expected is the share of cells
-expected to fire that did; fired where not expected (a false trigger: a skill too eager for
-tasks it has nothing to do with) the share of cells expected not to fire that did. Both with
-Wilson intervals over cells, and both gateable (`--fail-on missed_fire:20%,false_fire:10%`: the
-run fails when the rate is above the margin with confidence, its whole interval beyond it).
+records its expectation (`expect_fire`), what the session invoked of what the arm's plugins
+registered (`skills_used`, `skills_available`) and which of its hooks acted (`hooks_fired`: gave
+the model context or a decision); a cell fired when either did (`core.skills.fired`). Fired
+where expected is the share of cells expected to fire that did; fired where not expected (a
+false trigger: a skill or hook too eager for tasks it has nothing to do with) the share of cells
+expected not to fire that did. Both with Wilson intervals over cells, and both gateable
+(`--fail-on missed_fire:20%,false_fire:10%`: the run fails when the rate is above the margin
+with confidence, its whole interval beyond it).
 
 Pure functions: records in, figures out.
 """
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 from pytest_ponybench.analysis.stats import Interval, wilson
 from pytest_ponybench.core.records import Record, flag, is_valid, latest
-from pytest_ponybench.core.skills import exercised
+from pytest_ponybench.core.skills import fired as fired_of
 
 __all__ = ["GATE_METRICS", "Triggers", "describe", "gate_fails", "per_arm"]
 
@@ -55,12 +58,13 @@ class Triggers:
 
 
 def per_arm(records: Iterable[Record]) -> list[Triggers]:
-    """Every (model, arm) with a cell that has an expectation and a plugin that registered
-    something to fire, sorted; the latest attempt of each cell, valid cells only."""
+    """Every (model, arm) with a cell that has an expectation and an arm with something to fire
+    (a skill, agent or command its plugins registered, or a hook), sorted; the latest attempt of
+    each cell, valid cells only."""
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for rec in latest(records):
         expect = flag(rec.get("expect_fire"))
-        fired = exercised(rec)
+        fired = fired_of(rec)
         if expect is None or fired is None or not is_valid(rec):
             continue
         t = tally[(str(rec.get("model")), str(rec.get("arm")))]

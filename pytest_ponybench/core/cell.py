@@ -1,4 +1,10 @@
-"""A cell, (task, arm, model, run): the unit one pytest test measures, and the grid of them."""
+"""A cell, (task, arm, model, agent, run): the unit one pytest test measures, and the grid of them.
+
+The agent is named in a cell's id whenever a run asks for any but claude alone (`--agents`):
+`merge_intervals-careful-sonnet-copilot-r0`, and so in its lane (the model under that agent,
+what the shards' blocks are per). A run of claude alone keeps the ids, lanes and hashes it
+always had.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,19 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import Task
 
-__all__ = ["Cell", "grid"]
+__all__ = ["Cell", "DEFAULT_AGENT", "agents_shown", "grid", "lane_of"]
+
+DEFAULT_AGENT = "claude"
+
+
+def agents_shown(agents: tuple[str, ...]) -> bool:
+    """Whether cell ids name their agent: in every grid but one of claude alone."""
+    return tuple(agents) != (DEFAULT_AGENT,)
+
+
+def lane_of(model: str, agent: str, shown: bool) -> str:
+    """What a cell id says between its arm and its run: the model, or the model and its agent."""
+    return f"{model}-{agent}" if shown else model
 
 
 @dataclass(frozen=True)
@@ -17,10 +35,16 @@ class Cell:
     arm: Arm
     model: str
     run: int
+    agent: str = DEFAULT_AGENT
+    agent_shown: bool = False  # the run is not of claude alone: the id names its agent
+
+    @property
+    def lane(self) -> str:
+        return lane_of(self.model, self.agent, self.agent_shown)
 
     @property
     def id(self) -> str:
-        return f"{self.task.id}-{self.arm.name}-{self.model}-r{self.run}"
+        return f"{self.task.id}-{self.arm.name}-{self.lane}-r{self.run}"
 
     def timeout_s(self, default: float) -> float:
         """The session's time limit: the task's `cell_timeout`, else the run's."""
@@ -31,16 +55,24 @@ class Cell:
         return self.task.max_turns or default
 
 
-def grid(tasks: list[Task], arms: list[Arm], models: list[str], runs: Runs) -> list[Cell]:
-    """Run-major order with the arms adjacent inside each (task, model, run), so drift in the
-    model's behaviour over the hours of a run hits every arm alike. A task with its own number
-    of runs has its runs beyond the others' last."""
+def grid(
+    tasks: list[Task],
+    arms: list[Arm],
+    models: list[str],
+    runs: Runs,
+    agents: tuple[str, ...] = (DEFAULT_AGENT,),
+) -> list[Cell]:
+    """Run-major order with the arms adjacent inside each (task, model, agent, run), so drift
+    in the model's behaviour over the hours of a run hits every arm alike. A task with its own
+    number of runs has its runs beyond the others' last."""
     most = runs.most if tasks else 0
+    shown = agents_shown(agents)
     return [
-        Cell(t, a, m, r)
+        Cell(t, a, m, r, agent, shown)
         for r in range(most)
         for t in tasks
         if r < runs.of(t.id)
         for m in models
+        for agent in agents
         for a in arms
     ]

@@ -109,6 +109,7 @@ class Record(TypedDict, total=False):
     task: str
     arm: str
     model: str
+    agent: str
     run: int
     attempt: int
     valid: bool
@@ -161,8 +162,10 @@ class Record(TypedDict, total=False):
     subagents: int
     tool_uses: dict[str, int]
     plugins: list[str]
+    arm_errors: list[dict[str, Any]]
     skills_available: list[str]
     skills_used: list[str]
+    hooks_fired: list[str] | None
     expect_fire: bool | None
     result_subtype: str | None
     api_error_status: int | None
@@ -186,8 +189,10 @@ class Record(TypedDict, total=False):
     read_credentials: bool
     extra: dict[str, Any]
     # Derived in memory, never written to results.jsonl: what `compare` relabeled (the
-    # original model, arm and run label), which run a two-run report's record came from, and
-    # why the report's cell must fail (its offline agent's intended failure).
+    # original model, arm and run label), the model before the figures named its agent in it,
+    # which run a two-run report's record came from, and why the report's cell must fail (its
+    # offline agent's intended failure).
+    agent_model: str
     compare_model: str
     compare_arm: str
     compare_run: str
@@ -196,14 +201,17 @@ class Record(TypedDict, total=False):
 
 
 # Keys of Record that live only in memory (see above); every other key is in FIELDS.
-DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
+DERIVED = ("agent_model", "compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
 
 # name -> what it says, in one sentence. Order is docs/results.md's order.
 FIELDS: dict[str, str] = {
-    "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>`, also its folder under `cells/`.",
+    "cell_id": "The cell's id, `<task>-<arm>-<model>-r<run>` (`<task>-<arm>-<model>-<agent>-r<run>` in "
+    "a run of agents other than claude alone), also its folder under `cells/`.",
     "task": "The task folder's name.",
     "arm": "The arm's name.",
     "model": "The model as given to `--models` (alias, full id or `offline-*`).",
+    "agent": "The agent CLI that ran the cell (`--agents`: claude, opencode, copilot, codex); a record "
+    "without one is claude's.",
     "run": "The repetition index, from 0.",
     "attempt": "1 for the first attempt of the cell; retries and resumes count up.",
     "valid": "False when the session measured nothing about the arm (API error, no result event, "
@@ -223,7 +231,7 @@ FIELDS: dict[str, str] = {
     "without graders.",
     "reply": "The agent's final reply as graders read it (cut at 10,000 characters, credentials redacted).",
     "tool_calls": "The session's tool calls in order with their inputs (the first 300, strings cut at 2,000 "
-    "characters, credentials redacted; a subagent's marked).",
+    "characters, credentials redacted; a subagent's marked, and one the CLI answered with an error).",
     "judge_cost_usd": "Dollars the judge's own sessions cost for this cell, apart from the agent's.",
     "judge_input_tokens": "Input tokens (cache included) the judge's sessions took for this cell.",
     "judge_output_tokens": "Output tokens the judge's sessions gave for this cell.",
@@ -280,10 +288,18 @@ FIELDS: dict[str, str] = {
     "subagents": "Subagents the session spawned.",
     "tool_uses": "Tool calls by tool name.",
     "plugins": "Plugins the CLI reported loaded at session start.",
+    "arm_errors": "What of the arm failed in the session, one entry per problem (`kind`, `name`, `message`, "
+    "a hook's `exit_code`, `times` when it failed more than once): a plugin the CLI could not load, a hook "
+    "that crashed (its event, exit status and stderr by its ends), an MCP server that did not connect "
+    "or was never started, a skill, agent or command its folders bring that the session did not "
+    "register; `[]` when nothing did.",
     "skills_available": "Skills, agents and commands the arm's plugins registered at session start "
     "(`plugin:name`, from the init event).",
     "skills_used": "Skills (and plugin agents and commands) the session invoked: `Skill`, `Agent` and "
-    "`SlashCommand` tool calls in the stream.",
+    "`SlashCommand` tool calls in the stream that the CLI ran without an error.",
+    "hooks_fired": "The events of the arm's hooks that acted in the session, once each: gave the model "
+    "context that reached it, or a decision (`decision`, `permissionDecision`, `continue: false`, exit 2 "
+    "where the event blocks); null when the arm brings no hook.",
     "expect_fire": "Whether the task declares that this arm's skill, command, agent or hook should fire on "
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
@@ -297,7 +313,8 @@ FIELDS: dict[str, str] = {
     "agent_policy": "The task's agent policy as the session got it (task.toml's `allowed_tools`, "
     "`disallowed_tools`, `append_system_prompt`, `env`, `cell_timeout`, `runs`, `max_turns`, "
     "those it sets); `{}` when it sets none.",
-    "claude_version": "`claude --version` of the CLI that ran the cell.",
+    "claude_version": "The version line of the CLI that ran the cell (`claude --version`, or that of its "
+    "`agent`).",
     "started": "When the attempt started (UTC, ISO 8601).",
     "finished": "When the attempt's record was written (UTC, ISO 8601).",
     "rescored_from": "For a rescored record: the run dir whose workspace was scored again.",

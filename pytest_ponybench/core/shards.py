@@ -1,14 +1,15 @@
 """Shards: one grid split across machines by (task, model, run) block, the same split everywhere.
 
-A block is the arms of one (task, model, run): they run on one shard (and, under xdist, on one
-worker back to back), so the arms of a pair meet the same API conditions. A block's place is
+A block is the arms of one (task, model, run) (with several agents, of one (task, model, agent,
+run): the model's lane names the agent, `core.cell.lane_of`): they run on one shard (and, under
+xdist, on one worker back to back), so the arms of a pair meet the same API conditions. A block's place is
 decided by sha256 of its key text, never by Python's `hash()` (salted per process): the blocks
 are sorted by that digest and dealt round-robin, so every shard holds the same number of blocks
 give or take one, on every machine and Python version.
 
 The grid hash covers what makes two shards parts of one grid: tasks and their content hashes,
-arms and their content hashes, models and the number of runs. Shards of different grids are
-never merged; `describe_difference` says what differs.
+arms and their content hashes, models, the agents (when not claude alone) and the number of
+runs. Shards of different grids are never merged; `describe_difference` says what differs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pytest_ponybench.core.cell import DEFAULT_AGENT, agents_shown, lane_of
 from pytest_ponybench.core.runs import Runs
 
 __all__ = [
@@ -43,7 +45,7 @@ __all__ = [
 OPT_SHARD = "--shard"
 SHARD_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
-BlockKey = tuple[str, str, int]  # (task, model, run)
+BlockKey = tuple[str, str, int]  # (task, lane, run): the lane is the model, or model-agent
 C = TypeVar("C")
 
 
@@ -106,8 +108,8 @@ def select(cells: Sequence[C], shard: Shard, key: Callable[[C], BlockKey]) -> li
 
 
 def cell_block(cell: Any) -> BlockKey:
-    """The block of a `cells.Cell` (duck-typed: task.id, model, run)."""
-    return (str(cell.task.id), str(cell.model), int(cell.run))
+    """The block of a `cells.Cell` (duck-typed: task.id, lane, run)."""
+    return (str(cell.task.id), str(cell.lane), int(cell.run))
 
 
 # -- the grid --------------------------------------------------------------------------------------
@@ -122,6 +124,7 @@ class GridSpec:
     arms: Mapping[str, str]
     models: tuple[str, ...]
     runs: Runs
+    agents: tuple[str, ...] = (DEFAULT_AGENT,)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -132,7 +135,15 @@ class GridSpec:
         }
         if self.runs.own:  # only then: a grid without keeps the hash it always had
             out["task_runs"] = dict(sorted(self.runs.own.items()))
+        if agents_shown(self.agents):  # likewise: claude alone keeps its hash
+            out["agents"] = list(self.agents)
         return out
+
+    @property
+    def lanes(self) -> list[str]:
+        """The model and agent of each column of the grid, as cell ids name them."""
+        shown = agents_shown(self.agents)
+        return [lane_of(m, a, shown) for m in self.models for a in self.agents]
 
     @property
     def hash(self) -> str:
@@ -146,7 +157,7 @@ class GridSpec:
             for r in range(self.runs.most)
             for t in self.tasks
             if r < self.runs.of(t)
-            for m in self.models
+            for m in self.lanes
         ]
 
     def cell_ids(self) -> list[str]:
@@ -182,6 +193,10 @@ def describe_difference(a: GridSpec, b: GridSpec, a_name: str = "first", b_name:
     if sorted(a.models) != sorted(b.models):
         out.append(
             f"models {', '.join(sorted(a.models))} in {a_name} but {', '.join(sorted(b.models))} in {b_name}"
+        )
+    if sorted(a.agents) != sorted(b.agents):
+        out.append(
+            f"agents {', '.join(sorted(a.agents))} in {a_name} but {', '.join(sorted(b.agents))} in {b_name}"
         )
     if a.runs.count != b.runs.count:
         out.append(f"runs {a.runs.count} in {a_name} but {b.runs.count} in {b_name}")

@@ -5,8 +5,12 @@ Read from the session's transcript: its start event (claude's `system/init`) lis
 skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
 the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an assistant
 `tool_use` of `Skill` (`input.skill`), of `Agent`/`Task` (`input.subagent_type`) or of
-`SlashCommand` (`input.command`). A trigger check that greps the reply for a skill's name reads
-0 % on current CLI versions; these are the events the CLI really writes.
+`SlashCommand` (`input.command`); OpenCode's and Copilot CLI's `skill` (`input.name`,
+`input.skill`); each only where the CLI ran it without an error (a call of a skill the session
+does not have comes back `Unknown skill: ...` with `is_error`: nothing was invoked). A trigger
+check that greps the reply for a skill's name reads 0 % on current CLI versions; these are the
+events the CLI really writes. A hook fires where it acted (`core.armhealth.hooks_fired`, the
+record's `hooks_fired`).
 """
 
 from __future__ import annotations
@@ -17,10 +21,16 @@ from typing import Any
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.transcript import ToolCall, Transcript
 
-__all__ = ["INVOKERS", "arm_plugins", "exercised", "invoked", "registered", "usage"]
+__all__ = ["INVOKERS", "arm_plugins", "exercised", "fired", "invoked", "registered", "usage"]
 
-# tool name -> the input field that names what was invoked
-INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
+# tool name -> the input fields that name what was invoked (the first one given)
+INVOKERS: dict[str, tuple[str, ...]] = {
+    "Skill": ("skill",),
+    "Agent": ("subagent_type",),
+    "Task": ("subagent_type",),
+    "SlashCommand": ("command",),
+    "skill": ("name", "skill"),
+}
 
 
 def arm_plugins(init: Mapping[str, Any]) -> list[str]:
@@ -51,13 +61,15 @@ def _name(text: str) -> str:
 
 
 def invoked(calls: Iterable[ToolCall]) -> list[str]:
-    """What the session invoked through Skill, Agent/Task and SlashCommand calls, in order, once
-    each; agents only when a plugin brings them (`plugin:agent`), not the built-in general ones."""
+    """What the session invoked through Skill, Agent/Task and SlashCommand calls that succeeded,
+    in order, once each; agents only when a plugin brings them (`plugin:agent`), not the
+    built-in general ones."""
     used: list[str] = []
     for call in calls:
-        field = INVOKERS.get(call.tool)
         given = call.input
-        if field is None or given is None or not isinstance(given.get(field), str):
+        fields = INVOKERS.get(call.tool, ())
+        field = next((f for f in fields if given is not None and isinstance(given.get(f), str)), None)
+        if field is None or given is None or not call.succeeded:
             continue
         name = _name(given[field])
         if field == "subagent_type" and ":" not in name:
@@ -75,7 +87,17 @@ def usage(transcript: Transcript, own: Iterable[str] = ()) -> Record:
     reg = registered(init)
     listed = {str(n.get("name") if isinstance(n, dict) else n) for n in init.get("skills") or []}
     available = sorted({*reg["skills"], *reg["agents"], *reg["commands"], *(set(own) & listed)})
-    return Record(skills_available=available, skills_used=invoked(transcript.tool_calls))
+    used = [_registered_as(name, available) for name in invoked(transcript.tool_calls)]
+    return Record(skills_available=available, skills_used=list(dict.fromkeys(used)))
+
+
+def _registered_as(name: str, available: list[str]) -> str:
+    """A skill invoked by its own name (Copilot CLI's skill tool takes `careful-review`) as the
+    plugin registered it (`careful:careful-review`), when exactly one plugin did."""
+    if ":" in name:
+        return name
+    found = [a for a in available if a.endswith(":" + name)]
+    return found[0] if len(found) == 1 else name
 
 
 def exercised(rec: Record) -> bool | None:
@@ -85,3 +107,14 @@ def exercised(rec: Record) -> bool | None:
         return None
     used = rec.get("skills_used")
     return bool(isinstance(used, list) and set(used) & set(available))
+
+
+def fired(rec: Record) -> bool | None:
+    """Whether the cell's arm fired: a skill, agent or command its plugins registered was used,
+    or one of its hooks acted (`hooks_fired`); None when the arm registered nothing and brings
+    no hook (nothing could fire)."""
+    skill = exercised(rec)
+    hooks = rec.get("hooks_fired")
+    if not isinstance(hooks, list):
+        return skill
+    return bool(skill) or bool(hooks)

@@ -144,6 +144,7 @@ class Transcript:
     texts: list[str] = field(default_factory=list)  # the assistant's texts (TRANSCRIPT_CHARS in all)
     reply: str = ""  # the session's answer: its end event's text, else the main agent's last text
     usage: Usage = field(default_factory=Usage)  # as the CLI summed it at the end
+    cli_usage: bool = True  # the CLI reports token counts at all (Copilot's stream has none)
     cost_usd: float | None = None  # the CLI's own figure
     turns: int | None = None  # the CLI's own count
     assistant_turns: int = 0  # the main agent's messages, counted here
@@ -153,8 +154,12 @@ class Transcript:
     peak_context_tokens: int = 0
     session_id: str | None = None
     cwd: str | None = None  # the workspace as the session saw it (absolute), from its start event
-    init: dict[str, Any] | None = None  # the CLI's start event (tools, skills, plugins loaded)
-    result: dict[str, Any] | None = None  # the CLI's end event, as it came
+    # The CLI's start event (tools, skills, plugins loaded), in claude's shape: an adapter whose
+    # CLI has none gathers the same keys from the events that say them.
+    init: dict[str, Any] | None = None
+    # The CLI's end event as it came, with claude's keys (subtype, is_error, num_turns,
+    # api_error_status, result) where another CLI spells them otherwise or has no end event.
+    result: dict[str, Any] | None = None
     retry_after_s: float | None = None  # the last delay the CLI computed for a retry
     notes: list[str] = field(default_factory=list)  # what was cut or skipped while reading
     # What only a stream written by something other than the CLI shows.

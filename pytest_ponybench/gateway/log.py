@@ -29,7 +29,8 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 def texts_of(value: Any) -> Iterable[str]:
     """The text of a message's content, a system prompt or an answer's blocks: text blocks as
-    they are, tool calls as their name and input, tool results as their text."""
+    they are, tool calls as their name and input, tool results as their text (the Messages
+    API's blocks and the Responses API's items alike)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
@@ -37,10 +38,16 @@ def texts_of(value: Any) -> Iterable[str]:
             yield from texts_of(item)
     elif isinstance(value, Mapping):
         kind = value.get("type")
-        if kind == "text" or (kind is None and "text" in value):
+        if kind in ("text", "input_text", "output_text") or (kind is None and "text" in value):
             yield str(value.get("text") or "")
         elif kind == "tool_use":
             yield f"{value.get('name')} {json.dumps(value.get('input'), ensure_ascii=False, sort_keys=True)}"
+        elif kind in ("custom_tool_call", "function_call"):  # the Responses API's (Codex)
+            given = value.get("input", value.get("arguments"))
+            said = given if isinstance(given, str) else json.dumps(given, sort_keys=True)
+            yield f"{value.get('name')} {said}"
+        elif kind in ("custom_tool_call_output", "function_call_output"):
+            yield from texts_of(value.get("output"))
         elif kind == "tool_result":
             yield from texts_of(value.get("content"))
         elif "content" in value:

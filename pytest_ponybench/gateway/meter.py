@@ -2,9 +2,10 @@
 
 Sources say who in a cell asked: `main` (the agent's own session, its subagents included),
 `side` (any other session in the cell: a plugin's hook or MCP server running its own model
-calls), `judge` (a judge call). The gateway sees each request's session id (the CLI's
-`X-Claude-Code-Session-Id`); which one is the cell's own is known when the session ends, from
-its transcript, so sources are given then (`by_source`).
+calls), `judge` (a judge call). The gateway sees each request's session id (Claude Code's
+`X-Claude-Code-Session-Id`, OpenCode's `x-session-id`; Copilot's requests name none); which one
+is the cell's own is known when the session ends, from its transcript and its adapter
+(`Agent.gateway_session`), so sources are given then (`by_source`).
 """
 
 from __future__ import annotations
@@ -117,10 +118,11 @@ class Totals:
 
 
 def source_of(m: Metered, main_session: str | None) -> str:
-    """Who asked: the judge, the cell's own session, or another session in the cell."""
+    """Who asked: the judge, the cell's own session, or another session in the cell. A
+    main_session of "" is a CLI whose requests name no session: its own are those naming none."""
     if m.kind == "judge":
         return "judge"
-    if main_session is None or m.session == main_session:
+    if main_session is None or (m.session or "") == main_session:
         return "main"
     return "side"
 

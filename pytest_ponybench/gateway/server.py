@@ -4,13 +4,14 @@ One per process that runs sessions, on a unix socket of the harness (bound into 
 cell, whose only network it is) and on a loopback port (for a session that cannot be confined).
 Each session gets a seat (`open`): a token of its own, valid only while the seat is open, for the
 models its run allows, and the upstream its requests go to (the offline server's cell URL, or
-the Anthropic API with the harness's own credential). Per request the gateway checks the token,
-the model and the run's budget, forwards the request untouched but for the credential, relays
-the answer as it streams, and meters it: tokens, dollars at the pinned list price, latency,
-status, the session that asked. The seat's log (`gateway.jsonl` in the cell's folder) keeps, per
-request, what reached the model (the messages new since that session's last request, the system
-prompt, the tools offered) and what the model answered (its content blocks, tool calls
-included), bounded.
+the Anthropic API with the harness's own credential). It speaks the Anthropic Messages API
+(`anthropic.py`) and, for Codex, the OpenAI Responses API (`responses.py`). Per request the
+gateway checks the token, the model and the run's budget, forwards the request untouched but
+for the credential, relays the answer as it streams, and meters it: tokens, dollars at the
+pinned list price, latency, status, the session that asked. The seat's log (`gateway.jsonl` in
+the cell's folder) keeps, per request, what reached the model (the messages new since that
+session's last request, the system prompt, the tools offered) and what the model answered (its
+content blocks, tool calls included), bounded.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pytest_ponybench.core.prices import cost_usd, list_price
 from pytest_ponybench.gateway.anthropic import Reading
 from pytest_ponybench.gateway.forward import ClientGone, UpstreamError, forward
 from pytest_ponybench.gateway.meter import Metered
+from pytest_ponybench.gateway.responses import ResponsesReading
 from pytest_ponybench.gateway.upstream import Upstream
 
 __all__ = ["BudgetGate", "Gateway", "LOG_STRING_CHARS", "Seat", "TOKEN_PREFIX", "Ticket", "shared"]
@@ -47,7 +49,8 @@ __all__ = ["BudgetGate", "Gateway", "LOG_STRING_CHARS", "Seat", "TOKEN_PREFIX", 
 TOKEN_PREFIX = "ponybench-gw-"
 LOG_STRING_CHARS = 100_000  # each string of a logged request or answer
 _BODY_LIMIT = 64_000_000  # a request body larger than this is refused
-_ENDPOINTS = ("/v1/messages", "/v1/messages/count_tokens")
+_ENDPOINTS = ("/v1/messages", "/v1/messages/count_tokens", "/v1/responses")
+_ASKS = ("/v1/messages", "/v1/responses")  # what a budget is asked before: a model's answer
 _PROBES = ("/", "/api/hello", "/v1/models")
 _KEEP_HEADERS_OUT = frozenset({"connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer"})
 
@@ -263,7 +266,14 @@ class Gateway:
         when = datetime.now(UTC).isoformat(timespec="milliseconds")
         path = front.path
         route = path.split("?", 1)[0]
-        session = front.headers.get("x-claude-code-session-id")
+        # Claude Code names its session in its own header, OpenCode in x-session-id, Codex in
+        # session-id; Copilot names none (its requests are told apart by having none:
+        # meter.source_of).
+        session = (
+            front.headers.get("x-claude-code-session-id")
+            or front.headers.get("x-session-id")
+            or front.headers.get("session-id")
+        )
         try:
             data: Any = json.loads(body) if body else None
         except (ValueError, RecursionError):
@@ -294,7 +304,7 @@ class Gateway:
                 )
                 front.answer_error(403, "permission_error", message)
                 return
-        if seat.budget is not None and model and route == _ENDPOINTS[0]:
+        if seat.budget is not None and model and route in _ASKS:
             refused = seat.budget.admit(_estimate(served, len(body)))
             if refused is not None:
                 seat.refused = refused
@@ -302,7 +312,8 @@ class Gateway:
                 self._done(seat, metered, fields, None)
                 front.answer_error(400, "invalid_request_error", f"ponybench gateway: {refused}")
                 return
-        reading = Reading("")
+        # Codex speaks the OpenAI Responses API; every other CLI Anthropic's Messages API.
+        reading: Reading | ResponsesReading = ResponsesReading("") if route == _ASKS[1] else Reading("")
         try:
             done = forward(
                 seat.upstream,
@@ -365,12 +376,14 @@ class Gateway:
         if seat.log is None:
             return
         line = metered.as_log()
-        messages = request.get("messages")
+        # A Messages request's system and messages; a Responses request's instructions and input.
+        messages = request.get("messages", request.get("input"))
         if isinstance(messages, list):
             first, new = seat.new_messages(metered.session or "", messages)
             tools = request.get("tools")
+            system = request.get("system", request.get("instructions"))
             line["request"] = {
-                "system": bounded_value(request.get("system"), LOG_STRING_CHARS, redacting=True),
+                "system": bounded_value(system, LOG_STRING_CHARS, redacting=True),
                 "tools": [t.get("name") for t in tools if isinstance(t, dict)]
                 if isinstance(tools, list)
                 else [],
@@ -511,7 +524,9 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             self.close_connection = True
 
-    def relay_head(self, status: int, reason: str, headers: list[tuple[str, str]], reading: Reading) -> None:
+    def relay_head(
+        self, status: int, reason: str, headers: list[tuple[str, str]], reading: Reading | ResponsesReading
+    ) -> None:
         """The upstream's answer head, as it came but for what belongs to one connection."""
         lines = [f"HTTP/1.1 {status} {reason}".rstrip()]
         framed = False

@@ -1,7 +1,8 @@
 """The answer the report leads with: per arm and model, the verdict on the primary endpoint
-(better, worse or undecided, its interval, and why), what else was decided, and what the arm
-brings. Real models come first; the scripted offline models (`offline-*`) after them, labelled:
-their cells prove the pipeline and that the arm loads, never what the arm is worth.
+(better, worse or undecided, its interval, and why), what else was decided, what the arm
+brings and what of it failed in its cells. Real models come first; the scripted offline models
+(`offline-*`) after them, labelled: their cells prove the pipeline and that the arm loads, never
+what the arm is worth.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _primary(effects: Sequence[stats.Effect], primary: str) -> stats.Effect | No
     return found[0] if found else None
 
 
-def _answer(row: stats.ArmVerdict, brought: str) -> dict[str, Any]:
+def _answer(row: stats.ArmVerdict, brought: str, health: Sequence[str]) -> dict[str, Any]:
     effects = row["effects"]
     main = _primary(effects, row["primary"])
     out: dict[str, Any] = {
@@ -49,6 +50,7 @@ def _answer(row: stats.ArmVerdict, brought: str) -> dict[str, Any]:
         "model": row["model"],
         "offline": is_offline(row["model"]),
         "brings": brought,
+        "health": list(health),
         "also": [],
         "word": "no data",
         "metric": row["primary"],
@@ -80,11 +82,16 @@ def _answer(row: stats.ArmVerdict, brought: str) -> dict[str, Any]:
 
 
 def answers(
-    rows: Sequence[stats.ArmVerdict], arm_order: Sequence[str], brings: Mapping[str, str]
+    rows: Sequence[stats.ArmVerdict],
+    arm_order: Sequence[str],
+    brings: Mapping[str, str],
+    health: Mapping[str, Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """One answer per verdict row: real models first, offline ones after; arms in the
-    report's order within a model."""
+    report's order within a model; with what each arm brings and what of it failed in its
+    cells (`analysis.health`)."""
     rank = {a: i for i, a in enumerate(arm_order)}
     models = {m: i for i, m in enumerate(model_order(r["model"] for r in rows))}
     ordered = sorted(rows, key=lambda r: (models[r["model"]], rank.get(r["arm"], len(rank)), r["arm"]))
-    return [_answer(r, brings.get(r["arm"], "")) for r in ordered]
+    failed = health or {}
+    return [_answer(r, brings.get(r["arm"], ""), failed.get(r["arm"], ())) for r in ordered]

@@ -33,7 +33,7 @@ def _server(name: str, status: Any) -> str:
 def read_session(stream: Path) -> Brought:
     """Everything one session was offered, by kind, from its transcript (empty when unreadable)."""
     out: Brought = {kind: [] for kind in KINDS}
-    t = registry.get().parse(stream)
+    t = registry.of_stream(stream).parse(stream)
     init = t.init
     if init is not None:
         out["plugins"] = skills_mod.arm_plugins(init)

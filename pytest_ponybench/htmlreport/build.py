@@ -35,7 +35,7 @@ import jinja2
 from markupsafe import Markup
 
 from pytest_ponybench import __version__
-from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.analysis import health, report, stats, verdict
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.records import Record, is_valid, latest, number, tokens
@@ -249,7 +249,12 @@ def _summary(totals: Sequence[Mapping[str, Any]], model: str) -> tuple[tuple[str
     return report.table_rows([r for r in totals if r["model"] == model])
 
 
-def _run_info(source: Source, records: Sequence[Record], brought: Mapping[str, str]) -> dict[str, Any]:
+def _run_info(
+    source: Source,
+    records: Sequence[Record],
+    brought: Mapping[str, str],
+    failed: Mapping[str, Sequence[str]],
+) -> dict[str, Any]:
     """The run's facts; records are its cells' (latest attempts, expected failures marked)."""
     run = source.run
     options = run.get("options") if isinstance(run.get("options"), dict) else {}
@@ -271,6 +276,8 @@ def _run_info(source: Source, records: Sequence[Record], brought: Mapping[str, s
     else:
         problems = preflight.get("problems") or []
         pre = "passed" if not problems else "failed: " + "; ".join(map(str, problems))
+        if preflight.get("scope") == "activation":  # an offline run's: said, never refused
+            pre = "each arm's activation check: " + ("ok" if not problems else "; ".join(map(str, problems)))
     rescored = sorted({str(r["rescored_from"]) for r in records if r.get("rescored_from")})
     return {
         "label": source.label,
@@ -285,7 +292,7 @@ def _run_info(source: Source, records: Sequence[Record], brought: Mapping[str, s
         "python": ", ".join(f"{k} {run.get(k.lower(), '?')}" for k in ("Python", "pytest", "xdist")),
         "models": ", ".join(map(str, models)),
         "runs": options.get("runs", "?"),
-        "arms": [_arm(a, brought) for a in run.get("arms") or [] if isinstance(a, dict)],
+        "arms": [_arm(a, brought, failed) for a in run.get("arms") or [] if isinstance(a, dict)],
         "spend": "?"
         if spent is None
         else f"${spent:.4f}" + (" (offline models: notional, nothing was paid)" if offline else ""),
@@ -316,9 +323,11 @@ def _part(part: Mapping[str, Any], arm: Mapping[str, Any], first_plugin: bool) -
     return f"{kind.replace('-', ' ')} {value}{listed}"
 
 
-def _arm(arm: Mapping[str, Any], brought: Mapping[str, str]) -> dict[str, str]:
-    """An arm as run.json describes it: name, kind, hash and what it adds, in words; and what
-    its sessions were given beside the baseline's (`brings`)."""
+def _arm(
+    arm: Mapping[str, Any], brought: Mapping[str, str], failed: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """An arm as run.json describes it: name, kind, hash and what it adds, in words; what its
+    sessions were given beside the baseline's (`brings`) and what of it failed in its cells."""
     what = []
     parts = arm.get("parts")
     if isinstance(parts, list):
@@ -339,6 +348,7 @@ def _arm(arm: Mapping[str, Any], brought: Mapping[str, str]) -> dict[str, str]:
         "hash": str(arm.get("hash", "?")),
         "what": "; ".join(what) or ("nothing added" if arm.get("kind") == "baseline" else "-"),
         "brings": brought.get(str(arm.get("name")), ""),
+        "health": list(failed.get(str(arm.get("name")), ())),
     }
 
 
@@ -462,6 +472,9 @@ def build(
     blocks = _verdict_blocks(rows, totals)
     # Of one run only: a comparison's arms are the two runs' labels, which no session was given.
     brought = _brings(sources[0], cells, baseline) if len(sources) == 1 else {}
+    failed: dict[str, list[str]] = {}
+    for problem in health.problems(c.rec for c in cells):
+        failed.setdefault(problem.arm, []).append(problem.text())
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{cells_dir.name}.", dir=out.parent))
     parts: Future[None] | None = None
@@ -504,8 +517,10 @@ def build(
             .get_template("report.html.j2")
             .render(
                 title=title,
-                runs=[_run_info(s, [c.rec for c in cells if c.source is s], brought) for s in sources],
-                answers=answer.answers(rows, arms, brought),
+                runs=[
+                    _run_info(s, [c.rec for c in cells if c.source is s], brought, failed) for s in sources
+                ],
+                answers=answer.answers(rows, arms, brought, failed),
                 offline_note=answer.OFFLINE_NOTE,
                 sections=sections,
                 intro=verdict.INTRO,

@@ -1,5 +1,6 @@
-"""One cell's details as the report's cell view shows them: the record, the failed checks, the
-transcript, the workspace diff and, for an invalid cell, the stderr tail.
+"""One cell's details as the report's cell view shows them: the record, the failed checks, what
+of the arm failed in the session, the transcript, the workspace diff and, for an invalid cell,
+the stderr tail.
 
 Kept apart from the page so that worker processes can build details for a large run without
 importing the plotting library. Every value is plain JSON; the page shows each string as text.
@@ -18,6 +19,7 @@ from urllib.parse import quote
 from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.textfiles import clean
 from pytest_ponybench.agents import registry
+from pytest_ponybench.core.armhealth import from_record
 from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
@@ -33,6 +35,7 @@ __all__ = [
     "EXPECTED_KEY",
     "Job",
     "PART_BYTES",
+    "arm_error_items",
     "REASON_CHARS",
     "REPORT_KEYS",
     "SOURCE_KEY",
@@ -165,6 +168,7 @@ def cell_detail(
         graders=[_grader(o) for o in outcomes_of(rec)] if is_valid(rec) else [],
         score=record_number(rec.get("score")),
         policy=policy_items(rec),
+        arm_errors=arm_error_items(rec),
         record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k not in REPORT_KEYS],
     )
     if folder is None:
@@ -188,6 +192,13 @@ def cell_detail(
     if CellDir(folder).workspace.is_dir():
         detail["diff"] = bases.diff(folder, task)
     return detail
+
+
+def arm_error_items(rec: Record) -> list[str]:
+    """What of the cell's arm failed in its session, one line each (`arm_errors`)."""
+    listed = rec.get("arm_errors")
+    found = [from_record(e) for e in (listed if isinstance(listed, list) else [])]
+    return [e.text() for e in found if e is not None]
 
 
 def policy_items(rec: Record) -> list[list[Any]]:
@@ -221,6 +232,7 @@ def _frame(rec: Record, task: str) -> dict[str, Any]:
         "error": rec.get("error"),
         "failed": [],
         "policy": [],
+        "arm_errors": [],
         "record": [],
         "folder": None,
         "transcript": [],

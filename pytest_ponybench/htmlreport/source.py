@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.analysis import agents
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.store import results, runinfo
 
@@ -74,5 +75,5 @@ def load(path: Path, label: str = "") -> Source:
         run=runinfo.shown(path),
         summary=_json(path / results.SUMMARY),
         spend=_json(path / SPEND),
-        records=results.read_records(path / results.RESULTS),
+        records=agents.by_agent(results.read_records(path / results.RESULTS)),
     )

@@ -223,20 +223,36 @@ def _package_name(manifest: Path) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def install_folder(claude: str) -> Path | None:
-    """The claude installation that the real path of `claude` lies in: the npm package of the
-    CLI (the nearest package.json above it names `@anthropic-ai/claude-code`), or None. The
-    nearest package.json that names anything else ends the search: a folder with a
-    package.json is not an install (a wrapper script in a repository would bind the repository)."""
+def install_folder(claude: str, packages: tuple[str, ...] = (CLI_PACKAGE,)) -> Path | None:
+    """The installation that the real path of the CLI lies in: the npm package of the CLI (the
+    nearest package.json above it names one of packages, claude's by default, or one of their
+    per-platform packages), or None. The nearest package.json that names anything else ends
+    the search: a folder with a package.json is not an install (a wrapper script in a
+    repository would bind the repository)."""
     real = Path(os.path.realpath(claude))
     for parent in real.parents:
         manifest = parent / "package.json"
         if manifest.is_file():
             name = _package_name(manifest) or ""
-            return parent if name == CLI_PACKAGE or name.startswith(CLI_PACKAGE + "-") else None
+            ours = any(name == p or name.startswith(p + "-") for p in packages)
+            return _package_root(parent, packages) if ours else None
         if parent.name == "node_modules" or parent == parent.parent:
             break
     return None
+
+
+def _package_root(found: Path, packages: tuple[str, ...]) -> Path:
+    """The CLI's own package around a per-platform one nested in it (Copilot's native binary
+    lies in `@github/copilot/node_modules/@github/copilot-linux-x64`): the outer one."""
+    for parent in found.parents:
+        manifest = parent / "package.json"
+        if parent.name == "node_modules":
+            continue
+        if manifest.is_file() and (_package_name(manifest) or "") in packages:
+            return parent
+        if not any(p.name == "node_modules" for p in parent.parents):
+            break
+    return found
 
 
 def _is_script(path: str) -> bool:
@@ -250,8 +266,8 @@ def _is_script(path: str) -> bool:
 _NAMED = re.compile(r"""(?<![\w.$])(/[^\s'"`;|&()<>$\\]+)""")
 
 
-def _named_installs(script: str) -> list[Path]:
-    """The claude installs a wrapper script names by absolute path (`exec /opt/claude/bin/claude`)."""
+def _named_installs(script: str, packages: tuple[str, ...], program: str) -> list[Path]:
+    """The CLI installs a wrapper script names by absolute path (`exec /opt/claude/bin/claude`)."""
     try:
         with open(script, encoding="utf-8", errors="replace") as fh:
             text = fh.read(1 << 16)
@@ -262,31 +278,35 @@ def _named_installs(script: str) -> list[Path]:
         real = os.path.realpath(word)
         if real == os.path.realpath(script) or not (os.path.isfile(real) and os.access(real, os.X_OK)):
             continue
-        folder = install_folder(real)
+        folder = install_folder(real, packages)
         if folder is not None:
             found.append(folder)
-        elif os.path.basename(word).startswith("claude") and not _is_script(real):
+        elif os.path.basename(word).startswith(program) and not _is_script(real):
             found.append(Path(real))  # a native binary: its own file
     return found
 
 
-def claude_readable(claude: str, path: str | None) -> list[Path]:
-    """What of the host the claude command needs to run: its npm package (and a script
-    install's interpreter); a native binary's own file; a wrapper script's own file, its
-    interpreter and the real install it names or PATH gives. Never the folder a wrapper lies in."""
+def claude_readable(
+    claude: str, path: str | None, packages: tuple[str, ...] = (CLI_PACKAGE,), program: str = "claude"
+) -> list[Path]:
+    """What of the host the agent's command needs to run (claude's by default; another CLI
+    names its npm packages and program): its npm package (and a script install's interpreter);
+    a native binary's own file; a wrapper script's own file, its interpreter and the real
+    install it names or PATH gives. Never the folder a wrapper lies in."""
     real = os.path.realpath(shutil.which(claude, path=path) or claude)
-    folder = install_folder(real)
+    folder = install_folder(real, packages)
     interpreter = interpreter_folder(real, path)
     if folder is not None:
         return [folder, *([interpreter] if interpreter is not None else [])]
     if not _is_script(real):
         return [Path(real)]
-    out = [Path(real), *([interpreter] if interpreter is not None else []), *_named_installs(real)]
-    # A wrapper that runs `claude` by name: the install PATH gives (not the wrapper again).
-    on_path = shutil.which("claude", path=path)
+    named = _named_installs(real, packages, program)
+    out = [Path(real), *([interpreter] if interpreter is not None else []), *named]
+    # A wrapper that runs the CLI by name: the install PATH gives (not the wrapper again).
+    on_path = shutil.which(program, path=path)
     if on_path is not None and os.path.realpath(on_path) != real:
         inner = os.path.realpath(on_path)
-        out += [install_folder(inner) or Path(inner)]
+        out += [install_folder(inner, packages) or Path(inner)]
         if (inner_interpreter := interpreter_folder(inner, path)) is not None:
             out.append(inner_interpreter)
     return list(dict.fromkeys(out))
@@ -507,14 +527,17 @@ def agent_view(
     readable: Sequence[Path] = (),
     protected: Mapping[str, Path] | None = None,
     passage: Passage | None = None,
+    packages: tuple[str, ...] = (CLI_PACKAGE,),
+    program: str = "claude",
 ) -> View:
-    """What a claude session sees: its workspace and HOME writable, the claude install
-    (`claude_readable`), the copies of the arm's plugin and MCP folders and proxy CA files
-    readable. A readable path that is or holds one of protected is refused (`exposure`). With
+    """What an agent's session sees: its workspace and HOME writable, the CLI's install
+    (`claude_readable`, claude's by default), the copies of the arm's plugin and MCP folders and
+    proxy CA files readable. A readable path that is or holds one of protected is refused (`exposure`). With
     a passage its network is its own namespace with the gateway's bridge in it; without one
     it keeps the host's (a caller that has no gateway)."""
     path = (env or {}).get("PATH")
-    extra = [*claude_readable(claude, path), *readable, *(passage.readable() if passage else [])]
+    installed = claude_readable(claude, path, packages, program)
+    extra = [*installed, *readable, *(passage.readable() if passage else [])]
     for var in CA_VARS:
         if (value := (env or {}).get(var)) and os.path.exists(value):
             extra.append(Path(os.path.realpath(value)))
@@ -554,8 +577,10 @@ def agent_command(
     readable: Sequence[Path] = (),
     protected: Mapping[str, Path] | None = None,
     passage: Passage | None = None,
+    packages: tuple[str, ...] = (CLI_PACKAGE,),
+    program: str = "claude",
 ) -> tuple[list[str], Prefix]:
-    """A claude session's command confined (agent_view); with a passage, started by its bridge
+    """An agent session's command confined (agent_view); with a passage, started by its bridge
     (no credential ever enters: the gateway holds it)."""
     view = agent_view(
         workspace=workspace,
@@ -566,6 +591,8 @@ def agent_command(
         readable=readable,
         protected=protected,
         passage=passage,
+        packages=packages,
+        program=program,
     )
     return wrap(cmd, view, None, passage.launcher() if passage is not None else ())
 

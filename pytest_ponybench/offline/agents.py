@@ -26,10 +26,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from pytest_ponybench.agents.dialect import dialect_of
+from pytest_ponybench.agents.dialect import DIALECTS, dialect_of
 from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline  # the naming is core's
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape, wire
+from pytest_ponybench.offline import responses as offline_responses
 from pytest_ponybench.offline.script import CellScript, Session, resolve_call
 
 __all__ = [
@@ -154,9 +155,17 @@ def _declared_step(messages: list[Any], script: CellScript, session: Session) ->
     return wire.tools([calls[made]]) if made < len(calls) else None
 
 
+def _no_tools(rel: str, offered: set[Any]) -> str:
+    """Why the scripted agent cannot write: what was offered first (an API error's message is
+    cut short by the CLIs), then the tools it knows."""
+    names = ", ".join(sorted(str(n) for n in offered)[:30]) or "none"
+    known = "; ".join(f"{name} {d.write}/{d.edit}" for name, d in DIALECTS.items())
+    return f"ponybench offline: no tool to write {rel} with; the request offers {names} (known: {known})"
+
+
 def _agent_step(
     body: dict[str, Any], script: CellScript, files: dict[str, bytes], session: Session | None = None
-) -> wire.Reply:
+) -> wire.Reply | wire.ApiError:
     """The next step, derived only from the conversation and the disk, so a retry repeats it.
 
     First the session's declared tool calls, one per turn, then one turn of parallel Reads of
@@ -208,7 +217,9 @@ def _agent_step(
         summary = f"Done: wrote {', '.join(wrote)}." if wrote else "Done: nothing needed changing."
         return wire.text(summary + (f" Failed: {', '.join(broke)}." if broke else ""))
     if not {say.write, say.edit} <= tool_names:
-        return wire.text(f"I cannot write {pending[0][0]}: the Write and Edit tools are not available.")
+        # An error, not a reply: a CLI whose tools it does not know would otherwise end its
+        # session with exit 0 and nothing written, a failure that measures nothing of the arm.
+        return wire.ApiError(400, "invalid_request_error", _no_tools(pending[0][0], tool_names))
     unread = [path for _, path, current, read in pending if current is not None and not read]
     if unread and say.read in tool_names:
         return wire.tools([(say.read, {say.read_path: path}) for path in unread])
@@ -218,6 +229,9 @@ def _agent_step(
         old = (current or b"").decode("utf-8")
     except UnicodeDecodeError:
         old = ""
+    if say.patch:  # one patch: the file added, or its whole content replaced
+        patch = offline_responses.patch_for(path, new, None if current is None else old)
+        return wire.tools([(say.write, {say.write_path: path, say.write_content: patch})])
     if (not old or "\r" in old + new) and not (say.create_only and current is not None):
         # Edit cannot anchor on nothing; a CLI whose create fails on an existing file edits it.
         return wire.tools([(say.write, {say.write_path: path, say.write_content: new})])

@@ -7,9 +7,11 @@ draw is a hash of the cell id, so a rerun of a cell writes the same files and tw
 same directive are two independent coins. That makes an offline A/B with a true effect of
 exactly (0.9 - 0.5) on the pass rate, which the verdict must find; an A/A must find nothing.
 
-When the request offers a plugin's skill (the CLI lists skills for the `Skill` tool as
-`plugin:skill`), the model first invokes it once, as an agent that follows its tools would, so
-skill usage is measured from the stream the CLI really writes.
+When the request offers a plugin's skill (Claude Code lists skills for the `Skill` tool as
+`plugin:skill`; Copilot CLI and OpenCode list `<available_skills>` in the system prompt, a
+plugin's with `<location>plugin</location>` in Copilot, an arm's laid in `~/.agents/skills` in
+OpenCode), the model first invokes it once through that CLI's skill tool, as an agent that
+follows its tools would, so skill usage is measured from the stream the CLI really writes.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ DIRECTIVE = re.compile(r"ponybench-offline:\s*good=([01](?:\.\d+)?|\.\d+)")
 # The CLI's listing of skills in the conversation, one "- name: description" line each.
 _SKILL_LIST = "skills are available for use with the Skill tool"
 _SKILL_LINE = re.compile(r"^- ([A-Za-z0-9_.:/-]+):", re.M)
+# Copilot's and OpenCode's listing: one <skill> element each, its name and where it came from.
+_SKILL_XML = re.compile(r"<skill>\s*<name>([^<]+)</name>.*?<location>([^<]*)</location>\s*</skill>", re.S)
+_ARM_SKILLS = "/.agents/skills/"  # where the harness lays an arm's skills for OpenCode
 
 
 def _texts(body: dict[str, Any]) -> Iterator[str]:
@@ -92,6 +97,9 @@ def offered_plugin_skills(body: dict[str, Any]) -> list[str]:
         if _SKILL_LIST in text:
             listing = text.split(_SKILL_LIST, 1)[1]
             found += [m for m in _SKILL_LINE.findall(listing) if ":" in m and m not in found]
+        for name, where in _SKILL_XML.findall(text):
+            if (where.strip() == "plugin" or _ARM_SKILLS in where) and name.strip() not in found:
+                found.append(name.strip())
     return found
 
 

@@ -1,4 +1,5 @@
-"""A local model server that speaks the Anthropic Messages API, so the real claude CLI runs offline.
+"""A local model server that speaks the Anthropic Messages API, so the real claude CLI runs offline
+(and the OpenAI Responses API, `responses.py`, for Codex).
 
 Point the CLI at ``ANTHROPIC_BASE_URL=<server.cell_url(cell_id)>`` with any non-empty
 ``ANTHROPIC_API_KEY``; ``--model`` (one of `agents.OFFLINE_MODELS`, or a pattern of
@@ -28,12 +29,14 @@ from urllib.parse import quote, unquote, urlsplit
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench.offline import agents, wire
+from pytest_ponybench.offline import responses as offline_responses
 from pytest_ponybench.offline.script import CellScript, CellState
 
 __all__ = ["OfflineServer", "Request"]
 
 _SECRET_HEADER_WORDS = ("key", "auth", "token", "cookie", "secret")
 _MESSAGES, _COUNT_TOKENS = "/v1/messages", "/v1/messages/count_tokens"
+_RESPONSES = "/v1/responses"  # the OpenAI Responses API: Codex
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,10 @@ class OfflineServer:
             },
             "body": body if body is not None else request.raw.decode("utf-8", errors="replace"),
         }
+        responses = rest == _RESPONSES and request.method == "POST" and isinstance(body, dict)
+        asked = offline_responses.as_messages(body) if responses and isinstance(body, dict) else body
         try:
-            answer = self._play(cell, request.method, rest, body)
+            answer = self._play(cell, request.method, _MESSAGES if responses else rest, asked)
         except Exception as exc:  # a bug here must read as one, not as a dropped connection
             record["reply"] = f"error 500 {exc!r}"
             self._log(cell, record)
@@ -166,6 +171,8 @@ class OfflineServer:
             return wire.error_response(bug)
         record["reply"] = answer.describe
         self._log(cell, record)
+        if responses and isinstance(asked, dict):
+            return self._respond_responses(cell, answer, asked, request.raw)
         return self._respond(cell, answer, fields, request.raw)
 
     # ------------------------------------------------------------ answering
@@ -212,6 +219,25 @@ class OfflineServer:
                 return wire.cut_response(message, stream)
             return wire.garbage_response(message, stream)
         return wire.stream_response(message) if stream else wire.json_response(200, message)
+
+    def _respond_responses(
+        self, cell: CellState, answer: agents.Answer, asked: dict[str, Any], raw: bytes
+    ) -> wire.Response | wire.Silence:
+        """An answer in the Responses API's form (a broken stream: cut short, as on a network cut)."""
+        if isinstance(answer, wire.ApiError):
+            return offline_responses.error_response(answer)
+        if isinstance(answer, wire.Plain):
+            return wire.json_response(200, answer.payload)
+        if isinstance(answer, wire.Fault) and answer.kind == "hang":
+            return wire.Silence()
+        reply = wire.with_tool_ids(answer.reply if isinstance(answer, wire.Fault) else answer, raw)
+        used = wire.usage(asked, reply, str(cell.script.workspace.parent))
+        out = offline_responses.stream_response(
+            str(asked.get("model")), reply, used, "resp_" + wire.digest(raw)
+        )
+        if isinstance(answer, wire.Fault):
+            return wire.Response(200, out.content_type, out.parts[:2], None, complete=False, close=True)
+        return out
 
     def _log(self, cell: CellState, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False) + "\n"

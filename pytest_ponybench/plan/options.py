@@ -38,6 +38,7 @@ __all__ = [
     "MAX_USD",
     "OPTIONS",
     "Mode",
+    "OPT_AGENTS",
     "OPT_ALLOW_UNCONFINED",
     "OPT_ARM",
     "OPT_ARMS",
@@ -83,6 +84,7 @@ __all__ = [
 # Option names are constants so tests and error messages use the same spelling.
 OPT_SELFTEST = "--selftest-only"
 OPT_MODELS = "--models"
+OPT_AGENTS = "--agents"
 OPT_ARMS = "--arms"
 OPT_ARM = "--arm"
 OPT_RUNS = "--runs"
@@ -182,6 +184,7 @@ class Settings:
     arm_names: tuple[str, ...]
     arm_specs: tuple[str, ...]
     arms_table: dict[str, Any] = field(default_factory=dict)
+    agents: tuple[str, ...] = ("claude",)  # the agent CLIs of the grid, as --agents names them
     pyproject: Path | None = None
     tasks_dir_given: bool = False  # named by the user: a missing folder is then an error
     retries: int = 1
@@ -293,6 +296,19 @@ def names(where: str, value: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _agents(where: str, value: Any) -> tuple[str, ...]:
+    """Agent names (`agents.registry`), at least one; an unknown one is refused naming those known."""
+    from pytest_ponybench.agents import registry
+
+    given = names(where, value)
+    if not given:
+        raise PonybenchError(f"{where}: give at least one agent ({', '.join(registry.names())})")
+    unknown = [a for a in given if a not in registry.names()]
+    if unknown:
+        raise PonybenchError(f"{where}: unknown agent {unknown[0]!r} (known: {', '.join(registry.names())})")
+    return given
+
+
 def _text(where: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise PonybenchError(f"{where} must be a non-empty string, not {value!r}")
@@ -383,6 +399,20 @@ OPTIONS: tuple[Option, ...] = (
         default=["offline-reference"],
         metavar="MODELS",
         record="models",
+        resume=Resume.FIXED,
+        listed=True,
+        own=True,
+    ),
+    Option(
+        OPT_AGENTS,
+        "comma-separated agent CLIs for the grid: claude, opencode, copilot, codex; each "
+        "agent's arms are compared with that agent's baseline (default claude)",
+        _agents,
+        "agents",
+        key="agents",
+        default=["claude"],
+        metavar="AGENTS",
+        record="agents",
         resume=Resume.FIXED,
         listed=True,
         own=True,
@@ -692,15 +722,17 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         OPT_PREFLIGHT,
-        "run the pre-flight (selftest of the selected tasks, arm activation check) "
-        "even when every model is offline (it always runs before a paid run)",
+        "run the whole pre-flight (selftest of the selected tasks, arm activation check) and "
+        "refuse on a problem even when every model is offline (it always runs before a paid run; "
+        "an offline run and a dry run check the arms' activation alone, and go on)",
         _switch,
         "preflight",
         action="store_true",
     ),
     Option(
         OPT_SKIP_PREFLIGHT,
-        "skip the pre-flight before a paid run (not recommended)",
+        "skip the pre-flight before a paid run, and the arms' activation check of an offline "
+        "run or a dry run (not recommended)",
         _switch,
         "skip_preflight",
         action="store_true",

@@ -9,16 +9,18 @@ test. Every role object reads this plan; none re-reads the command line.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
 from pytest_ponybench.core.armparts import MEMORY_FILES
 from pytest_ponybench.core.arms import Arm
-from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.cell import DEFAULT_AGENT, Cell, agents_shown, grid
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.runs import Runs
@@ -47,7 +49,9 @@ class Plan:
     tasks: tuple[Task, ...]
     arms: tuple[Arm, ...] = ()
     cells: tuple[Cell, ...] = ()
-    claude: str | None = None  # the resolved binary; None only where no cell runs claude
+    claude: str | None = None  # the resolved binary; None only where no cell or judge runs claude
+    # Each agent of the grid -> its resolved binary (claude's is `claude`).
+    binaries: Mapping[str, str] = field(default_factory=dict)
     previous: RunDir | None = None  # the run dir --resume appends to or --rescore reads
     previous_info: RunInfo | None = None  # its run.json
     collect_only: bool = False
@@ -99,8 +103,11 @@ class Plan:
         """The cell behind a test's parameter id (the id *is* Cell.id; see collection)."""
         return self.cell_by_id.get(param_id)
 
-    def provenance(self, claude_version: str | None) -> RunInfo:
-        """This session's run.json, before the controller adds the pre-flight and the start."""
+    def provenance(
+        self, claude_version: str | None, versions: Mapping[str, str | None] | None = None
+    ) -> RunInfo:
+        """This session's run.json, before the controller adds the pre-flight and the start;
+        with the agents' versions when the grid is not of claude alone."""
         runs = self.runs if self.runs is not None else Runs(self.settings.runs)
         options = provenance.recorded_options(self.settings, list(self.arms), runs, self.judge_model)
         info = provenance.provenance(
@@ -112,12 +119,16 @@ class Plan:
             options,
         )
         info = replace(info, mode=self.mode.value)
+        if agents_shown(self.settings.agents):
+            known = {a: v for a, v in (versions or {}).items() if v is not None}
+            info = replace(info, agent_versions=known)
         if self.mode is not Mode.RESCORE:
             spec = shards.GridSpec(
                 {t.id: t.content_hash() for t in self.tasks},
                 {a.name: a.content_hash() for a in self.arms},
                 self.settings.models,
                 runs,
+                self.settings.agents,
             )
             shard = self.shard
             info = replace(
@@ -159,16 +170,21 @@ def _benchmark_folders(settings: cfg.Settings) -> tuple[Path, ...]:
     return (settings.tasks_dir, settings.fixtures_dir, settings.out_dir)
 
 
-def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> tuple[Cell, ...]:
-    """The cells of the earlier run, as its latest attempts recorded them."""
+def _rescore_cells(
+    run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ...], agents: tuple[str, ...]
+) -> tuple[Cell, ...]:
+    """The cells of the earlier run, as its latest attempts recorded them (their ids naming
+    the agent as that run's did)."""
     by_task = {t.id: t for t in tasks}
     by_arm = {a.name: a for a in arms}
+    shown = agents_shown(agents)
     cells = []
     for rec in latest(run_dir.records()):
         task, arm, run = by_task.get(str(rec.get("task"))), by_arm.get(str(rec.get("arm"))), rec.get("run")
         if task is None or arm is None or not isinstance(run, int) or not isinstance(rec.get("model"), str):
             continue  # a task since removed, filtered out with --tasks, or a garbled record
-        cells.append(Cell(task, arm, str(rec["model"]), run))
+        agent = str(rec.get("agent") or DEFAULT_AGENT)
+        cells.append(Cell(task, arm, str(rec["model"]), run, agent, shown))
     if not cells:
         raise PonybenchError(
             f"{cfg.OPT_RESCORE} {run_dir.path}: no cell to rescore "
@@ -263,7 +279,8 @@ def resolve(
     runs: Runs | None = None
     if mode is Mode.RESCORE:
         assert run_dir is not None
-        cells = _rescore_cells(run_dir, tasks, arms)
+        assert info is not None
+        cells = _rescore_cells(run_dir, tasks, arms, info.options.agents or (DEFAULT_AGENT,))
     else:
         if mode is Mode.RESUME:
             assert run_dir is not None and info is not None
@@ -271,14 +288,17 @@ def resolve(
         else:
             declared = {t.id: t.policy.runs for t in tasks}
             runs = Runs.of_tasks(declared, settings.runs, given=cfg.OPT_RUNS in settings.grid_given)
-        size = sum(runs.of(t.id) for t in tasks) * len(arms) * len(settings.models)
+        agents = settings.agents
+        size = sum(runs.of(t.id) for t in tasks) * len(arms) * len(settings.models) * len(agents)
         if size > cfg.MAX_CELLS:
+            per_agent = f" x {len(agents)} agents" if len(agents) > 1 else ""
             raise PonybenchError(
                 f"ponybench: the grid has {size} cells ({len(tasks)} tasks x {len(arms)} arms x "
-                f"{len(settings.models)} models x {runs.words()}), more than "
+                f"{len(settings.models)} models{per_agent} x {runs.words()}), more than "
                 f"{cfg.MAX_CELLS}: narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
             )
-        cells = tuple(grid(list(tasks), list(arms), list(settings.models), runs))
+        _agent_conflicts(agents, tasks, arms, settings.models)
+        cells = tuple(grid(list(tasks), list(arms), list(settings.models), runs, agents))
         if shard is not None:
             # Placed over the whole grid, so every shard of it computes the same split.
             cells = tuple(shards.select(cells, shard, shards.cell_block))
@@ -304,11 +324,62 @@ def resolve(
         return plan  # no claude: the workspaces are scored again as they are
     if collect_only:
         return plan  # listing the cells runs none: claude is looked for when cells run
-    claude = _claude(settings)
-    _claude_sealed(claude, settings)
+    ran = {str(c.agent) for c in cells}
+    claude = _claude(settings) if DEFAULT_AGENT in ran or plan.judged or not ran else None
+    binaries = {DEFAULT_AGENT: claude} if claude is not None else {}
+    if claude is not None:
+        _claude_sealed(claude, settings)
+    for name in sorted(ran - {DEFAULT_AGENT}):
+        binaries[name] = _agent_binary(name, settings)
     if not settings.dry_run:
         _check_credentials(plan.live_models)
-    return replace(plan, claude=claude)
+    return replace(plan, claude=claude, binaries=binaries)
+
+
+def _agent_binary(name: str, settings: Settings) -> str:
+    """Another agent's CLI, found on PATH; what every cell binds of it to run it must not hold
+    the project, HOME, the out folder or the scratch."""
+    agent = registry.get(name)
+    found = shutil.which(agent.binary)
+    if found is None:
+        raise PonybenchError(
+            f"ponybench: {cfg.OPT_AGENTS} {name}: the {agent.binary} CLI was not found on PATH; "
+            f"install it with `{agent.install_hint}`"
+        )
+    protected = {**confine.protected(settings.out_dir), "the project root": settings.root}
+    readable = confine.claude_readable(found, os.environ.get("PATH"), agent.packages, agent.binary)
+    if (why := confine.exposure(readable, protected)) is not None:
+        raise PonybenchError(f"ponybench: {cfg.OPT_AGENTS} {name}: {found}: {why}")
+    return found
+
+
+def _agent_conflicts(
+    agents: tuple[str, ...], tasks: tuple[Task, ...], arms: tuple[Arm, ...], models: tuple[str, ...]
+) -> None:
+    """An arm another agent has no equivalent for, a task whose policy it cannot keep, or a live
+    model an agent cannot reach through the gateway is refused before any cell, naming the arm's
+    kind (or the task, or the model) and the agent."""
+    for name in agents:
+        agent = registry.get(name)
+        live = [m for m in models if not is_offline(m)]
+        if agent.offline_only and live:
+            raise PonybenchError(
+                f"ponybench: {cfg.OPT_AGENTS} {name}: the live model {live[0]} cannot be reached: {name} "
+                "speaks the OpenAI Responses API, and the model gateway's live upstream is the Anthropic "
+                f"API; run {name} with offline-* models, or leave it out; nothing was run."
+            )
+        for arm in arms:
+            if (why := agent.arm_refusal(arm)) is not None:
+                raise PonybenchError(
+                    f"ponybench: {cfg.OPT_AGENTS} {name}: arm {arm.name!r} ({arm.kind}): {why}. Leave "
+                    f"the arm out ({cfg.OPT_ARMS}) or run it with an agent that has it; nothing was run."
+                )
+        for task in tasks:
+            if (why := agent.policy_refusal(task.policy)) is not None:
+                raise PonybenchError(
+                    f"ponybench: {cfg.OPT_AGENTS} {name}: task {task.id} ({task.path / 'task.toml'}): "
+                    f"{why}. Leave the task out ({cfg.OPT_TASKS}); nothing was run."
+                )
 
 
 def _offline_judge_of_live_cells(plan: Plan) -> None:

@@ -2,16 +2,18 @@
 
 Before any cell that would spend money: the selected tasks' selftest, and an arm activation
 check that runs each arm once against the offline server, confined and with its files laid as a
-cell's, and proves every part of it reached the session (`part_proof`: a plugin here, the other
-kinds by `core.armproof`). Then an optional prompt-cache warm-up per (model, arm). Everything
-here is recorded in run.json.
+cell's, proves no hook of it crashed (`core.armhealth`, in the words every cell's `arm_errors`
+uses) and every part of it reached the session (`part_proof`: a plugin here, the other kinds by
+`core.armproof`). An offline run and a dry run do the activation check alone (offline and cheap)
+and go on; every run says it one line per arm (`activation_lines`). Then an optional
+prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -21,8 +23,9 @@ from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.dialect import CLAUDE, Dialect
 from pytest_ponybench.agents.install import sealed
-from pytest_ponybench.core import armproof
+from pytest_ponybench.core import armhealth, armproof, hookproto
 from pytest_ponybench.core import skills as skills_mod
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
@@ -31,6 +34,7 @@ from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.gateway.server import Seat
+from pytest_ponybench.htmlreport import brings
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.plan.options import OPT_JUDGE_MODEL
 from pytest_ponybench.plan.reference_proofs import (
@@ -44,10 +48,11 @@ from pytest_ponybench.session.judge import Judging
 __all__ = [
     "JUDGE_TOLERANCE",
     "PROBE_PROMPT",
+    "REFUSED_NOTE",
     "judge_calibration",
     "activation_check",
-    "declared_components",
-    "declared_hook_events",
+    "activation_lines",
+    "arm_line",
     "hook_answers",
     "model_context",
     "part_proof",
@@ -103,109 +108,64 @@ def selftest_problems(tasks: Iterable[Task]) -> list[str]:
     return [p for p in found if p]
 
 
-def _json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def declared_hook_events(plugin_dir: Path) -> set[str]:
-    """The events the plugin hooks (hooks/hooks.json, or the manifest's `hooks`: inline, a path,
-    or a list of paths), e.g. {"SessionStart", "PreToolUse"}."""
-    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
-    sources: list[Any] = [_json(plugin_dir / "hooks" / "hooks.json")]
-    given = manifest.get("hooks") if isinstance(manifest, dict) else None
-    for item in given if isinstance(given, list) else [given]:
-        sources.append(_json(plugin_dir / item) if isinstance(item, str) else item)
-    events: set[str] = set()
-    for data in sources:
-        hooks = data.get("hooks") if isinstance(data, dict) and "hooks" in data else data
-        if isinstance(hooks, dict):
-            events.update(str(k) for k in hooks)
-    return events
-
-
-def _front_name(path: Path, default: str) -> str:
-    """The `name:` of a Markdown file's front matter, else default."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return default
-    if text.startswith("---"):
-        for line in text.split("---", 2)[1].splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "name" and value.strip():
-                return value.strip().strip("'\"")
-    return default
-
-
-def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
-    """What the plugin folder brings, as the CLI names it once registered (`plugin:name`):
-    skills (skills/<dir>/SKILL.md), agents (agents/*.md), commands (commands/*.md)."""
-    skills = [_front_name(f, f.parent.name) for f in sorted(plugin_dir.glob("skills/*/SKILL.md"))]
-    agents = [_front_name(f, f.stem) for f in sorted(plugin_dir.glob("agents/*.md"))]
-    commands = [f.stem for f in sorted(plugin_dir.glob("commands/*.md"))]
-    return {
-        "skills": [f"{plugin}:{n}" for n in skills],
-        "agents": [f"{plugin}:{n}" for n in agents],
-        "commands": [f"{plugin}:{n}" for n in commands],
-    }
-
-
 def hook_answers(transcript: Transcript, event: str = "SessionStart") -> list[str]:
-    """What every hook of `event` the session ran printed."""
-    return [h.stdout for h in transcript.hooks_of(event) if h.ended]
+    """What every hook of `event` the session ran printed on stdout, crashed ones left out (the
+    CLI gives the model nothing of a hook that failed)."""
+    return [h.stdout for h in transcript.hooks_of(event) if h.ended and not hookproto.crashed(h)]
 
 
-def model_context(answer: str) -> tuple[str | None, bool]:
-    """What of one hook answer the CLI gives the model, as the hook protocol says: plain stdout
-    as it is; JSON with hookSpecificOutput.additionalContext that context (the JSON itself
-    never); JSON with "async": true nothing yet (the hook goes on in the background). Returns
-    (context or None, async)."""
+def model_context(answer: str, top_level: bool = False) -> tuple[str | None, bool]:
+    """What of one hook answer the CLI gives the model, as the hook protocol says
+    (`core.hookproto`): (context or None, async). top_level: a CLI that reads the answer's
+    top-level additionalContext instead (Copilot CLI), and none of its plain stdout."""
+    if not top_level:
+        return hookproto.context_of(answer), hookproto.is_async(answer)
     text = answer.strip()
-    if not text:
-        return None, False
     try:
-        data = json.loads(text)
+        data = json.loads(text) if text else None
     except ValueError:
-        return text, False
+        return None, False
     if not isinstance(data, dict):
-        return text, False
+        return None, False
     if data.get("async") is True:
         return None, True
-    specific = data.get("hookSpecificOutput")
-    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    context = data.get("additionalContext")
     return (context.strip() or None, False) if isinstance(context, str) else (None, False)
 
 
 def plugin_problems(
-    plugin_dir: Path, init: dict[str, Any], transcript: Transcript, log: str
+    plugin_dir: Path, init: dict[str, Any], transcript: Transcript, log: str, dialect: Dialect = CLAUDE
 ) -> tuple[list[str], dict[str, Any]]:
     """Is a plugin arm loaded? It must be in the session's loaded plugins without errors; every
     SessionStart hook context it gives must be in the model's request (plain, JSON, async as the
     protocol says); every skill, agent and command its folder brings must be registered in the
     init event. A plugin whose only effect would be a SessionStart hook that gives the model
-    nothing is refused: it would measure nothing."""
+    nothing is refused: it would measure nothing. Another CLI's start lists only some of that
+    (`Dialect.plugin_lists`: Copilot CLI its skills, by which it is known loaded; OpenCode none,
+    its skills are laid by the harness and proven in the request)."""
     problems: list[str] = []
-    manifest = _json(plugin_dir / ".claude-plugin" / "plugin.json")
-    name = str(manifest.get("name")) if isinstance(manifest, dict) else plugin_dir.name
+    name = armproof.plugin_name(plugin_dir)
     loaded = [p.get("name") if isinstance(p, dict) else p for p in init.get("plugins") or []]
     evidence: dict[str, Any] = {"plugins": loaded}
-    if name not in loaded:
+    wanted = {
+        k: v for k, v in armproof.declared_components(plugin_dir, name).items() if k in dialect.plugin_lists
+    }
+    # Claude lists every plugin it loaded; Copilot CLI is known to have loaded one by its skills.
+    shows_loaded = dialect.plugin_lists == CLAUDE.plugin_lists or any(wanted.values())
+    if shows_loaded and name not in loaded:
         problems.append(f"plugin {name!r} is not in the session's loaded plugins {loaded}")
     errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)]
     if errors:
         problems += [f"the CLI could not load it: {e.get('message') or e}" for e in errors]
 
-    events = declared_hook_events(plugin_dir)
+    events = armproof.declared_hook_events(plugin_dir)
     evidence["hook_events"] = sorted(events)
     answers = [a.strip() for a in hook_answers(transcript) if a.strip()]
     evidence["hook_outputs"] = answers
     contexts: list[str] = []
     waiting = False
     for answer in answers:
-        context, is_async = model_context(answer)
+        context, is_async = model_context(answer, dialect.hook_context_top)
         waiting = waiting or is_async
         if context is not None:
             contexts.append(context)
@@ -217,7 +177,6 @@ def plugin_problems(
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
 
-    wanted = declared_components(plugin_dir, name)
     have = skills_mod.registered(init, [name])
     evidence["registered"] = have
     for kind, names in wanted.items():
@@ -227,8 +186,19 @@ def plugin_problems(
                 problems.append(
                     f"its {kind[:-1]} {item!r} is not registered in the session (registered: {listed})"
                 )
-    brings_more = any(wanted.values()) or bool(events - {"SessionStart"})
-    if "SessionStart" in events and not contexts and not waiting and not brings_more:
+    declared = armproof.declared_components(plugin_dir, name)
+    if "skills" not in dialect.plugin_lists:
+        # A CLI that loads no plugin gets its skills laid by the harness: its system prompt lists them.
+        in_request = [s for s in declared["skills"] if f"<name>{s.split(':', 1)[1]}</name>" in log]
+        evidence["skills_in_request"] = in_request
+        problems += [
+            f"its skill {s!r} is not listed in the model's request"
+            for s in declared["skills"]
+            if s not in in_request
+        ]
+    brings_more = any(declared.values()) or bool(events - {"SessionStart"})
+    crashed = any(hookproto.crashed(h) for h in transcript.hooks_of("SessionStart"))
+    if "SessionStart" in events and not contexts and not waiting and not brings_more and not crashed:
         if answers:
             problems.append(
                 f"its SessionStart hook answered '{textfiles.quote(answers[0])}', which gives the model "
@@ -248,15 +218,17 @@ def _session(
     timeout_s: float,
     cell_id: str,
     max_turns: int = 3,
+    agent: str = registry.DEFAULT,
 ) -> tuple[launcher.Session, str, str | None, Seat]:
-    """One short session of arm through the gateway: (session, the offline request log, why it
-    measured nothing, its seat). An offline model goes to the offline server, which logs the
-    requests; any other model to the real API (no log)."""
+    """One short session of arm through the gateway, by the agent's CLI (claude: its binary):
+    (session, the offline request log, why it measured nothing, its seat). An offline model
+    goes to the offline server, which logs the requests; any other model to the real API (no
+    log). Hooks the CLI's stream does not show are read from its HOME afterwards."""
     ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
     for d in (ws, out):
         d.mkdir(parents=True, exist_ok=True)
     log = out / "offline_requests.jsonl"
-    cli = registry.get()
+    cli = registry.get(agent)
     # The arm as its cells get it: plugin and MCP folders as copies (install.sealed).
     arm = sealed(arm)
     route = routes.open(cell_id, model, workspace=ws.resolve(), requests_log=log, log=out / "gateway.jsonl")
@@ -288,10 +260,11 @@ def _session(
             prepared,
             workspace=ws,
             stream=out / cli.stream_file,
-            stderr=out / "claude.stderr",
+            stderr=(out / cli.stream_file).with_suffix(".stderr"),
             timeout_s=timeout_s,
         )
         seat = routes.close(route)
+        session.transcript.hook_events.extend(cli.hook_events(home))
     finally:
         if seat is None:
             routes.close(route)
@@ -316,31 +289,42 @@ def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[st
     return [], {"output_style": shown}
 
 
-def part_proof(part: Part, transcript: Transcript, log: str) -> tuple[list[str], dict[str, Any]]:
-    """What one part of an arm must show in the probe session: (problems, evidence)."""
+def part_proof(
+    part: Part, transcript: Transcript, log: str, dialect: Dialect = CLAUDE
+) -> tuple[list[str], dict[str, Any]]:
+    """What one part of an arm must show in the probe session of a CLI of this dialect:
+    (problems, evidence)."""
     init = transcript.init or {}
     if part.kind == "plugin" and part.path is not None:
-        return plugin_problems(part.path, init, transcript, log)
+        return plugin_problems(part.path, init, transcript, log, dialect)
     if part.kind == "settings":
         return settings_proof(part, init)
     if part.kind in ("mcp", "skills", "agents"):
-        return armproof.init_proof(part, init)
+        prefix = None if dialect.mcp_prefix == CLAUDE.mcp_prefix else dialect.mcp_prefix
+        return armproof.init_proof(part, init, log, prefix)
     return armproof.request_proof(part, log)
 
 
-def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0) -> dict[str, Any]:
-    """Run arm once offline; ok only when every part's content demonstrably reached the session.
-    A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
+def activation_check(
+    arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0, agent: str = registry.DEFAULT
+) -> dict[str, Any]:
+    """Run arm once offline through the agent's CLI (claude: its binary); ok only when no hook
+    of it crashed and every part's content demonstrably reached the session. A one-part arm's
+    evidence is that part's; a composed arm's is a list, one per part."""
     problems: list[str] = []
     found: list[dict[str, Any]] = []
+    dialect = registry.get(agent).dialect
+    cell_id = f"preflight-{arm.name}" + ("" if agent == registry.DEFAULT else f"-{agent}")
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
         session, log, invalid, _seat = _session(
-            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
+            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, cell_id, agent=agent
         )
+        crashed = [e.text() for e in armhealth.hook_errors(session.transcript)]
         for part in arm.parts:
-            issues, seen = part_proof(part, session.transcript, log)
+            issues, seen = part_proof(part, session.transcript, log, dialect)
             problems += [f"{part.kind}: {i}" for i in issues] if len(arm.parts) > 1 else issues
             found.append({"kind": part.kind, **seen})
+    problems[:0] = crashed
     if invalid:
         problems.insert(0, f"the probe session failed: {invalid}")
     if not log:
@@ -348,11 +332,63 @@ def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 6
     evidence: dict[str, Any] = {"parts": found} if len(found) > 1 else {}
     if len(found) == 1:
         evidence = {k: v for k, v in found[0].items() if k != "kind"}
-    return {"arm": arm.name, "ok": not problems, "problems": problems, "evidence": evidence}
+    result = {
+        "arm": arm.name,
+        "ok": not problems,
+        "problems": problems,
+        "crashed": crashed,
+        "evidence": evidence,
+    }
+    return result if agent == registry.DEFAULT else {**result, "agent": agent}
+
+
+def arm_line(result: dict[str, Any], brought: str = "") -> str:
+    """One arm's activation check in one line: `arm mine: ok (hooks SessionStart; ...)`, or its
+    problems, each quoted by its ends."""
+    on = f" on {result['agent']}" if "agent" in result else ""
+    if result.get("ok"):
+        return f"arm {result.get('arm')}{on}: ok" + (f" ({brought})" if brought else "")
+    problems = [textfiles.printable(str(p)) for p in result.get("problems") or []]
+    return f"arm {result.get('arm')}{on}: " + "; ".join(problems)
+
+
+REFUSED_NOTE = " (a paid run refuses this arm)"
+
+
+def activation_lines(
+    arms: Iterable[Arm],
+    agents: Sequence[tuple[str, str]],
+    routes: Callable[[], Routes],
+    *,
+    baseline: bool = True,
+    note: str = "",
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The activation check of every arm through each (agent, its binary) of the grid (with
+    baseline False, only arms with parts: a baseline loads nothing to prove), and one line per
+    arm and agent for the terminal, `note` after an arm's problems: (results, lines). `routes`
+    is asked only when an arm is checked. Each agent apart: what reaches one CLI's model may
+    not reach another's."""
+    results: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for arm in arms:
+        if not arm.parts and not baseline:
+            lines.append(f"arm {arm.name}: ok (nothing to load)")
+            continue
+        for agent, binary in agents:
+            res = activation_check(arm, binary, routes(), agent=agent)
+            results.append(res)
+            line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
+            lines.append(line if res["ok"] else line + note)
+    return results, lines
 
 
 def warm_up(
-    claude: str, models: list[str], arms: list[Arm], routes: Routes, timeout_s: float
+    claude: str,
+    models: list[str],
+    arms: list[Arm],
+    routes: Routes,
+    timeout_s: float,
+    agent: str = registry.DEFAULT,
 ) -> list[dict[str, Any]]:
     """One throwaway call per (model, arm) so that the first cells do not each pay the cold
     prompt-cache write of the shared prefix: ordering noise, not an arm effect."""
@@ -367,18 +403,18 @@ def warm_up(
                     model,
                     Path(tmp),
                     timeout_s,
-                    f"warmup-{arm.name}-{model}",
+                    f"warmup-{arm.name}-{model}" + ("" if agent == registry.DEFAULT else f"-{agent}"),
                     max_turns=1,
+                    agent=agent,
                 )
             spent = sum(m.cost_usd for m in seat.requests)
-            done.append(
-                {
-                    "model": model,
-                    "arm": arm.name,
-                    "ok": invalid is None,
-                    "error": invalid,
-                    "cost_usd": round(spent, 8),
-                    "wall_s": round(session.run.wall_s, 3),
-                }
-            )
+            line = {
+                "model": model,
+                "arm": arm.name,
+                "ok": invalid is None,
+                "error": invalid,
+                "cost_usd": round(spent, 8),
+                "wall_s": round(session.run.wall_s, 3),
+            }
+            done.append(line if agent == registry.DEFAULT else {**line, "agent": agent})
     return done

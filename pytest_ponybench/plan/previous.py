@@ -115,6 +115,8 @@ def grid_conflicts(given: dict[str, Any], info: RunInfo) -> list[str]:
         if row.resume is not cfg.Resume.FIXED or row.flag is None or row.record is None or value is None:
             continue
         then = recorded.get(row.record)
+        if then is None:
+            then = row.default  # a run dir from before the option ran with its default
         if row.listed:
             then_names = cfg.names(row.flag, then) if isinstance(then, str | list) else ()
             same = set(cfg.names(row.flag, value)) == set(then_names)

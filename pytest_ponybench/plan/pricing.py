@@ -1,6 +1,8 @@
 """The estimate of a plan's cost (estimate.py), measured here through real cells of the offline
 reference agent: one per task with the baseline, one per other arm on the first task (an arm
-adds about the same tokens to every session: its hook output, its skills and prompt).
+adds about the same tokens to every session: its hook output, its skills and prompt). Each agent
+of the grid is measured through its own CLI (their system prompts and tools differ), and its
+lines are named `<model> on <agent>` when the grid is not of claude alone.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench.analysis import estimate
+from pytest_ponybench.agents import registry
+from pytest_ponybench.analysis import agents, estimate
 from pytest_ponybench.core.arms import Arm
-from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.cell import Cell, agents_shown
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.gateway.routes import Routes
@@ -36,10 +39,10 @@ CACHE_FILE = ".ponybench-estimates.json"  # in the output folder: measured profi
 EARLIER_RUNS = 20  # the latest run dirs read for earlier records of the same cells
 
 
-def _earlier(plan: Plan) -> dict[tuple[str, str, str], list[estimate.Profile]]:
+def _earlier(plan: Plan, agent: str) -> dict[tuple[str, str, str], list[estimate.Profile]]:
     out_dir = plan.settings.out_dir
     runs = sorted((p for p in out_dir.glob("*/") if (p / "results.jsonl").is_file()), reverse=True)
-    records = [r for run in runs[:EARLIER_RUNS] for r in RunDir(run).records()]
+    records = [r for run in runs[:EARLIER_RUNS] for r in RunDir(run).records() if agents.agent_of(r) == agent]
     found: dict[tuple[str, str, str], list[estimate.Profile]] = {}
     for task in plan.tasks:
         for arm in plan.arms:
@@ -50,17 +53,18 @@ def _earlier(plan: Plan) -> dict[tuple[str, str, str], list[estimate.Profile]]:
     return found
 
 
-def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_version: str | None) -> Any:
+def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, version: str | None, agent: str) -> Any:
     def run() -> Mapping[str, Any]:
-        assert plan.claude is not None
+        binary = plan.binaries.get(agent)
+        assert binary is not None
         with tempfile.TemporaryDirectory(prefix="ponybench-estimate-") as tmp:
             ctx = CellContext(
                 run_dir=RunDir(Path(tmp)),
-                claude=plan.claude,
+                claude=binary,
                 cell_timeout=min(plan.settings.cell_timeout, 120.0),
                 max_turns=plan.settings.max_turns,
                 endpoint=OfflineEndpoint(server),
-                claude_version=claude_version,
+                claude_version=version,
                 # The offline judge's token counts stand for the run's judge's (its price is
                 # the judge model's).
                 judging=judging_of(
@@ -68,24 +72,32 @@ def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_ver
                     Routes(shared(), OfflineEndpoint(server)),
                     (),
                 ),
+                agent=registry.get(agent),
             )
-            return run_cell(Cell(task, arm, MEASURE_MODEL, 0), ctx)
+            return run_cell(Cell(task, arm, MEASURE_MODEL, 0, agent), ctx)
 
     return run
 
 
-def lines(plan: Plan, claude_version: str | None) -> list[estimate.Line]:
-    """The estimate of every model of the plan's cells."""
-    earlier = _earlier(plan)
-    cells = [(c.task.id, c.arm.name, c.model) for c in plan.cells]
-    needed = {(t, a) for t, a, m in cells if (t, a, m) not in earlier}
-    measured: dict[tuple[str, str], estimate.Profile] = {}
-    if needed and plan.tasks and plan.arms:
-        measured = _measure(plan, needed, claude_version)
-    judged = frozenset(t.id for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders))
-    return estimate.estimate(
-        cells, measured, earlier, is_offline, plan.judge_model if judged else None, judged
-    )
+def lines(plan: Plan, versions: Mapping[str, str | None]) -> list[estimate.Line]:
+    """The estimate of every model of the plan's cells, per agent of the grid."""
+    shown = agents_shown(plan.settings.agents)
+    out: list[estimate.Line] = []
+    for agent in plan.settings.agents:
+        if agent not in plan.binaries:
+            continue
+        earlier = _earlier(plan, agent)
+        cells = [(c.task.id, c.arm.name, c.model) for c in plan.cells if c.agent == agent]
+        needed = {(t, a) for t, a, m in cells if (t, a, m) not in earlier}
+        measured: dict[tuple[str, str], estimate.Profile] = {}
+        if needed and plan.tasks and plan.arms:
+            measured = _measure(plan, needed, versions.get(agent), agent)
+        judged = frozenset(t.id for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders))
+        found = estimate.estimate(
+            cells, measured, earlier, is_offline, plan.judge_model if judged else None, judged
+        )
+        out += [replace(line, model=f"{line.model} on {agent}") if shown else line for line in found]
+    return out
 
 
 def load_cache(folder: Path) -> dict[str, dict[str, float]]:
@@ -104,7 +116,7 @@ def save_cache(folder: Path, cache: Mapping[str, Mapping[str, float]]) -> None:
 
 
 def _measure(
-    plan: Plan, needed: set[tuple[str, str]], claude_version: str | None
+    plan: Plan, needed: set[tuple[str, str]], version: str | None, agent: str
 ) -> dict[tuple[str, str], estimate.Profile]:
     tasks = {t.id: t for t in plan.tasks}
     arms = {a.name: a for a in plan.arms}
@@ -115,8 +127,8 @@ def _measure(
     with OfflineServer() as server:
         jobs = [
             (
-                estimate.cache_key(tasks[t].content_hash(), arms[a].content_hash(), claude_version),
-                _session(tasks[t], arms[a], plan, server, claude_version),
+                estimate.cache_key(tasks[t].content_hash(), arms[a].content_hash(), version),
+                _session(tasks[t], arms[a], plan, server, version, agent),
             )
             for t, a in sorted(want)
         ]

@@ -3,7 +3,8 @@
 A reference's evidence is what a cell with that reference would show: its files laid over the
 seed, its declared reply, and the tool calls the offline agents make for it, in the order they
 make them (the declared calls first, then the Reads and the Write or Edit of each file, as
-`offline.agents._agent_step` does: an integration test runs both and compares). Each grader's outcome
+`offline.agents._agent_step` does: an integration test runs both and compares), each as a call
+the CLI ran without an error. Each grader's outcome
 on that evidence must be the one the reference declares (`graders = {name = true}`).
 """
 
@@ -133,7 +134,10 @@ def reference_evidence(
                         out[rel] = ("100644", path.read_bytes())
             return out
 
-    tool_calls = tuple(ToolCall(index=n, tool=tool, input=given) for n, (tool, given) in enumerate(calls))
+    # Each as the CLI answers a call it ran: succeeded (a tool grader counts only those).
+    tool_calls = tuple(
+        ToolCall(index=n, tool=tool, input=given, is_error=False) for n, (tool, given) in enumerate(calls)
+    )
     return CellEvidence(
         reply=reply,
         transcript=reply,

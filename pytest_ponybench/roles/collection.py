@@ -40,14 +40,16 @@ TIMEOUT_MARGIN_S = 120
 
 
 def register_markers(config: pytest.Config, plan: Plan) -> None:
-    """Task tags, arms and models become markers, so `-m quick`, `-m arm_baseline` and
-    `-m "model_sonnet and not arm_baseline"` work under --strict-markers."""
+    """Task tags, arms, models and agents become markers, so `-m quick`, `-m arm_baseline`,
+    `-m agent_copilot` and `-m "model_sonnet and not arm_baseline"` work under --strict-markers."""
     for tag in sorted({t for task in plan.tasks for t in task.tags}):
         config.addinivalue_line("markers", f"{tag}: ponybench task tag")
     for arm in sorted({a.name for a in plan.arms}):
         config.addinivalue_line("markers", f"{marker_name('arm', arm)}: cells of the arm {arm}")
     for model in sorted(set(plan.settings.models)):
         config.addinivalue_line("markers", f"{marker_name('model', model)}: cells of the model {model}")
+    for agent in sorted(set(plan.settings.agents)):
+        config.addinivalue_line("markers", f"{marker_name('agent', agent)}: cells of the agent {agent}")
 
 
 def _is_hidden(plan: Plan, collection_path: Path) -> bool:
@@ -91,12 +93,12 @@ class BenchmarkCollection:
         if CELL_FIXTURE not in metafunc.fixturenames:
             return
         limit = self.plan.settings.cell_timeout
-        # Every run of a (task, arm, model) carries the same marks: built once, not once per
+        # Every run of a (task, arm, model, agent) carries the same marks: built once, not once per
         # cell (building a mark is most of what collecting ten thousand cells costs).
-        shared: dict[tuple[str, str, str], list[pytest.MarkDecorator]] = {}
+        shared: dict[tuple[str, str, str, str], list[pytest.MarkDecorator]] = {}
         params = []
         for c in self.plan.cells:
-            key = (c.task.id, c.arm.name, c.model)
+            key = (c.task.id, c.arm.name, c.model, c.agent)
             marks = shared.get(key)
             if marks is None:
                 timeout = c.timeout_s(limit) + c.task.timeout + TIMEOUT_MARGIN_S
@@ -160,10 +162,11 @@ def expected_failure(cell: Cell) -> tuple[type[CellFailed], str] | None:
 
 
 def marks_of(cell: Cell) -> list[pytest.MarkDecorator]:
-    """Task tags, the arm and the model as markers; a known failure as a strict xfail."""
+    """Task tags, the arm, the model and the agent as markers; a known failure as a strict xfail."""
     marks = [getattr(pytest.mark, t) for t in cell.task.tags]
     marks += [getattr(pytest.mark, marker_name("arm", cell.arm.name))]
     marks += [getattr(pytest.mark, marker_name("model", cell.model))]
+    marks += [getattr(pytest.mark, marker_name("agent", cell.agent))]
     expected = expected_failure(cell)
     if expected is not None:
         marks.append(pytest.mark.xfail(raises=expected[0], strict=True, reason=expected[1]))

@@ -22,7 +22,7 @@ import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import registry
-from pytest_ponybench.analysis import estimate, report
+from pytest_ponybench.analysis import agents, estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.gateway.routes import Routes
@@ -40,7 +40,7 @@ from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
 __all__ = [
-    "CLAUDE_VERSION_KEY",
+    "AGENT_VERSIONS_KEY",
     "Controller",
     "JSON_REPORT_DEFAULT",
     "REPORT_PARTIAL",
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 RUN_DIR_KEY = "ponybench_run_dir"
-CLAUDE_VERSION_KEY = "ponybench_claude_version"
+AGENT_VERSIONS_KEY = "ponybench_agent_versions"  # agent -> its CLI's version line
 REPORT_PARTIAL = f".{results.REPORT}.partial"
 
 
@@ -107,6 +107,7 @@ class Controller:
         self._holds: list[owner.Hold] = []  # released when the session ends (pytest_unconfigure)
         self.owned = False  # whether this session holds self.run_dir: only then is it written
         self.claude_version: str | None = None
+        self.agent_versions: dict[str, str | None] = {}  # each agent of the grid (claude's too)
         self.expected: list[str] = []
         self.skipped: set[str] = set()  # not started: the budget, or a sequential run decided
         self.decided_skips = 0  # of those, the cells --until-decided did not need
@@ -114,6 +115,7 @@ class Controller:
         self._report: BackgroundReport | None = None
         self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
         self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
+        self.preflight_lines: list[str] = []  # one per arm: its activation check, ok or its problems
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -135,13 +137,15 @@ class Controller:
             shared = plan.mode is Mode.RESCORE
             self._holds.append(owner.hold(plan.previous.path, flag, shared=shared))
             self.owned = plan.mode is Mode.RESUME  # appended to, attempt after attempt
+        for name, binary in plan.binaries.items():
+            self.agent_versions[name] = registry.get(name).version(binary)
         if plan.claude is not None:
-            self.claude_version = registry.get().version(plan.claude)
+            self.claude_version = self.agent_versions.get("claude") or registry.get().version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
         # Read before the claim: a new dir's lock file is no change of the project's checkout
         # (git_dirty), nor of a plugin that holds the runs folder.
-        info = plan.provenance(self.claude_version)
+        info = plan.provenance(self.claude_version, self.agent_versions)
         if extra:
             estimate_usd = extra.get("estimate_usd")
             info = replace(
@@ -157,8 +161,9 @@ class Controller:
                 self._holds.append(claimed)
                 self.run_dir, self.owned = results.RunDir(claimed.path), True
             for w in extra.get("warmup", []):  # ran before the run dir was claimed: charged now
+                on = f"-{w['agent']}" if "agent" in w else ""
                 self.ledger().charge(float(w.get("cost_usd") or 0.0))
-                self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
+                self.ledger().release(f"warmup-{w['arm']}-{w['model']}{on}", w.get("cost_usd"))
             self.run_dir.start(info)
         except OSError as exc:
             raise PonybenchError(
@@ -175,20 +180,31 @@ class Controller:
 
     def _before_spending(self) -> dict[str, Any]:
         """Pre-flight (selftest of the selected tasks, arm activation) and warm-up; both are
-        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent."""
+        recorded in run.json. A failed pre-flight is a usage error: nothing ran, nothing spent.
+        An offline run gets the arms' activation check alone (offline and cheap), said one line
+        per arm and never refused: its cells record the arm's health (`arm_errors`)."""
         plan, s = self.plan, self.plan.settings
-        assert plan.claude is not None
         refused = confine.refusal(list(plan.live_models), s.allow_unconfined, OPT_ALLOW_UNCONFINED)
         if refused:
             raise PonybenchError(refused)
         if plan.paid and plan.mode is Mode.RUN:
             self.estimate = self._price()
         checks: dict[str, Any] = {"ran": False}
-        if (plan.paid or s.preflight) and not s.skip_preflight:
+        full = (plan.paid or s.preflight) and not s.skip_preflight
+        if not full and not s.skip_preflight:
+            arms_checked, self.preflight_lines = preflight.activation_lines(
+                plan.arms, self._agents(), self.routes, baseline=False, note=preflight.REFUSED_NOTE
+            )
+            found = [f"arm {res['arm']!r}: {p}" for res in arms_checked for p in res["problems"]]
+            checks = {"ran": True, "scope": "activation", "arms": arms_checked, "problems": found}
+        if full:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
-            arms_checked = [preflight.activation_check(a, plan.claude, self.routes()) for a in plan.arms]
+            arms_checked, self.preflight_lines = preflight.activation_lines(
+                plan.arms, self._agents(), self.routes
+            )
             for res in arms_checked:
-                problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
+                on = f" on {res['agent']}" if "agent" in res else ""
+                problems += [f"arm {res['arm']!r}{on}: {p}" for p in res["problems"]]
             # Free (a token count): is each live model's API reachable, are the credentials taken.
             apis = [weather.check_api(m) for m in plan.live_models]
             problems += [a.describe() for a in apis if not a.ok]
@@ -215,13 +231,20 @@ class Controller:
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
             routes = self.routes(offline=plan.offline)
-            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), routes, s.cell_timeout)
+            for agent, binary in self._agents():
+                warm += preflight.warm_up(
+                    binary, list(s.models), list(plan.arms), routes, s.cell_timeout, agent=agent
+                )
         priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
         return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
 
+    def _agents(self) -> list[tuple[str, str]]:
+        """(agent, its binary) for each agent of the grid, in the order --agents gives them."""
+        return [(a, self.plan.binaries[a]) for a in self.plan.settings.agents if a in self.plan.binaries]
+
     def _price(self) -> list[estimate.Line]:
         """The price before paying; a run whose estimate's low end is over its budget is refused."""
-        lines = pricing.lines(self.plan, self.claude_version)
+        lines = pricing.lines(self.plan, self.agent_versions)
         low, high = estimate.totals(lines)
         budget = self.plan.settings.budget_usd
         if budget is not None and low > budget:
@@ -304,12 +327,13 @@ class Controller:
         if missing and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         records = self.run_dir.records()
+        named = agents.by_agent(records)  # each agent's cells apart, as every figure reads them
         try:
             results.write_json(
                 self.run_dir.path / results.SUMMARY,
                 {
-                    "rows": report.aggregate(records),
-                    "models": report.model_totals(records),
+                    "rows": report.aggregate(named),
+                    "models": report.model_totals(named),
                     "missing": missing,
                     # The cells that must fail as their offline agent intends (strict xfails):
                     # the report shows them as expected failures, as the terminal counts them.
@@ -395,7 +419,7 @@ class XdistController:
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_DIR_KEY] = str(self.controller.run_dir.path)
-        node.workerinput[CLAUDE_VERSION_KEY] = self.controller.claude_version
+        node.workerinput[AGENT_VERSIONS_KEY] = dict(self.controller.agent_versions)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.analysis import sequential
+from pytest_ponybench.analysis import agents, sequential
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.controller import Controller
@@ -68,7 +68,7 @@ class SequentialLooks:
             block = self._cells_up_to(runs)
             if not block or not block <= self.ended:
                 return
-            records = [r for r in self.controller.run_dir.records() if _before(r, runs)]
+            records = agents.by_agent([r for r in self.controller.run_dir.records() if _before(r, runs)])
             try:
                 step = sequential.decide(records, self.plan, self.looks, runs=runs)
             except ValueError as exc:  # nothing to compare (one arm, no valid cell): no look

@@ -8,7 +8,7 @@ and the retry loop; records go to the run dir and onto the test's report.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.agents import registry
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import served_by
 from pytest_ponybench.core.records import Record, number
@@ -46,11 +47,13 @@ class HarnessFault(Exception):
 class CellRunner:
     """Runs one cell at a time for the fixture: retries, budget, records."""
 
-    def __init__(self, config: pytest.Config, plan: Plan, run_dir: Path, claude_version: str | None) -> None:
+    def __init__(
+        self, config: pytest.Config, plan: Plan, run_dir: Path, versions: Mapping[str, str | None]
+    ) -> None:
         self.config = config
         self.plan = plan
         self.run_dir = RunDir(run_dir)
-        self.claude_version = claude_version
+        self.versions = dict(versions)  # each agent's CLI version line, as the controller read it
         # Started by the first offline session (OfflineEndpoint.open), stopped at the end; the
         # gateway by the first session of any model.
         self.server = OfflineServer(latency_s=plan.settings.offline_latency)
@@ -81,15 +84,17 @@ class CellRunner:
 
     def context(self, cell: Cell) -> CellContext:
         s = self.plan.settings
-        assert self.plan.claude is not None  # resolved by the plan for every mode that runs claude
+        binary = self.plan.binaries.get(cell.agent)
+        assert binary is not None  # resolved by the plan for every agent of its cells
         return CellContext(
             run_dir=self.run_dir,
-            claude=self.plan.claude,
+            claude=binary,
             cell_timeout=s.cell_timeout,
             max_turns=s.max_turns,
             endpoint=self.endpoint,
             max_budget_usd=s.max_budget_usd,
-            claude_version=self.claude_version,
+            claude_version=self.versions.get(cell.agent),
+            agent=registry.get(cell.agent),
             allow_unconfined=s.allow_unconfined,
             unconfined_flag=OPT_ALLOW_UNCONFINED,
             extend=self.extend,

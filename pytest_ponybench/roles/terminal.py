@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.analysis import estimate, report, verdict
+from pytest_ponybench.analysis import agents, estimate, health, report, verdict
 from pytest_ponybench.analysis.sidecalls import side_lines
 from pytest_ponybench.core.records import Record, number
 from pytest_ponybench.errors import PonybenchError
@@ -59,6 +59,7 @@ class SummaryReporter:
                 network += f'; the host\'s network for task(s) {", ".join(opened)} (network = "open")'
             lines.append(f"ponybench: agent network: {network}")
         lines.append(f"ponybench: checks run with {', '.join(sandbox.jail().isolated) or 'no isolation'}")
+        lines += [f"ponybench: pre-flight: {line}" for line in ctl.preflight_lines]
         if ctl.estimate:
             low, high = estimate.totals(ctl.estimate)
             lines.append(f"ponybench: estimated ${low:,.2f}-${high:,.2f} for {len(ctl.plan.cells)} cells:")
@@ -106,7 +107,7 @@ class SummaryReporter:
         if not path.exists():
             return
         try:
-            records = ctl.run_dir.records()
+            records = agents.by_agent(ctl.run_dir.records())  # each agent's cells apart
             self._summary(tr, records)
             tr.write_line(f"run dir: {path}")
             if ctl.report_path is not None:
@@ -161,6 +162,8 @@ class SummaryReporter:
             for line in found.looks:
                 tr.write_line(line)
             tr.write_line(verdicts)
+            if cross := agents.render_cross_agent(found.rows):
+                tr.write_line(cross)
             moved = report.moved_most(records)
             if moved:
                 tr.write_line("tasks that moved most:")
@@ -168,6 +171,8 @@ class SummaryReporter:
                     tr.write_line(line)
         for line in report.grading_lines(records):
             tr.write_line(line)
+        for line in health.health_lines(records):
+            tr.write_line(line, red=True)
         expected = self.controller.expected_failures()
         tw = getattr(tr, "_tw", None)
         width = max(120, tw.fullwidth if tw is not None else 120)  # a narrow terminal wraps

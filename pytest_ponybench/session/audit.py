@@ -22,6 +22,7 @@ from pytest_ponybench.core.transcript import Transcript
 __all__ = [
     "Audit",
     "CREDENTIALS_NAME",
+    "PATCH_TOOL",
     "PATTERN_TOOLS",
     "READ_TOOLS",
     "WRITE_REASON",
@@ -32,12 +33,17 @@ __all__ = [
     "tool_paths",
 ]
 
-# Tool name -> the input keys that name a path it reads or writes.
+# Tool name -> the input keys that name a path it reads or writes: Claude Code's, OpenCode's
+# (lower case, `filePath`) and Copilot CLI's (`create`, `view`, `path`); their names differ
+# but for `edit`, whose key each spells its own way.
 WRITE_TOOLS: dict[str, tuple[str, ...]] = {
     "Write": ("file_path",),
     "Edit": ("file_path",),
     "MultiEdit": ("file_path",),
     "NotebookEdit": ("notebook_path",),
+    "write": ("filePath",),
+    "edit": ("filePath", "path"),
+    "create": ("path",),
 }
 READ_TOOLS: dict[str, tuple[str, ...]] = {
     "Read": ("file_path",),
@@ -45,9 +51,14 @@ READ_TOOLS: dict[str, tuple[str, ...]] = {
     "Glob": ("path",),
     "Grep": ("path",),
     "LS": ("path",),
+    "read": ("filePath",),
+    "view": ("path",),
+    "glob": ("path",),
+    "grep": ("path",),
+    "list": ("path",),
 }
 # Tools whose `pattern` can itself be a path (an absolute or ../ glob).
-PATTERN_TOOLS = ("Glob",)
+PATTERN_TOOLS = ("Glob", "glob")
 CREDENTIALS_NAME = ".credentials.json"
 _GLOB_CHARS = re.compile(r"[*?\[{]")
 
@@ -98,8 +109,18 @@ def inside(path: str, workspace: str) -> bool:
     return path == workspace or path.startswith(workspace.rstrip("/") + "/")
 
 
+# Codex's apply_patch: the files its stream says it changed (`changes`: path and kind).
+PATCH_TOOL = "apply_patch"
+
+
 def tool_paths(name: str, given: Mapping[str, Any], cwd: str, home: str | None) -> tuple[list[str], bool]:
     """The absolute paths one tool call touches, and whether it writes them."""
+    if name == PATCH_TOOL:
+        changes = given.get("changes")
+        named = (
+            [c.get("path") for c in changes if isinstance(c, Mapping)] if isinstance(changes, list) else []
+        )
+        return [_resolve(p, cwd, home) for p in named if isinstance(p, str) and p], True
     writes = name in WRITE_TOOLS
     keys = WRITE_TOOLS.get(name) or READ_TOOLS.get(name) or ()
     paths = [_resolve(v, cwd, home) for k in keys if isinstance(v := given.get(k), str) and v]

@@ -22,14 +22,14 @@ from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import Agent, SessionSpec
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
-from pytest_ponybench.core import skills
+from pytest_ponybench.core import armhealth, armproof, skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import ModelView, Transcript
 from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.gateway import meter
 from pytest_ponybench.gateway.routes import Route, Routes
@@ -132,6 +132,7 @@ class Observed:
     tried: audit.Audit
     fields: Record
     seat: Seat
+    view: ModelView = field(default_factory=ModelView)  # what the gateway saw reach the model
 
     @property
     def transcript(self) -> Transcript:
@@ -213,8 +214,8 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
         ctx.agent,
         started.prepared,
         workspace=place.workspace,
-        stream=cdir.stream,
-        stderr=cdir.stderr,
+        stream=cdir.stream_named(ctx.agent.stream_file),
+        stderr=cdir.stream_named(ctx.agent.stream_file).with_suffix(".stderr"),
         timeout_s=cell.timeout_s(ctx.cell_timeout),
         arm=cell.arm,
         on_started=slot.release if slot is not None else None,  # called however it ends
@@ -227,11 +228,22 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
             session.error = None
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
-    fields = _session_fields(session, seat, cell.arm)
+    fields = _session_fields(session, seat, ctx.agent, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
+    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
+    fields.update(_arm_health(cell, session.transcript, view))
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
-    return Observed(session, tried, fields, seat)
+    return Observed(session, tried, fields, seat, view)
+
+
+def _arm_health(cell: Cell, transcript: Transcript, view: ModelView) -> Record:
+    """What of the arm failed in the session (`arm_errors`), and which of its hooks acted
+    (`hooks_fired`: null for an arm that brings no hook)."""
+    rec = Record(arm_errors=[e.as_record() for e in armhealth.arm_errors(cell.arm, transcript)])
+    brings_hooks = bool(armproof.arm_hook_events(cell.arm))
+    rec["hooks_fired"] = armhealth.hooks_fired(transcript, view.input) if brings_hooks else None
+    return rec
 
 
 def judge(
@@ -240,7 +252,7 @@ def judge(
     """Score what the session left, said and did (its graders, a judge among them), and what it
     tried; every rule's finding (the workspace's, the audit's, a tampered stream, a timeout) goes
     to the one verdict, which writes both axes and the reason."""
-    grading = _grading(cell, seen.transcript, cdir, ctx.judging)
+    grading = _grading(seen.transcript, seen.view, cell, cdir, ctx.judging)
     scored = score_workspace(
         cell.task,
         place.workspace,
@@ -342,8 +354,9 @@ def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agen
     return f"the stream reports API error {status}, which the gateway never relayed"
 
 
-def _grading(cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None) -> Grading:
-    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
+def _grading(
+    transcript: Transcript, view: ModelView, cell: Cell, cdir: CellDir, judging: Judging | None
+) -> Grading:
     if judging is None:
         return Grading(transcript=transcript, view=view)
     return replace(judging.grading(cell.task, transcript, cdir.judge), view=view)
@@ -356,6 +369,7 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
         task=cell.task.id,
         arm=cell.arm.name,
         model=cell.model,
+        agent=cell.agent,
         run=cell.run,
         attempt=attempt,
         arm_hash=cell.arm.content_hash(),
@@ -370,14 +384,14 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
+def _session_fields(session: launcher.Session, seat: Seat, agent: Agent, arm: Arm) -> Record:
     """The session's figures: tokens and dollars as the gateway metered them (every source in
     the cell: the agent's session and any other, such as a plugin's hook calling a model), the
     CLI's own kept beside them and checked against the gateway's view of its session; the rest
     as the CLI reported it."""
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
-    sources = meter.by_source(seat.requests, t.session_id)
+    sources = meter.by_source(seat.requests, agent.gateway_session(t))
     cell = meter.Totals.of(sources.get("main"), sources.get("side"))
     fields = Record(
         timed_out=run.timed_out,
@@ -412,7 +426,7 @@ def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
 def _mismatch(t: Transcript, main: meter.Totals | None) -> str | None:
     """Where the CLI's own token counts for its session differ from what the gateway metered of
     it (None: they agree, or the CLI reported none)."""
-    if t.result is None:
+    if t.result is None or not t.cli_usage:
         return None
     metered = main or meter.Totals()
     pairs = (
@@ -469,8 +483,8 @@ def rescore_cell(
     The new record starts from the old one (tokens, cost and time do not change) and is
     appended to the rescore run dir; the source run dir is only read.
     """
-    agent = agent or registry.get()
     old = next((r for r in reversed(source.records()) if r.get("cell_id") == cell.id), Record())
+    agent = agent or registry.of_record(old.get("agent"))
     cdir = source.cell_dir(cell.id)
     rec = Record(**old)
     rec.update(Record(task_hash=cell.task.content_hash(), rescored_from=str(source.path), started=now_iso()))

@@ -20,8 +20,10 @@ class CellDir:
 
     PROMPT = "prompt.md"  # the task's prompt, as the report's transcript starts with it
     SEEDED = "seeded.json"  # each seeded file's sha256, so rescore knows what was seeded
-    STREAM = "claude.jsonl"  # the CLI's stream-json output
+    STREAM = "claude.jsonl"  # the CLI's stream-json output (claude's; another agent's by its name)
     STDERR = "claude.stderr"
+    # Every agent's stream as its adapter names it (`Agent.stream_file`), claude's first.
+    STREAMS = ("claude.jsonl", "opencode.jsonl", "copilot.jsonl", "codex.jsonl")
     REQUESTS = "offline_requests.jsonl"  # what the offline server was asked
     GATEWAY = "gateway.jsonl"  # every model request of the cell as the gateway metered it
     WORKSPACE = "workspace"  # the agent's workspace as it left it
@@ -40,11 +42,17 @@ class CellDir:
 
     @property
     def stream(self) -> Path:
-        return self.path / self.STREAM
+        """The session's stream, whichever agent wrote it (claude's name when there is none)."""
+        found = next((self.path / n for n in self.STREAMS if (self.path / n).exists()), None)
+        return found or self.path / self.STREAM
 
     @property
     def stderr(self) -> Path:
-        return self.path / self.STDERR
+        return self.stream.with_suffix(".stderr")
+
+    def stream_named(self, name: str) -> Path:
+        """Where an agent whose stream is called name writes it (`Agent.stream_file`)."""
+        return self.path / name
 
     @property
     def requests(self) -> Path:

@@ -154,6 +154,8 @@ class Options:
     dir from before the option was) or, for the limits, no limit.
 
     - `models`: the models of the grid, as given (aliases, full ids, offline-*).
+    - `agents`: the agent CLIs of the grid (`--agents`); a run dir from before the option ran
+      claude alone, and reads so.
     - `runs`: runs per (task, arm, model), written as `runs`, and the tasks that ran their own
       number (task.toml's `runs`) as `task_runs` (absent when none).
     - `tasks`: the `--tasks` selection (ids or tags; empty: every task).
@@ -168,6 +170,7 @@ class Options:
     """
 
     models: tuple[str, ...] | None = None
+    agents: tuple[str, ...] | None = None
     runs: Runs | None = None
     tasks: tuple[str, ...] | None = None
     arms: tuple[str, ...] | None = None
@@ -204,6 +207,8 @@ class Options:
         mine, theirs = self.recorded(), other.recorded()
         mine["task_runs"] = dict(self.runs.own) if self.runs is not None else {}
         theirs["task_runs"] = dict(other.runs.own) if other.runs is not None else {}
+        for said in (mine, theirs):  # recorded before --agents: claude ran every cell
+            said["agents"] = said["agents"] or list(CLAUDE_ONLY)
         for key in [*self.keys(), "task_runs"]:
             a, b = mine[key], theirs[key]
             if key in _SETS and isinstance(a, list) and isinstance(b, list):
@@ -219,7 +224,8 @@ class Options:
         return {**out, **self.kept}
 
 
-_SETS = ("models", "tasks", "arms")  # compared as sets: their order is not the grid's
+_SETS = ("models", "agents", "tasks", "arms")  # compared as sets: their order is not the grid's
+CLAUDE_ONLY = ("claude",)
 
 
 def _said(value: Any) -> str:
@@ -253,6 +259,8 @@ class RunInfo:
 
     - `harness`, `project`: this package's version and checkout, the project's checkout.
     - `claude_version`: `claude --version` (None when unknown, or a merge of mixed versions).
+    - `agent_versions`: each agent CLI's version line, agent -> version, when the grid ran
+      another agent than claude (`--agents`); absent otherwise.
     - `python`, `pytest`, `xdist`, `platform`: versions and the machine (xdist None: not installed).
     - `envelope`: the resources the run had (`cpus` it may use, the cgroup's `cpu_quota` in cores,
       `memory_gib` of the machine and the cgroup's `memory_limit_gib`, xdist's `workers` as given):
@@ -282,6 +290,7 @@ class RunInfo:
     harness: Harness = Harness()
     project: GitState = GitState()
     claude_version: str | None = None
+    agent_versions: Mapping[str, str] | None = None
     python: str | None = None
     pytest: str | None = None
     xdist: str | None = None
@@ -327,6 +336,7 @@ class RunInfo:
             "platform": self.platform,
         }
         optional: dict[str, Any] = {
+            "agent_versions": dict(self.agent_versions) if self.agent_versions is not None else None,
             "envelope": _copy(self.envelope),
             "argv": _plain(self.argv),
             "cwd": self.cwd,
@@ -375,6 +385,7 @@ class RunInfo:
             harness=reader.block("harness", _harness, Harness()),
             project=reader.block("project", _git_state, GitState()),
             claude_version=reader.take("claude_version", _text),
+            agent_versions=reader.take("agent_versions", _versions),
             python=reader.take("python", _text),
             pytest=reader.take("pytest", _text),
             xdist=reader.take("xdist", _text),
@@ -436,7 +447,8 @@ class RunInfo:
         opts = self.options
         if not opts.models or opts.runs is None:
             raise ValueError(f"{RUN_JSON} has no 'options' with 'models' and 'runs'")
-        return GridSpec(dict(self.tasks), {a.name: str(a.hash) for a in self.arms}, opts.models, opts.runs)
+        arms = {a.name: str(a.hash) for a in self.arms}
+        return GridSpec(dict(self.tasks), arms, opts.models, opts.runs, opts.agents or CLAUDE_ONLY)
 
 
 def _copy(value: Any) -> Any:
@@ -556,6 +568,12 @@ def _hashes(where: str, value: Any) -> dict[str, str]:
     if isinstance(value, dict):
         return {str(k): str(v) for k, v in value.items()}
     raise _Bad(f"{where}: not a table of name -> hash")
+
+
+def _versions(where: str, value: Any) -> dict[str, str]:
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return {str(k): v for k, v in value.items()}
+    raise _Bad(f"{where}: not a table of agent -> version")
 
 
 def _git_state(where: str, value: Any) -> GitState:

@@ -100,11 +100,6 @@ def test_hooks_on_other_events_only_pass(server: OfflineServer) -> None:
             'its SessionStart hook answered \'{"suppressOutput": true, "continue": true}\', which '
             "gives the model nothing (no additionalContext)",
         ),
-        (
-            "failing-hook",
-            "its SessionStart hook output 'Follow the house style guide. PONYBENCH-LOST-7731' never "
-            "reached the model",
-        ),
     ],
 )
 def test_a_hook_whose_output_never_reaches_the_model_is_refused(
@@ -117,15 +112,26 @@ def test_a_hook_whose_output_never_reaches_the_model_is_refused(
 
 def test_a_crashing_hook_is_quoted_by_its_ends_and_its_error(server: OfflineServer) -> None:
     """node's crash begins with where it was thrown and ends with its version; what failed is
-    a line between, which the problem keeps (it was once cut four letters before it)."""
+    a line between, which the problem keeps (it was once cut four letters before it). It is a
+    crash, said as one: never its stderr read as output that "never reached the model"."""
     result = check("crashing-hook", server)
     assert not result["ok"]
     problems = result["problems"]
     assert isinstance(problems, list) and len(problems) == 1, problems
     problem = str(problems[0])
-    assert "node:internal/modules/cjs/loader:" in problem, problem
+    assert problem.startswith("hook SessionStart exited 1: node:internal/modules/cjs/loader:"), problem
     assert " … Error: Cannot find module '" in problem and "hooks/session-start.js'" in problem, problem
     assert " … Node.js v" in problem, problem
+    assert result["evidence"]["hook_outputs"] == []  # type: ignore[index]
+
+
+def test_a_hook_that_prints_and_then_fails_is_a_crash(server: OfflineServer) -> None:
+    """The CLI gives the model nothing of a hook that exited 1, whatever it printed: the
+    problem is the exit, with what it printed."""
+    result = check("failing-hook", server)
+    assert result["problems"] == [
+        "hook SessionStart exited 1: Follow the house style guide. PONYBENCH-LOST-7731"
+    ]
 
 
 def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: OfflineServer) -> None:

@@ -13,7 +13,8 @@ from tests.support import make_plugin, records, run_dirs
 pytestmark = pytest.mark.needs_claude
 
 # Removes the plugin after the plan validated it and before any cell runs: the CLI then reports
-# it in the init event's plugin_errors, as it does for a folder it cannot read.
+# it in the init event's plugin_errors, as it does for a folder it cannot read. (Without the
+# offline activation check, which would have copied it for the cells before it was removed.)
 CONFTEST = """
 import shutil
 from pathlib import Path
@@ -37,9 +38,14 @@ def test_a_plugin_the_cli_could_not_load_makes_the_cell_invalid(
         "offline-reference",
         "--arm",
         "marked=plugin:plugins/marker-plugin",
+        "--skip-preflight",
     )
     result.assert_outcomes(passed=1, errors=1)
     recs = {r["arm"]: r for r in records(run_dirs(root)[0])}
     assert recs["baseline"]["valid"] is True
     assert recs["marked"]["valid"] is False
     assert recs["marked"]["error"].startswith("the arm's plugin was not loaded: "), recs["marked"]["error"]
+    # Its health says the same, in the words every arm error has.
+    (error,) = recs["marked"]["arm_errors"]
+    assert error["kind"] == "plugin" and error["message"].startswith("could not be loaded: "), error
+    assert "ponybench: pre-flight:" not in result.stdout.str()

@@ -253,6 +253,7 @@ def test_every_kind_runs_through_the_plugin_and_reaches_only_its_cells(
     assert len({r["arm_hash"] for r in recs.values()}) == 4
     for name, rec in recs.items():
         assert rec["valid"] and rec["correct"] and rec["agent_policy"] == {}, rec
+        assert rec["arm_errors"] == [], (name, rec["arm_errors"])  # every part healthy
         log = (run_dir / "cells" / rec["cell_id"] / "offline_requests.jsonl").read_text()
         assert (MD_MARKER in log) == (name == "house"), name
         assert (STYLE_MARKER in log) == (name == "styled"), name

@@ -5,13 +5,12 @@ offline run's estimate matches what the run then reports."""
 from __future__ import annotations
 
 import re
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.support import records, run_dirs
+from tests.support import closed_port, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
 
@@ -91,12 +90,6 @@ def test_a_paid_run_over_its_budget_never_starts(
     assert not list((root / "runs").glob("*/results.jsonl"))
 
 
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])  # closed on return: nothing listens there
-
-
 JUDGED = "graded_explain_yield_teardown"  # an llm grader: the judge is asked on every cell
 
 
@@ -108,7 +101,7 @@ def test_the_offline_judge_of_a_live_model_is_refused_naming_both(
     judge graders in the selection; the offline models' run is judged by it as before."""
     root = bench_project(tasks=[JUDGED, "sql_lookup"])
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-never-used")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{_closed_port()}")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{closed_port()}")
     for models, tasks in (("sonnet", JUDGED), ("offline-reference,haiku", "sql_lookup")):
         result = pytester.runpytest_subprocess(
             "benchmarks", "--models", models, "--tasks", tasks, "--judge-model", "offline-judge", "--dry-run"

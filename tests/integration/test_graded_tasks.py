@@ -14,7 +14,9 @@ import pytest
 from pytest_ponybench.agents import launch
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.claude import ClaudeCode
-from pytest_ponybench.core.arms import BASELINE
+from pytest_ponybench.agents.install import sealed
+from pytest_ponybench.core.armparts import Part
+from pytest_ponybench.core.arms import BASELINE, Arm
 from pytest_ponybench.core.graders import CellEvidence, grade_cell, record_fields
 from pytest_ponybench.core.judge import judge_in_process
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
@@ -41,12 +43,20 @@ def server() -> Iterator[OfflineServer]:
         yield srv
 
 
-def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[Transcript, Path]:
-    """One cell's session as the harness runs it (command, environment, confinement); returns
-    (its stream, its workspace)."""
+# The plugin a task that expects a plugin to fire is run with (its skill exists there).
+CAREFUL = Arm("careful", (Part("plugin", path=REPO / "examples" / "careful-plugin"),))
+
+
+def session(
+    server: OfflineServer, task: Task, model: str, root: Path, arm: Arm = BASELINE
+) -> tuple[Transcript, Path]:
+    """One cell's session as the harness runs it (command, environment, confinement, the arm's
+    files); returns (its stream, its workspace)."""
     assert CLAUDE is not None
     ws, home = root / "ws", root / "home"
     lay(task, ws)  # the seed alone: the agent writes the reference itself
+    arm = sealed(arm)  # the plugin's folder as a cell gets it: a copy
+    ClaudeCode().install(arm, ws, home)
     snapshot(ws, keep=root / "base.git")  # the harness's copy of the base, as in a cell
     cell_id = f"{task.id}-{model}"
     server.register(
@@ -65,7 +75,9 @@ def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[
         prompt=task.prompt, model=model, home=home, max_turns=20, offline=True, api_timeout_ms=20_000
     )
     ticket = shared().open(cell_id, Upstream(server.cell_url(cell_id)))
-    prepared = launch.prepare(cli, cli.command(CLAUDE, spec, BASELINE), spec, ticket=ticket, workspace=ws)
+    prepared = launch.prepare(
+        cli, cli.command(CLAUDE, spec, arm), spec, ticket=ticket, workspace=ws, readable=arm.readable()
+    )
     stream = root / "claude.jsonl"
     ran = launch.run(cli, prepared, workspace=ws, stream=stream, stderr=root / "stderr", timeout_s=120)
     shared().close(ticket)
@@ -81,7 +93,10 @@ def test_offline_agents_make_the_declared_calls_and_say_the_declared_reply(
 ) -> None:
     task = load_task(REPO / "benchmarks" / "tasks" / task_id, REPO / "fixtures")
     ref = task.references[0 if model == "offline-reference" else 1]
-    transcript, ws = session(server, task, model, tmp_path / "cell")
+    # A task that expects a plugin to fire runs with one that has its skill: a declared Skill
+    # call then succeeds, as the selftest assumes.
+    arm = CAREFUL if task.expect_fire is not None else BASELINE
+    transcript, ws = session(server, task, model, tmp_path / "cell", arm)
     evidence = CellEvidence.from_transcript(
         transcript, ws, prompt=task.prompt, base=lambda: diff.base_tree(ws, tmp_path / "cell" / "base.git")
     )
@@ -95,6 +110,7 @@ def test_offline_agents_make_the_declared_calls_and_say_the_declared_reply(
     for (_, got), (_, want) in zip(made, wanted, strict=True):
         # the CLI records what was sent, plus defaults it fills in (Edit's replace_all: false)
         assert {k: got.get(k) for k in want} == want
+    assert all(c.succeeded for c in evidence.tool_calls), [(c.tool, c.result) for c in evidence.tool_calls]
     assert ref.meta.reply is not None and evidence.reply == ref.meta.reply
     for rel, data in ref.files.items():
         assert (ws / rel).read_bytes() == data, rel
@@ -160,7 +176,7 @@ def test_a_wrong_declaration_fails_naming_task_reference_and_grader(
         [
             "FAILED selftest::graded_workflow_slug_tests?lucky_guess? - task graded_workflow_slug_tests: "
             "reference lucky_guess (refs/lucky_guess/): grader read_tests_first (tool_order) fails, but the "
-            "reference declares it must pass: step 1 of 2, Read with file_path ~ *, has no call*",
+            "reference declares it must pass: step 1 of 2, Read with file_path ~ *, has no successful call*",
         ]
     )
     out = result.stdout.str()
@@ -199,7 +215,15 @@ def test_an_offline_grid_of_the_graded_tasks(
         assert rec["valid"], rec
         task = tasks[rec["task"]]
         meta = task.good_meta if rec["model"] == "offline-reference" else task.bad_meta
-        assert {g["name"]: g["passed"] for g in rec["graders"]} == dict(meta.graders), rec["cell_id"]
+        want = dict(meta.graders)
+        graded = {g["name"]: g for g in rec["graders"]}
+        if want.get("review_skill_fired"):
+            # The baseline has no careful-review skill: the reference's Skill call fails
+            # (`Unknown skill`) and fires nothing, whatever the reference declares of a plugin arm.
+            want["review_skill_fired"] = False
+            assert "Unknown skill" in graded["review_skill_fired"]["explanation"], graded
+            assert rec["skills_used"] == [], rec["skills_used"]
+        assert {name: g["passed"] for name, g in graded.items()} == want, rec["cell_id"]
         judged = [g for g in rec["graders"] if g["type"] in ("llm", "llm_reference")]
         for g in judged:
             assert g["agreement"] == 1.0 and len({r["run"] for r in g["runs"]}) == 3, g

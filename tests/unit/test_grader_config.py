@@ -359,6 +359,14 @@ def test_graders_change_the_task_hash_and_a_task_without_them_keeps_its_own(tmp_
             ("[[graders]] #2 'a'", "used by an earlier grader"),
         ),
         ('graders = "all"\n', ("task.toml", "key 'graders'", "[[graders]] tables")),
+        (
+            '[[graders]]\nname = "a"\ntype = "tool_used"\ntool = "Skill"\ncount = "tries"\n',
+            ("'a'", "key 'count'", "succeeded, attempts"),
+        ),
+        (
+            '[[graders]]\nname = "a"\ntype = "regex"\npattern = "x"\ncount = "attempts"\n',
+            ("'a'", "count"),
+        ),
     ],
 )
 def test_a_bad_grader_is_one_error_naming_the_folder_file_grader_and_key(
@@ -647,3 +655,17 @@ def test_an_open_task_graded_on_the_score_only_declares_outcomes_only(tmp_path: 
     add_ref(folder, "bad", f'reply = "{"x" * 100}"\ngraders = {{ short = false }}\n')
     t = load_task(folder)
     assert not t.scored and [r.expect.kind for r in t.references] == ["graded", "graded"]
+
+
+def test_tool_graders_count_successful_calls_unless_told_attempts(tmp_path: Path) -> None:
+    folder = task(
+        tmp_path,
+        '[[graders]]\nname = "u"\ntype = "tool_used"\ntool = "Skill"\n'
+        '[[graders]]\nname = "a"\ntype = "tool_used"\ntool = "Skill"\ncount = "attempts"\n'
+        '[[graders]]\nname = "o"\ntype = "tool_order"\ncount = "attempts"\n'
+        'steps = [{ tool = "Read" }, { tool = "Edit" }]\n',
+    )
+    used, attempts, order = load_task(folder).graders
+    assert isinstance(used, ToolUsedGrader) and used.count == "succeeded"
+    assert isinstance(attempts, ToolUsedGrader) and attempts.count == "attempts"
+    assert isinstance(order, ToolOrderGrader) and order.count == "attempts"

@@ -63,8 +63,16 @@ def tool_use(n: int, name: str, given: dict[str, Any]) -> str:
     )
 
 
+def tool_result(n: int) -> str:
+    """The CLI's answer to call n: it ran, no error."""
+    block = {"type": "tool_result", "tool_use_id": f"toolu_{n:024x}", "content": "ok", "is_error": False}
+    return json.dumps({"type": "user", "message": {"role": "user", "content": [block]}})
+
+
 def session(ws: Path, *calls: tuple[str, dict[str, Any]], cwd: str | None = None) -> CellEvidence:
-    lines = [init(cwd or str(ws)), *(tool_use(n, name, given) for n, (name, given) in enumerate(calls))]
+    lines = [init(cwd or str(ws))]
+    for n, (name, given) in enumerate(calls):
+        lines += [tool_use(n, name, given), tool_result(n)]
     lines.append(json.dumps({"type": "result", "subtype": "success", "result": "Done."}))
     return CellEvidence.from_transcript(transcript_of(lines), ws)
 
@@ -221,7 +229,7 @@ def test_a_kept_workspace_is_placed_by_the_sessions_cwd(ws: Path, tmp_path: Path
         cwd=ran_in,
     )
     out = ToolUsedGrader(name="u", match=on("Write", "file_path", r"^tests/test_x\.py$")).grade(ev, CTX)
-    assert out.passed is True and out.explanation.startswith("2 call(s)"), out.explanation
+    assert out.passed is True and out.explanation.startswith("2 successful call(s)"), out.explanation
 
 
 def test_a_key_that_is_not_a_path_of_that_tool_is_matched_as_written(ws: Path) -> None:

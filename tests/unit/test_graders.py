@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents import claude_stream, streamread
 from pytest_ponybench.core.graders import cell, evidence
 from pytest_ponybench.core.graders.deterministic import (
     CallMatch,
@@ -63,8 +63,18 @@ def result(reply: str) -> str:
     return json.dumps({"type": "result", "subtype": "success", "result": reply})
 
 
+def answered(id_: str, content: str = "ok", is_error: bool = False) -> str:
+    """The CLI's answer to a tool call, as the stream carries it."""
+    block = {"type": "tool_result", "tool_use_id": id_, "content": content, "is_error": is_error}
+    return json.dumps({"type": "user", "message": {"role": "user", "content": [block]}})
+
+
 def calls(*pairs: tuple[str, Any]) -> CellEvidence:
-    return evidence_of([assistant(use(n, g)) for n, g in pairs])
+    """A session of these calls, each answered without an error, as the CLI ran them."""
+    lines: list[str] = []
+    for n, (name, given) in enumerate(pairs):
+        lines += [assistant(use(name, given, f"toolu_{n}")), answered(f"toolu_{n}")]
+    return evidence_of(lines)
 
 
 # ---------------------------------------------------------------- evidence
@@ -124,9 +134,9 @@ def test_a_missing_stream_is_empty_evidence(tmp_path: Path) -> None:
 
 
 def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(claude_stream, "TRANSCRIPT_CHARS", 1_000)
+    monkeypatch.setattr(streamread, "TRANSCRIPT_CHARS", 1_000)
     monkeypatch.setattr(evidence, "MAX_CALLS", 10)
-    monkeypatch.setattr(claude_stream, "REPLY_CHARS", 50)
+    monkeypatch.setattr(streamread, "REPLY_CHARS", 50)
     lines = [assistant(text("é" * 300)) for _ in range(10)] + [assistant(use("Read", {})) for _ in range(25)]
     ev = evidence_of([*lines, result("x" * 80)])
     assert len(ev.transcript) <= 1_000 + 20
@@ -139,7 +149,7 @@ def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -
 def test_an_overlong_stream_line_is_skipped_without_reading_it_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(claude_stream, "MAX_LINE_BYTES", 2_000)
+    monkeypatch.setattr(streamread, "MAX_LINE_BYTES", 2_000)
     stream = tmp_path / "claude.jsonl"
     big = assistant(use("Write", {"file_path": "/ws/big.py", "content": "x" * 50_000}))
     stream.write_text("\n".join([assistant(use("Read", {"file_path": "/ws/a"})), big, result("ok")]) + "\n")
@@ -154,7 +164,8 @@ def test_a_real_size_transcript_is_graded(tmp_path: Path) -> None:
     with stream.open("w") as out:
         for n in range(10_000):
             out.write(assistant(text(f"step {n} " + "lorem ipsum " * 300), msg=f"m{n}") + "\n")
-            out.write(assistant(use("Read", {"file_path": f"/ws/f{n % 7}.py"}), msg=f"m{n}") + "\n")
+            out.write(assistant(use("Read", {"file_path": f"/ws/f{n % 7}.py"}, f"t{n}"), msg=f"m{n}") + "\n")
+            out.write(answered(f"t{n}") + "\n")
         out.write(result("final answer") + "\n")
     assert stream.stat().st_size > 30_000_000
     ev = stream_evidence(stream)
@@ -400,7 +411,7 @@ def test_tool_used_min_and_max() -> None:
     assert ToolUsedGrader(name="t", match=reads, min=2, max=2).grade(SESSION, CTX).passed
     assert not ToolUsedGrader(name="t", match=reads, min=3).grade(SESSION, CTX).passed
     out = ToolUsedGrader(name="t", match=reads, min=0, max=1).grade(SESSION, CTX)
-    assert out.passed is False and out.explanation.startswith("2 call(s) of Read (min 0, max 1)")
+    assert out.passed is False and out.explanation.startswith("2 successful call(s) of Read (min 0, max 1)")
 
 
 def test_an_input_match_notes_calls_whose_input_did_not_parse() -> None:
@@ -433,10 +444,10 @@ def test_tool_order_out_of_order_or_missing_says_which_step() -> None:
     backwards = ToolOrderGrader(name="t", steps=(match("Edit"), match("Read", "file_path", "tests/")))
     out = backwards.grade(SESSION, CTX)
     assert out.passed is False
-    assert "step 2 of 2, Read with file_path ~ 'tests/', has no call after #3" in out.explanation
+    assert "step 2 of 2, Read with file_path ~ 'tests/', has no successful call after #3" in out.explanation
     assert "it happens only before: #1 Read" in out.explanation
     missing = ToolOrderGrader(name="t", steps=(match("Write"), match("Edit"))).grade(SESSION, CTX)
-    assert missing.passed is False and "step 1 of 2, Write, has no call" in missing.explanation
+    assert missing.passed is False and "step 1 of 2, Write, has no successful call" in missing.explanation
     same_call_twice = ToolOrderGrader(name="t", steps=(match("Edit"), match("Edit"))).grade(SESSION, CTX)
     assert same_call_twice.passed is False  # one call cannot stand for two steps
 
@@ -446,6 +457,61 @@ def test_tool_graders_on_a_session_with_no_calls() -> None:
     assert not ToolUsedGrader(name="t", match=match("Read")).grade(empty, CTX).passed
     assert ToolAbsentGrader(name="t", match=match("Read")).grade(empty, CTX).passed
     assert not ToolOrderGrader(name="t", steps=(match("Read"), match("Edit"))).grade(empty, CTX).passed
+
+
+# A baseline session that called a skill it does not have: the CLI answered with an error.
+UNKNOWN_SKILL = "<tool_use_error>Unknown skill: careful:careful-review</tool_use_error>"
+FAILED_SKILL = evidence_of(
+    [
+        assistant(use("Read", {"file_path": "/ws/app.py"}, "toolu_0"), msg="a"),
+        answered("toolu_0", "x = 1"),
+        assistant(use("Skill", {"skill": "careful:careful-review"}, "toolu_1"), msg="b"),
+        answered("toolu_1", UNKNOWN_SKILL, is_error=True),
+        assistant(use("Edit", {"file_path": "/ws/app.py", "old_string": "1", "new_string": "2"}, "toolu_2")),
+        result("Done."),  # the Edit's result never came: the session ended first
+    ]
+)
+SKILL = match("Skill", "skill", r"(^|:)careful-review$")
+
+
+def test_a_failed_call_is_not_a_use_and_the_explanation_names_it() -> None:
+    used = ToolUsedGrader(name="t", match=SKILL).grade(FAILED_SKILL, CTX)
+    assert used.passed is False
+    assert used.explanation == (
+        "0 successful call(s) of Skill with skill ~ '(^|:)careful-review$' (min 1); 1 failed call(s) not "
+        "counted: #1 Skill careful:careful-review (<tool_use_error>Unknown skill: careful:careful-review"
+        "</tool_use_error>)"
+    )
+    absent = ToolAbsentGrader(name="t", match=SKILL).grade(FAILED_SKILL, CTX)
+    assert absent.passed is True
+    assert absent.explanation.startswith("no successful call of Skill with skill ~ ")
+    assert "1 failed call(s) not counted: #1 Skill careful:careful-review" in absent.explanation
+    # A call whose result never came did not succeed either.
+    edit = ToolUsedGrader(name="t", match=match("Edit")).grade(FAILED_SKILL, CTX)
+    assert edit.passed is False and "#2 Edit /ws/app.py (no result)" in edit.explanation
+
+
+def test_count_attempts_counts_failed_calls_and_says_so() -> None:
+    used = ToolUsedGrader(name="t", match=SKILL, count="attempts").grade(FAILED_SKILL, CTX)
+    assert used.passed is True
+    assert used.explanation.startswith(
+        "1 call(s) of Skill with skill ~ '(^|:)careful-review$' (min 1; attempts: failed calls counted): "
+        "#1 Skill careful:careful-review"
+    )
+    absent = ToolAbsentGrader(name="t", match=SKILL, count="attempts").grade(FAILED_SKILL, CTX)
+    assert absent.passed is False and "(attempts: failed calls counted), which must not happen" in (
+        absent.explanation
+    )
+    steps = (match("Read"), SKILL, match("Edit"))
+    assert ToolOrderGrader(name="t", steps=steps, count="attempts").grade(FAILED_SKILL, CTX).passed
+    order = ToolOrderGrader(name="t", steps=steps).grade(FAILED_SKILL, CTX)
+    assert order.passed is False
+    assert order.explanation.startswith(
+        "step 2 of 3, Skill with skill ~ '(^|:)careful-review$', has no successful call after #0 "
+    )
+    assert "1 failed call(s) not counted: #1 Skill careful:careful-review" in order.explanation
+    # Over the succeeded calls alone, Read then Edit is still not in order: the Edit never answered.
+    assert not ToolOrderGrader(name="t", steps=(match("Read"), match("Edit"))).grade(FAILED_SKILL, CTX).passed
 
 
 # ---------------------------------------------------------------- files

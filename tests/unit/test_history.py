@@ -244,3 +244,23 @@ def test_svg_and_the_history_page(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (
         cli.main(["report", "--history", str(tmp_path / "runs"), str(tmp_path / "runs" / "r1")]) == cli.USAGE
     )
+
+
+def test_the_gate_takes_arm_errors_as_compare_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    crash = {"kind": "hook", "name": "SessionStart", "message": "exited 1: Error: Cannot find module 'x'"}
+    for folder, broken in (("broken", True), ("healthy", False)):
+        series_of(tmp_path / folder, [("m1", "111"), ("m1", "111")])
+        results = tmp_path / folder / "r2" / "results.jsonl"
+        records = [json.loads(line) for line in results.read_text().splitlines()]
+        for r in records:
+            r["arm_errors"] = [crash] if broken and r["arm"] == "mine" else []
+        results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = ponybench(
+        capsys, "history", str(tmp_path / "broken"), "--fail-on", "pass:-10pp,arm_errors"
+    )
+    assert code == cli.GATE_FAILED
+    assert "FAIL arm_errors: arm mine in r2: hook SessionStart failed in 24 of 24 cells (exited 1)" in out
+    code, out, _ = ponybench(capsys, "history", str(tmp_path / "healthy"), "--fail-on", "arm_errors")
+    assert code == cli.OK and "gate passed: arm_errors" in out

@@ -42,6 +42,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     # Settled before any cell runs, without pytest: options, settings, the plan, the pre-flight.
     "plan": {
+        "htmlreport",  # the pre-flight's line per arm says what it brings as the report does
         "agents",
         "gateway",
         "session",

@@ -157,3 +157,53 @@ def test_the_server_answers_through_the_table_without_a_socket(tmp_path: Path) -
     log = server.requests("c1")
     assert [r["reply"].split(" ")[0] for r in log] == ["error", "hang", "Write", "error"]
     assert all(r["headers"] == {} and r["model"] == "offline-reference" for r in log[2:])
+
+
+def offering(*names: str) -> dict[str, Any]:
+    return {**LOOP, "tools": [{"name": n, "input_schema": {}} for n in names]}
+
+
+def test_the_scripted_agents_write_through_each_clis_own_tools(tmp_path: Path) -> None:
+    # OpenCode: write {filePath, content}.
+    answer = play("offline-reference", tmp_path, offering("read", "write", "edit", "skill"))
+    assert isinstance(answer, wire.Reply)
+    [call] = answer.content
+    assert call["name"] == "write" and set(call["input"]) == {"filePath", "content"}
+    # Copilot: create {path, file_text} for a new file...
+    answer = play("offline-flawed", tmp_path, offering("view", "create", "edit", "skill"))
+    assert isinstance(answer, wire.Reply)
+    [call] = answer.content
+    assert call["name"] == "create" and call["input"]["file_text"].encode() == BAD["greet.py"]
+
+
+def test_copilots_create_never_overwrites_an_existing_file(tmp_path: Path) -> None:
+    """Its create refuses a file that exists: an empty file (which another CLI would Write
+    over) is replaced by an edit of its whole content, once it was viewed."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "greet.py").write_bytes(b"")
+    first = play("offline-reference", tmp_path, offering("view", "create", "edit"))
+    assert isinstance(first, wire.Reply)
+    [view] = first.content
+    assert view["name"] == "view" and view["input"] == {"path": str(ws / "greet.py")}
+    viewed = [
+        {"role": "user", "content": "write greet"},
+        {"role": "assistant", "content": [{**view, "id": "toolu_1"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": ""}]},
+    ]
+    answer = play("offline-reference", tmp_path, {**offering("view", "create", "edit"), "messages": viewed})
+    assert isinstance(answer, wire.Reply)
+    [call] = answer.content
+    assert call["name"] == "edit" and call["input"]["old_str"] == ""
+    assert call["input"]["new_str"].encode() == GOOD["greet.py"]
+
+
+def test_a_request_without_a_known_write_tool_is_an_api_error_that_names_what_it_offered(
+    tmp_path: Path,
+) -> None:
+    answer = play("offline-reference", tmp_path, offering("Read", "apply_diff"))
+    assert isinstance(answer, wire.ApiError) and answer.status == 400
+    assert answer.message.startswith(
+        "ponybench offline: no tool to write greet.py with; the request offers Read, apply_diff "
+    )
+    assert "copilot create/edit" in answer.message

@@ -83,6 +83,7 @@ KEYS: dict[str, tuple[str, str, Any]] = {
         "offline-flawed,offline-reference",
         ("offline-flawed", "offline-reference"),
     ),
+    "agents": ('["claude", "copilot"]', "claude,copilot", ("claude", "copilot")),
     "runs": ("3", "3", 3),
     "tasks": ('"bench/tasks"', "bench/tasks", Path("bench/tasks")),
     "fixtures": ('"fx"', "fx", Path("fx")),
@@ -165,6 +166,7 @@ def test_an_option_s_environment_variable_sits_between_the_flag_and_the_ini_opti
 # run.json options key -> (the flags that set it, the value recorded).
 RECORDED: dict[str, tuple[tuple[str, ...], Any]] = {
     "models": (("--models", "offline-flawed,offline-reference"), ["offline-flawed", "offline-reference"]),
+    "agents": (("--agents", "claude"), ["claude"]),
     "runs": (("--runs", "2"), 2),
     "tasks": (("--tasks", TASK), [TASK]),
     "arms": (("--arms", "baseline,hi", "--arm", "hi=prompt:hello"), ["baseline", "hi"]),
@@ -216,6 +218,7 @@ RUN_JSON = {"options": RUN_OPTIONS, "arms": [{"name": "baseline", "kind": "basel
 # flag fixed on resume -> a value other than the run's.
 CHANGED = {
     "--models": "offline-flawed",
+    "--agents": "claude,copilot",
     "--runs": "3",
     "--tasks": "quick",
     "--arms": "other",
@@ -282,6 +285,7 @@ def test_a_resume_given_the_run_s_own_values_in_another_order_goes_on(
     path = _old_run(project, {"options": {**options, "arms": ["baseline", "hi"]}, "arms": arms})
     same = {
         "--models": "offline-reference,offline-flawed",
+        "--agents": "claude",  # a run dir from before --agents ran claude alone
         "--runs": "2",
         "--tasks": f"quick,{TASK}",
         "--arms": "hi,baseline",

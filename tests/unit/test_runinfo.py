@@ -118,7 +118,8 @@ def test_the_current_form_keeps_today_s_keys_in_today_s_order_and_reads_back(
         *("argv", "cwd", "options", "arms", "tasks", "fixtures", "grid", "mode", "grid_hash", "shard"),
     ]
     assert list(written["options"]) == [
-        *("models", "runs", "tasks", "arms", "until_decided", "max_tasks", "budget_usd", "max_budget_usd"),
+        *("models", "agents", "runs", "tasks", "arms", "until_decided", "max_tasks", "budget_usd"),
+        "max_budget_usd",
         *("cell_timeout", "max_turns", "retries", "judge_model", "judge_runs", "primary", "family"),
     ]
     assert list(written["arms"][1]) == ["name", "kind", "hash", "plugin_dir", "prompt", "settings", "parts"]

@@ -79,7 +79,18 @@ def test_a_skills_arm_s_own_skills_count_as_available(tmp_path: Path) -> None:
         {
             "type": "assistant",
             "message": {
-                "content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "csv-summary"}}]
+                "content": [
+                    {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "csv-summary"}}
+                ]
+            },
+        },
+        # A call counts as a use once the CLI answered it without an error.
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "Launching skill: csv-summary"}
+                ]
             },
         },
     ]

@@ -1,6 +1,11 @@
 """The deterministic graders: regex over the reply, the transcript or files; tool calls used,
 absent or in order; files that exist or must not; files left as the seeded base had them.
 
+A tool grader counts the calls that succeeded (the CLI ran them and gave no error back: a
+`Skill` call of a skill the session does not have comes back `Unknown skill: ...` and invoked
+nothing); `count = "attempts"` counts every call, failed ones included. Its explanation says
+which it counted and names the failed calls it left out.
+
 A path regex of a tool call reads the path placed (`evidence.CallPath`): `tests/./x.py`,
 `./tests/x.py` and the absolute path are one file, and a path outside the workspace is seen
 only by a regex rooted at `/`.
@@ -21,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pytest_ponybench._util import textfiles
 from pytest_ponybench.core.graders.evidence import (
     MISSING,
     PATH_KEYS,
@@ -38,6 +44,7 @@ from pytest_ponybench.core.graders.registry import GraderType, Parse
 from pytest_ponybench.core.graders.table import Table, bounds
 
 __all__ = [
+    "COUNTS",
     "CallMatch",
     "EXCERPT",
     "FLAGS",
@@ -66,6 +73,8 @@ MODES = ("contains", "not_contains", "count")
 FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 EXCERPT = 80  # characters of a match shown in an explanation
 LISTED = 5  # calls or files named in an explanation
+# What a tool grader counts: the calls that succeeded (the default), or every attempt.
+COUNTS = ("succeeded", "attempts")
 
 
 def _excerpt(text: str, start: int, end: int) -> str:
@@ -161,6 +170,33 @@ def _unparsed_note(match: CallMatch, evidence: CellEvidence) -> str:
     return f"; {n} call(s) of {'|'.join(match.tools)} had an input that did not parse" if n else ""
 
 
+def _counts(call: ToolCall, count: str) -> bool:
+    return count == "attempts" or call.succeeded
+
+
+def _noun(count: str, plural: bool = True) -> str:
+    """How a tool grader's explanation names the calls it counts."""
+    return ("" if count == "attempts" else "successful ") + ("call(s)" if plural else "call")
+
+
+def _attempts(count: str) -> str:
+    return " (attempts: failed calls counted)" if count == "attempts" else ""
+
+
+def _failed_note(matches: list[ToolCall], count: str, evidence: CellEvidence) -> str:
+    """The matching calls a grader left out (they failed, or no result came back), named with
+    what the CLI answered."""
+    left = [c for c in matches if not _counts(c, count)]
+    if not left:
+        return ""
+    named = []
+    for call in left[:LISTED]:
+        said = textfiles.quote(call.result or "", EXCERPT) if call.result else "no result"
+        named.append(f"{call_text(call, evidence)} ({redact(said)})")
+    more = " ..." if len(left) > LISTED else ""
+    return f"; {len(left)} failed call(s) not counted: {', '.join(named)}{more}"
+
+
 def _bounds_ok(n: int, lo: int | None, hi: int | None) -> bool:
     return (lo is None or n >= lo) and (hi is None or n <= hi)
 
@@ -241,16 +277,22 @@ class ToolUsedGrader(Common):
     match: CallMatch
     min: int = 1
     max: int | None = None
+    count: str = "succeeded"
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        found = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        matches = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        found = [c for c in matches if _counts(c, self.count)]
         ok = _bounds_ok(len(found), self.min, self.max)
         listed = ", ".join(call_text(c, evidence) for c in found[:LISTED]) + (
             " ..." if len(found) > LISTED else ""
         )
+        bounds_text = _bounds_text(self.min, self.max) + (
+            "; attempts: failed calls counted" if self.count == "attempts" else ""
+        )
         text = (
-            f"{len(found)} call(s) of {self.match.text()} ({_bounds_text(self.min, self.max)})"
+            f"{len(found)} {_noun(self.count)} of {self.match.text()} ({bounds_text})"
             + (f": {listed}" if listed else "")
+            + _failed_note(matches, self.count, evidence)
             + _unparsed_note(self.match, evidence)
         )
         return self.outcome(ok, text)
@@ -260,17 +302,24 @@ class ToolUsedGrader(Common):
 class ToolAbsentGrader(Common):
     type: str = field(default="tool_absent", init=False)
     match: CallMatch
+    count: str = "succeeded"
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        found = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        matches = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        found = [c for c in matches if _counts(c, self.count)]
         if not found:
             return self.outcome(
-                True, f"no call of {self.match.text()}" + _unparsed_note(self.match, evidence)
+                True,
+                f"no {_noun(self.count, plural=False)} of {self.match.text()}{_attempts(self.count)}"
+                + _failed_note(matches, self.count, evidence)
+                + _unparsed_note(self.match, evidence),
             )
         listed = ", ".join(call_text(c, evidence) for c in found[:LISTED])
         listed += " ..." if len(found) > LISTED else ""
         return self.outcome(
-            False, f"{len(found)} call(s) of {self.match.text()}, which must not happen: {listed}"
+            False,
+            f"{len(found)} {_noun(self.count)} of {self.match.text()}{_attempts(self.count)}, which must "
+            f"not happen: {listed}",
         )
 
 
@@ -278,11 +327,12 @@ class ToolAbsentGrader(Common):
 class ToolOrderGrader(Common):
     type: str = field(default="tool_order", init=False)
     steps: tuple[CallMatch, ...]
+    count: str = "succeeded"
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
         at = 0
         placed: list[str] = []
-        calls = evidence.tool_calls
+        calls = tuple(c for c in evidence.tool_calls if _counts(c, self.count))
         for n, step in enumerate(self.steps, 1):
             pos = next((p for p in range(at, len(calls)) if step.matches(calls[p], evidence)), None)
             if pos is None:
@@ -294,14 +344,17 @@ class ToolOrderGrader(Common):
                     else ""
                 )
                 done = f" ({'; '.join(placed)})" if placed else ""
+                failed = [c for c in evidence.tool_calls if step.matches(c, evidence)]
                 return self.outcome(
                     False,
-                    f"step {n} of {len(self.steps)}, {step.text()}, has no call{after}{done}{why}"
+                    f"step {n} of {len(self.steps)}, {step.text()}, has no "
+                    f"{_noun(self.count, plural=False)}{_attempts(self.count)}{after}{done}{why}"
+                    + _failed_note(failed, self.count, evidence)
                     + _unparsed_note(step, evidence),
                 )
             placed.append(call_text(calls[pos], evidence))
             at = pos + 1
-        return self.outcome(True, "in order: " + "; ".join(placed))
+        return self.outcome(True, f"in order{_attempts(self.count)}: " + "; ".join(placed))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -484,12 +537,16 @@ def _regex(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
 def _tool_used(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
     match = _call_match(t, t.table, "")
     lo, hi = bounds(t, 1)
-    return ToolUsedGrader(match=match, min=1 if lo is None else lo, max=hi, **common) if match else None
+    count = t.choice("count", COUNTS, "succeeded")
+    if not match:
+        return None
+    return ToolUsedGrader(match=match, min=1 if lo is None else lo, max=hi, count=count, **common)
 
 
 def _tool_absent(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
     match = _call_match(t, t.table, "")
-    return ToolAbsentGrader(match=match, **common) if match else None
+    count = t.choice("count", COUNTS, "succeeded")
+    return ToolAbsentGrader(match=match, count=count, **common) if match else None
 
 
 def _tool_order(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
@@ -505,7 +562,10 @@ def _tool_order(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
         m = _call_match(t, step, f"steps.{i}.")
         if m is not None:
             matches.append(m)
-    return ToolOrderGrader(steps=tuple(matches), **common) if len(matches) == len(steps) else None
+    count = t.choice("count", COUNTS, "succeeded")
+    return (
+        ToolOrderGrader(steps=tuple(matches), count=count, **common) if len(matches) == len(steps) else None
+    )
 
 
 def _file(cls: type[FileExistsGrader] | type[FileAbsentGrader]) -> Parse:
@@ -532,9 +592,9 @@ def _files_unchanged(t: Table, common: dict[str, Any], root: Path) -> Grader | N
 # The deterministic types, in the order the type error lists them (registry.py reads it).
 GRADER_TYPES = (
     GraderType("regex", ("target", "pattern", "mode", "min", "max", "flags", "glob"), _regex),
-    GraderType("tool_used", ("tool", "input", "min", "max"), _tool_used),
-    GraderType("tool_order", ("steps",), _tool_order),
-    GraderType("tool_absent", ("tool", "input"), _tool_absent),
+    GraderType("tool_used", ("tool", "input", "min", "max", "count"), _tool_used),
+    GraderType("tool_order", ("steps", "count"), _tool_order),
+    GraderType("tool_absent", ("tool", "input", "count"), _tool_absent),
     GraderType("file_exists", ("path",), _file(FileExistsGrader)),
     GraderType("file_absent", ("path",), _file(FileAbsentGrader)),
     GraderType("files_unchanged", ("path",), _files_unchanged),

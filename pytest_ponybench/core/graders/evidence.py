@@ -256,6 +256,8 @@ def call_record(call: ToolCall) -> dict[str, Any]:
         out["raw"] = redact(cut(call.raw, RECORD_STRING_CHARS))
     if call.subagent:
         out["subagent"] = True
+    if call.is_error:
+        out["is_error"] = True
     return out
 
 

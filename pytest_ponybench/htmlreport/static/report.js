@@ -286,6 +286,11 @@
       inv.appendChild(clipped(d.stderr || "(empty)", "stderr", 4000));
       body.appendChild(section("error and stderr tail", inv));
     }
+    if (d.arm_errors && d.arm_errors.length) {
+      var ae = el("ul", "arm-errors");
+      d.arm_errors.forEach(function (text) { ae.appendChild(el("li", null, text)); });
+      body.appendChild(section("what of the arm failed in this session", ae));
+    }
     if (d.failed.length) {
       var ul = el("ul", "checks");
       d.failed.forEach(function (c) {
