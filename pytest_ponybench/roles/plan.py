@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents import registry
+from pytest_ponybench.agents.base import task_refusal
 from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
@@ -279,6 +281,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         arms = tuple(arms_mod.apart_from(arms, _benchmark_folders(settings)))
     tasks = _tasks(settings)
     _memory_conflicts(tasks, arms)
+    _agent_refusals(tasks)
     runs: Runs | None = None
     if mode is Mode.RESCORE:
         assert run_dir is not None
@@ -370,6 +373,15 @@ def _memory_conflicts(tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> None:
             f"{', '.join(found)}, which its sessions would then read too (and the other arms' not): "
             f"leave that task out ({cfg.OPT_TASKS}) or measure the arm on tasks without one"
         )
+
+
+def _agent_refusals(tasks: tuple[Task, ...]) -> None:
+    """A task the agent cannot run as written (a conversation it cannot continue, MCP mocks it
+    cannot start) is refused before any cell, never run without them."""
+    agent = registry.get()
+    found = [why for t in tasks if (why := task_refusal(agent, t)) is not None]
+    if found:
+        raise PonybenchError("ponybench: " + "; ".join(found))
 
 
 def _shard_of(info: RunInfo) -> shards.Shard | None:

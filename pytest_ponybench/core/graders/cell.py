@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pytest_ponybench.core.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
@@ -48,7 +48,10 @@ def grade_one(grader: Grader, evidence: CellEvidence, context: GradeContext) -> 
     bug, an unreadable file) is undecided, with the reason, and never takes the cell down with it."""
     turn = getattr(grader, "turn", None)  # a grader type a plugin registered may not have it
     try:
-        return grader.grade(evidence.of_turn(turn) if turn is not None else evidence, context)
+        if turn is None:
+            return grader.grade(evidence, context)
+        done = grader.grade(evidence.of_turn(turn), context)
+        return replace(done, explanation=f"turn {turn}: {done.explanation}")
     except Exception as exc:
         why = f"the grader failed: {type(exc).__name__}: {exc}"
         return GraderOutcome(
