@@ -74,7 +74,6 @@ __all__ = [
     "load_case",
     "load_suite",
     "load_yaml",
-    "mock_dirs",
     "read_text",
 ]
 
@@ -247,11 +246,6 @@ def find_cases(evals_dir: Path) -> list[Path]:
 
     walk(evals_dir, 0)
     return found
-
-
-def mock_dirs(evals_dir: Path) -> list[Path]:
-    """`mocks/` folders of the suite (MCP stand-ins, which have no equivalent here)."""
-    return sorted(p for p in evals_dir.rglob("mocks") if p.is_dir() and ".git" not in p.parts)
 
 
 # ------------------------------------------------------------------ checking
