@@ -433,31 +433,22 @@ class CellEvidence:
         """What one turn said and did (a session of one turn is its own turn 1); a turn that was
         never played said nothing and made no call."""
         if not self.turns:
-            return (
-                self
-                if turn == 1
-                else replace(
-                    self,
-                    reply="",
-                    transcript="",
-                    tool_calls=(),
-                    mock_calls=(),
-                    model_input="",
-                    model_output="",
-                    notes=(),
-                )
-            )
+            return self if turn == 1 else self._silent(())
         if turn - 1 < len(self.turns):
             return self.turns[turn - 1]
+        return self.turns[0]._silent((f"turn {turn} was never played",))
+
+    def _silent(self, notes: tuple[str, ...]) -> CellEvidence:
+        """This evidence's workspace with nothing said, called or seen by the model."""
         return replace(
-            self.turns[0],
+            self,
             reply="",
             transcript="",
             tool_calls=(),
             mock_calls=(),
             model_input="",
             model_output="",
-            notes=(f"turn {turn} was never played",),
+            notes=notes,
         )
 
     @property
