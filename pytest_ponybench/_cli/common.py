@@ -24,6 +24,7 @@ __all__ = [
     "RUN_DIR_HELP",
     "USAGE",
     "Subparsers",
+    "direction_option",
     "emit",
     "is_cpe",
     "label",
@@ -33,6 +34,8 @@ __all__ = [
     "procedure_of",
     "procedure_options",
     "require_records",
+    "rerun_command",
+    "run_info",
     "run_verdicts",
     "write_html",
 ]
@@ -137,20 +140,60 @@ def procedure_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_verdicts(
-    records: list[Record], path_text: str, baseline: str, primary: str, family: str
-) -> verdict.RunVerdicts:
-    """A run dir's verdicts as its design says (a sequential run's at its last look)."""
+def run_info(path_text: str) -> dict[str, Any]:
+    """A run dir's run.json, or {} where there is none (a results.jsonl, CPE's results)."""
     path = Path(path_text)
-    run = results.RunDir(path) if path.is_dir() else None
+    if not path.is_dir() or is_cpe(path):
+        return {}
     try:
-        info = run.read_run_json() if run is not None else {}
+        return results.RunDir(path).read_run_json()
     except (OSError, ValueError):
-        info = {}
+        return {}
+
+
+def run_verdicts(
+    records: list[Record],
+    path_text: str,
+    baseline: str,
+    primary: str,
+    family: str,
+    direction: str | None = None,
+) -> verdict.RunVerdicts:
+    """A run dir's verdicts as its design says (a sequential run's at its last look), the primary
+    tested in `direction` (None: as the run declared it in run.json, else two-sided)."""
     try:
-        return verdict.run_verdicts(records, info, baseline, primary=primary, family=family)
+        return verdict.run_verdicts(
+            records, run_info(path_text), baseline, primary=primary, family=family, direction=direction
+        )
     except ValueError as exc:
         raise PonybenchError(f"{path_text}: {exc}") from exc
+
+
+def rerun_command(path_text: str) -> str:
+    """The command that reruns a run's invalid cells: a resume runs every cell without a valid
+    attempt. The benchmark folder is the one the run was started with, as run.json's argv says."""
+    path = Path(path_text)
+    if is_cpe(path):
+        return "claude plugin eval again (its invalid runs measured nothing about the plugin)"
+    argv = run_info(path_text).get("argv")
+    bench = "<your benchmarks folder>"
+    if isinstance(argv, list) and all(isinstance(a, str) for a in argv):
+        positional = [a for a in argv[1:] if not a.startswith("-")][:1]
+        leading = argv[1 : 1 + len(positional)] == positional
+        if positional and leading:
+            bench = positional[0]
+    return f"pytest {bench} --resume {path_text.rstrip('/') or path_text}"
+
+
+def direction_option(parser: argparse.ArgumentParser) -> None:
+    """--direction: the primary's test, read back by `run_verdicts` (None: the run's own)."""
+    parser.add_argument(
+        "--direction",
+        choices=procedure.DIRECTIONS,
+        default=None,
+        help="how the primary is tested: two-sided, or better (the pre-declared one-sided test "
+        "for better at p < 0.04, worse at p < 0.005); default: what the run declared, else two-sided",
+    )
 
 
 def label(path_text: str) -> str:

@@ -142,12 +142,18 @@ class SummaryReporter:
         s = self.controller.plan.settings
         try:
             found = verdict.run_verdicts(
-                records, self.controller.run_dir.read_run_json(), primary=s.primary, family=s.family
+                records,
+                self.controller.run_dir.read_run_json(),
+                primary=s.primary,
+                family=s.family,
+                direction=s.direction,
             )
         except ValueError as exc:
             tr.write_line(f"ponybench: no verdict: {exc}", red=True)
             found = verdict.RunVerdicts([], records, [])
-        verdicts = verdict.render_rows(found.rows, found.records)
+        verdicts = verdict.render_rows(found.rows, found.records, rerun=self.controller.resume_command())
+        if not verdicts and len(verdict.arms_of(records)) > 1:
+            tr.write_line(f"no verdict: {verdict.why_no_verdict(records)}", yellow=True)
         if verdicts:
             tr.write_sep("-", "verdicts: each arm vs baseline")
             for line in found.looks:
