@@ -247,6 +247,20 @@ def covers(e: stats.Effect, truth: float) -> bool:
     return e.low <= truth <= e.high
 
 
+def tally(n: int, records: Callable[[], list[Record]], truth: float) -> tuple[int, int, int, int]:
+    """Over n replications of one arm against the baseline: blocks that decided anything, pass
+    called better, pass called worse, pass's interval covering `truth` (points)."""
+    anything = better = worse = cov = 0
+    for _ in range(n):
+        (row,) = stats.verdicts(records())
+        e = effects_of(row)["pass"]
+        anything += any(decided(x) for x in row["effects"])
+        better += e.verdict == stats.BETTER
+        worse += e.verdict == stats.WORSE
+        cov += covers(e, truth)
+    return anything, better, worse, cov
+
+
 def header(title: str, columns: str) -> None:
     print()
     print(title)
@@ -328,14 +342,8 @@ def worlds(reps: int, seed: int) -> None:
     for j, (world, lift, truth) in enumerate(cases):
         n = reps * NULL_FACTOR if lift == 0 else reps
         rng = random.Random(seed + 200 + j)
-        anything = better = worse = cov = 0
-        for _ in range(n):
-            (row,) = stats.verdicts(grid(rng, Shape(20, 3), lift, world=world))
-            e = effects_of(row)["pass"]
-            anything += any(decided(x) for x in row["effects"])
-            better += e.verdict == stats.BETTER
-            worse += e.verdict == stats.WORSE
-            cov += covers(e, 100 * truth)
+        draw = functools.partial(grid, rng, Shape(20, 3), lift, world=world)
+        anything, better, worse, cov = tally(n, draw, 100 * truth)
         print(
             f"  {world.name:<14}  {100 * truth:+8.1f} pp  {share(anything, n):>19}"
             f"  {share(better, n):>16}  {share(worse, n):>15}  {share(cov, n):>25}"
@@ -397,8 +405,16 @@ class SequentialRun:
 
 
 def _sequential_rep(
-    rng: random.Random, lift: float, plan: sequential.Plan, tasks: int, world: World = MAIN
+    rng: random.Random,
+    lift: float,
+    plan: sequential.Plan,
+    tasks: int,
+    world: World = MAIN,
+    *,
+    fixed: bool = True,
 ) -> SequentialRun:
+    """One sequential run; with `fixed`, also the fixed design's verdict at every run count (for
+    the naive rerun and the design of equal power, which cost most of the time)."""
     records = grid(rng, Shape(tasks, plan.max_runs), lift, world=world)
     looks: list[sequential.Look] = []
     outcome = before = sequential.CONTINUE
@@ -419,10 +435,11 @@ def _sequential_rep(
     seen = [r for r in records if r["run"] < spent]
     (row,) = sequential.final_verdicts(seen, plan, looks)
     (last,) = stats.verdicts(seen)
-    fixed_better, fixed_any = [], []
-    for runs in range(1, plan.max_runs + 1):
-        (fixed,) = stats.verdicts([r for r in records if r["run"] < runs])
-        e = effects_of(fixed)["pass"]
+    fixed_better: list[bool] = []
+    fixed_any: list[bool] = []
+    for runs in range(1, plan.max_runs + 1 if fixed else 1):
+        (row_at,) = stats.verdicts([r for r in records if r["run"] < runs])
+        e = effects_of(row_at)["pass"]
         fixed_better.append(e.verdict == stats.BETTER)
         fixed_any.append(e.verdict != stats.UNDECIDED)
     return SequentialRun(
@@ -499,7 +516,7 @@ def hard_tasks(reps: int, seed: int) -> None:
         n = reps * NULL_FACTOR if lift == 0 else reps
         rng = random.Random(seed + 1000 + j)
         plan = sequential.Plan(max_runs=10)
-        found = [_sequential_rep(rng, lift, plan, 10, HARD) for _ in range(n)]
+        found = [_sequential_rep(rng, lift, plan, 10, HARD, fixed=False) for _ in range(n)]
         # Negligible claims the effect is within +/-10 points: false at +10 and beyond.
         false = sum(f.outcome == sequential.NEGLIGIBLE for f in found) if lift >= 0.10 else 0
         before = sum(f.before == sequential.NEGLIGIBLE for f in found) if lift >= 0.10 else 0
@@ -532,13 +549,8 @@ def unscored(reps: int, seed: int) -> None:
     for j, (label, faults, lift) in enumerate(cases):
         n = reps * NULL_FACTOR if lift == 0 else reps
         rng = random.Random(seed + 1100 + j)
-        better = worse = cov = 0
-        for _ in range(n):
-            (row,) = stats.verdicts(grid(rng, Shape(20, 3), lift, faults=faults))
-            e = effects_of(row)["pass"]
-            better += e.verdict == stats.BETTER
-            worse += e.verdict == stats.WORSE
-            cov += covers(e, 100 * lift)
+        draw = functools.partial(grid, rng, Shape(20, 3), lift, faults=faults)
+        _, better, worse, cov = tally(n, draw, 100 * lift)
         print(
             f"  {label:<43}  +{100 * lift:2.0f} pp  {share(better, n):>15}  {share(worse, n):>15}"
             f"  {share(cov, n):>25}"

@@ -366,6 +366,18 @@ def _shares(plan: Plan, keys: Sequence[tuple[str, str]], settled: Mapping[str, s
     return shares
 
 
+def _rows_at(records: Sequence[Record], plan: Plan, nominal: float) -> list[ArmVerdict]:
+    """The verdict rows with every interval at a look's nominal level: the repeated intervals."""
+    return stats.verdicts(
+        records,
+        plan.baseline,
+        primary=plan.primary,
+        family=plan.family,
+        twins=False,
+        confidence=1.0 - max(nominal, 1e-12),
+    )
+
+
 def decide(
     records: Iterable[Record],
     plan: Plan,
@@ -413,14 +425,7 @@ def decide(
             level = shares[ck]
             nominal = nominal_levels(fractions, level, plan.spending)[-1]
             if nominal not in by_level:
-                by_level[nominal] = stats.verdicts(
-                    records,
-                    plan.baseline,
-                    primary=plan.primary,
-                    family=plan.family,
-                    twins=False,
-                    confidence=1.0 - max(nominal, 1e-12),
-                )
+                by_level[nominal] = _rows_at(records, plan, nominal)
     for model, arm in keys:
         ck = comparison_key(model, arm)
         level = shares[ck]
@@ -486,14 +491,7 @@ def _repeated(
     out: dict[tuple[str, str], tuple[float, Effect]] = {}
     for key, level in nominal.items():
         if level not in rows_at:
-            rows_at[level] = stats.verdicts(
-                records,
-                plan.baseline,
-                primary=plan.primary,
-                family=plan.family,
-                twins=False,
-                confidence=1.0 - max(level, 1e-12),
-            )
+            rows_at[level] = _rows_at(records, plan, level)
         row = next((r for r in rows_at[level] if (r["model"], r["arm"]) == key), None)
         effect = None if row is None else next((e for e in row["effects"] if e.primary), None)
         if row is not None and effect is not None:
