@@ -202,8 +202,10 @@ def normal_upper(x: float) -> float:
     return 0.5 * math.erfc(x / math.sqrt(2.0))
 
 
+@functools.lru_cache(maxsize=4096)
 def normal_upper_quantile(p_upper: float) -> float:
-    """The standard normal quantile with upper tail p_upper."""
+    """The standard normal quantile with upper tail p_upper (cached: every look of a sequential
+    run asks for the same few levels, each effect for its own)."""
     lo, hi = bisect(lambda z: normal_upper(z) > p_upper, -40.0, 40.0)
     return 0.5 * (lo + hi)
 
