@@ -134,6 +134,23 @@ def test_every_task_tied_is_never_negligible(ok: bool) -> None:
     assert decision.outcome == sequential.UNDECIDED
 
 
+def test_negligible_never_rests_on_a_spread_below_the_runs_own_noise() -> None:
+    # 20 tasks x 3 runs: on 19 both arms pass one run of three (the difference 0, the runs
+    # noisy), on one the arm passes once more. The spread between tasks is tiny, so the repeated
+    # interval is within +/-10 points; but a task's difference varies at least as much as its
+    # runs do, and with that spread the interval is nowhere near: the run goes on.
+    records = [
+        cell(f"t{i:02d}", arm, r, r == 0 or (arm == "mine" and i == 0 and r == 1))
+        for i in range(20)
+        for r in range(3)
+        for arm in ("baseline", "mine")
+    ]
+    step = sequential.decide(records, sequential.Plan(max_runs=6), runs=3)
+    (decision,) = step.decisions
+    assert decision.effect is not None and -10 < decision.effect.low and decision.effect.high < 10
+    assert decision.outcome == sequential.CONTINUE
+
+
 def test_a_look_is_never_taken_twice_on_the_same_data() -> None:
     records = [cell(f"t{i:02d}", arm, 0, i % 3 == 0) for i in range(10) for arm in ("baseline", "mine")]
     plan = sequential.Plan(max_runs=4)
