@@ -1,4 +1,4 @@
-"""The `ponybench` console script: read run dirs from disk, run nothing.
+"""The `ponybench` console script: read run dirs from disk, run no agent.
 
   ponybench summary RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run] [--markdown]
   ponybench compare RUN [--baseline ARM] [--primary METRIC] [--family model|run] [--fail-on RULES]
@@ -6,20 +6,29 @@
   ponybench compare BASE_RUN CAND_RUN [--primary METRIC] [--family model|run] [--fail-on RULES]
                     [--markdown] [--html PATH]
   ponybench noise RUN_DIR [--baseline ARM] [--primary METRIC] [--family model|run]
+  ponybench history [RUN_DIR... | FOLDER] [--fail-on RULES] [--window K] [--markdown | --json]
+                    [--csv PATH] [--svg PATH] [--rebuild]   (default FOLDER runs/)
   ponybench report RUN_DIR [-o PATH]   (writes the HTML report, default RUN_DIR/report.html)
+  ponybench report --history FOLDER [-o PATH]   (the page of a folder's runs over time)
   ponybench merge -o OUT RUN_DIR... [--allow-mixed] [--allow-missing]   (writes OUT only)
   ponybench import-cpe EVALS_DIR [-o TASKS_DIR] [--axis score|correct] [--allow-scaffold]
+                       [--allow-tools TOOL...] [--disallow-tools TOOL...] [--strict]
+  ponybench import-skill-creator PATH [-o TASKS_DIR] [--skill DIR] [--axis score|correct]
   ponybench init [DIR] [--with-suite]   (opts a repository in: writes only what is missing)
   ponybench task new NAME [--kind surgical|fixture|open] [--axis safe|correct] [--fixture REPO]
+  ponybench mutate [--tasks IDS] [--changed-since GITREF] [--jobs N] [--list] [--no-write]
+                   (mutation testing of the tasks' checks: writes each task's mutants.toml)
 
 `compare` and `summary` also read `claude plugin eval` results: an aggregate-result.json (or the
 folder holding one) stands where a run dir does.
 
-Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed or a merged grid has
-cells without a record, 2 a usage or data error (bad rule, unknown arm or metric, a path that is
-not a run dir, run dirs of different grids), 3 an internal error (a bug: the traceback follows;
-never a verdict). A run dir is any folder with a results.jsonl: `runs/<stamp>/`, one continued
-with --resume, or a `rescore-<stamp>/` inside one.
+Exit codes: 0 done (and no gate rule failed), 1 a --fail-on rule failed (history: or no earlier
+comparable run to test against), a merged grid has
+cells without a record or a task's checks are below the mutation goal, 2 a usage or data error
+(bad rule, unknown arm or metric, a path that is not a run dir, run dirs of different grids), 3
+an internal error (a bug: the traceback follows; never a verdict). A run dir is any folder with
+a results.jsonl: `runs/<stamp>/`, one continued with --resume, or a `rescore-<stamp>/` inside
+one.
 """
 
 from __future__ import annotations
@@ -31,7 +40,19 @@ import traceback
 from collections.abc import Sequence
 
 from pytest_ponybench import __version__
-from pytest_ponybench._cli import compare, importcpe, init, merge, noise, report, summary, task
+from pytest_ponybench._cli import (
+    compare,
+    history,
+    importcpe,
+    importskill,
+    init,
+    merge,
+    mutate,
+    noise,
+    report,
+    summary,
+    task,
+)
 from pytest_ponybench._cli.common import BROKEN_PIPE, GATE_FAILED, INTERNAL, OK, USAGE, load_records
 from pytest_ponybench.errors import PonybenchError
 
@@ -43,9 +64,12 @@ __all__ = [
     "USAGE",
     "build_parser",
     "cmd_compare",
+    "cmd_history",
     "cmd_import_cpe",
+    "cmd_import_skill_creator",
     "cmd_init",
     "cmd_merge",
+    "cmd_mutate",
     "cmd_noise",
     "cmd_report",
     "cmd_summary",
@@ -55,27 +79,31 @@ __all__ = [
 ]
 
 # The subcommands in the order `ponybench --help` lists them; each adds its own parser.
-COMMANDS = (summary, compare, noise, report, merge, importcpe, init, task)
+COMMANDS = (summary, compare, noise, history, report, merge, importcpe, importskill, init, task, mutate)
 
 cmd_summary = summary.run
 cmd_compare = compare.run
 cmd_noise = noise.run
+cmd_history = history.run
 cmd_report = report.run
 cmd_merge = merge.run
 cmd_import_cpe = importcpe.run
+cmd_import_skill_creator = importskill.run
 cmd_init = init.run
 cmd_task_new = task.run
+cmd_mutate = mutate.run
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ponybench",
         description="Summaries and verdicts of pytest-ponybench run dirs (reads results.jsonl, "
-        "runs nothing).",
+        "runs no agent), and a project's tasks: init, task new, mutate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{summary,compare,noise,merge,report,import-cpe,init,task}"
+        dest="command",
+        metavar="{summary,compare,noise,history,report,merge,import-cpe,import-skill-creator,init,task,mutate}",
     )
     for command in COMMANDS:
         command.add(sub)

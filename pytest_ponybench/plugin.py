@@ -108,7 +108,8 @@ def _configure(config: pytest.Config) -> None:
     from pytest_ponybench.roles.terminal import SummaryReporter
 
     register_markers(config, plan)
-    distributed = workerinput is None and plan.settings.xdist_dist != "no"
+    # xdist stands aside when only collecting (-n 2 --collect-only): this process collects.
+    distributed = workerinput is None and plan.settings.xdist_dist != "no" and not plan.collect_only
     if not distributed:
         pm.register(BenchmarkCollection(plan), "ponybench-collection")
     if plan.collect_only:
@@ -192,6 +193,10 @@ def ponybench_cell(request: pytest.FixtureRequest) -> CellOutcome:
     json_meta = getattr(request.node, "_json_report_extra", None)
     if isinstance(json_meta, dict):
         json_meta.setdefault("metadata", {})["ponybench"] = record
+    if record.get("error_kind") == "budget":
+        # Stopped by the run's budget mid-session: not the arm's failure nor the instrument's,
+        # skipped as the cells the budget never started are (a resume runs it again).
+        pytest.skip(str(record.get("error")))
     if not record.get("valid"):
         raise CellInvalid(f"invalid cell {cell.id}: {record.get('error')}")
     return CellOutcome(record)

@@ -4,10 +4,10 @@ Run from anywhere: ``python scripts/bench_overhead.py [--cells N] [--workers W]`
 Every figure comes from one task (sql_lookup), one arm (baseline) and the offline model server
 (offline-reference), so no account or network is needed. The script measures, in order:
 
-1. **Bare claude**: N sessions of the CLI alone (``agent.build_command``/``cell_env``/
-   ``run_claude``, exactly the command and environment a cell uses), each in a fresh temp
+1. **Bare claude**: N sessions of the CLI alone (the claude adapter's ``command``/``environment``/
+   ``run_process``, exactly the command and environment a cell uses), each in a fresh temp
    workspace and home laid and git-snapshotted as a cell's would be (outside the timing), with
-   max(1, W) sessions at once. Timed: ``run_claude`` only. One untimed session first warms the
+   max(1, W) sessions at once. Timed: ``run_process`` only. One untimed session first warms the
    page cache for the CLI binary, so neither side pays the cold start.
 2. **Pytest fixed overhead**: ``python -m pytest benchmarks --collect-only -q`` of the same grid
    (start-up, plugin, task loading, run dir, ``claude --version``), i.e. what a run costs before
@@ -65,14 +65,17 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import procs, textfiles
+from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.claude import ClaudeCode
+from pytest_ponybench.agents.process import run_process
 from pytest_ponybench.core.arms import BASELINE
 from pytest_ponybench.core.tasks import Task, load_tasks
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.scoring import workspace
-from pytest_ponybench.session import agent
 
 ROOT = Path(__file__).resolve().parent.parent
+CLI = ClaudeCode()
 TASK = "sql_lookup"
 MODEL = "offline-reference"
 CELL_TIMEOUT_S = 300.0  # the plugin's default --cell-timeout
@@ -223,32 +226,34 @@ class Bare:
 
 
 def bare_session(task: Task, server: OfflineServer, scratch: Path, name: str) -> tuple[float, str | None]:
-    """One claude session as a cell runs it, minus the harness; (seconds of run_claude, problem)."""
+    """One claude session as a cell runs it, minus the harness; (seconds of run_process, problem)."""
     ws, home, out = scratch / name / "workspace", scratch / name / "home", scratch / name / "out"
     out.mkdir(parents=True)
     workspace.lay(task, ws)
     workspace.snapshot(ws)  # claude sees the same git repo a cell's claude sees
     server.register(name, CellScript(workspace=ws, good=task.good, bad=task.bad))
     try:
-        cmd = agent.build_command("claude", task.prompt, MODEL, BASELINE, task.max_turns or MAX_TURNS)
-        env = agent.cell_env(
-            home,
+        spec = SessionSpec(
+            prompt=task.prompt,
+            model=MODEL,
+            home=home,
+            max_turns=task.max_turns or MAX_TURNS,
             base_url=server.cell_url(name),
             offline=True,
             api_timeout_ms=int(min(CELL_TIMEOUT_S * 0.6, 120) * 1000),
         )
-        run = agent.run_claude(
-            cmd,
+        run = run_process(
+            CLI.command("claude", spec, BASELINE),
             cwd=ws,
-            env=env,
+            env=CLI.environment(spec),
             stdout=out / "claude.jsonl",
             stderr=out / "claude.stderr",
             timeout_s=CELL_TIMEOUT_S,
         )
     finally:
         server.unregister(name)
-    stream = agent.parse_stream(out / "claude.jsonl")
-    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
+    found = CLI.invalid(CLI.parse(out / "claude.jsonl"), run, textfiles.quote_file(out / "claude.stderr"))
+    problem = None if found is None else found.message
     if problem is None and not (ws / (task.file or "")).is_file():
         problem = f"the session wrote no {task.file}"
     shutil.rmtree(scratch / name, ignore_errors=True)
@@ -462,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(f"load average before {load_start}, after {load()}; script wall {total:.1f}s")
     print(f"\n  {'':<46} {'total s':>8}  {'per cell':>8}  {'peak MiB':>6}")
-    print(row("bare claude (run_claude only)", bare.wall_s, bare_per_cell, claude_bare_peak))
+    print(row("bare claude (run_process only)", bare.wall_s, bare_per_cell, claude_bare_peak))
     print(row("  one session, mean", None, mean(bare.sessions_s)))
     print(row("harness: pytest run, whole command", harness.wall_s, harness_per_cell))
     print(row("  fixed: --collect-only of the same grid", collect.wall_s, None))

@@ -57,6 +57,7 @@ class CpeRun:
     wall_s: float
     output: str
     aggregate: Path
+    requests: list[dict[str, Any]]  # what the offline server was asked, in order (every session's)
 
 
 def cpe_env(base_url: str, home: Path, tmp: Path) -> dict[str, str]:
@@ -107,11 +108,14 @@ def run_cpe(
         )
     finally:
         wall = time.monotonic() - start
+        requests = server.requests(cell)
         server.unregister(cell)
         # The CLI closes the modes of sandboxes it keeps; open them again to remove them.
         subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
         shutil.rmtree(scratch, ignore_errors=True)
-    return CpeRun(proc.returncode, wall, proc.stdout + proc.stderr, out_dir / "aggregate-result.json")
+    return CpeRun(
+        proc.returncode, wall, proc.stdout + proc.stderr, out_dir / "aggregate-result.json", requests
+    )
 
 
 def scrub(data: Any, replace: dict[str, str]) -> Any:

@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,13 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util import procs, textfiles
+from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.claude import ClaudeCode
+from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import FIELDS
+from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.isolation import confine
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,6 +32,60 @@ CLAUDE = shutil.which("claude")
 CLAUDE_INSTALL = "npm install -g @anthropic-ai/claude-code@2.1.332"
 # .ci/run sets this: a CI run without the CLI must fail, never pass by skipping.
 REQUIRE_CLAUDE_ENV = "PONYBENCH_REQUIRE_CLAUDE"
+
+
+def transcript_of(lines: Iterable[dict[str, Any] | str]) -> Transcript:
+    """claude's transcript of stream events (dicts) or raw stream lines, as its adapter parses them."""
+    return claude_stream.parse_lines(json.dumps(e) if isinstance(e, dict) else e for e in lines)
+
+
+GATEWAY_TOKEN = "ponybench-gw-test-token"  # what a seat's token looks like to a session
+
+
+def claude_command(
+    prompt: str,
+    model: str,
+    arm: Arm,
+    max_turns: int,
+    policy: AgentPolicy | None = None,
+    binary: str = "claude",
+    max_budget_usd: float | None = None,
+) -> list[str]:
+    """claude's command for one agent session, as a cell builds it."""
+    spec = SessionSpec(
+        prompt=prompt,
+        model=model,
+        home=Path("/nonexistent"),
+        max_turns=max_turns,
+        max_budget_usd=max_budget_usd,
+    )
+    return ClaudeCode().command(binary, spec, arm, policy)
+
+
+def claude_env(
+    home: Path,
+    *,
+    base_url: str | None = None,
+    offline: bool = True,
+    api_timeout_ms: int = 1000,
+    base: Mapping[str, str] | None = None,
+    memory: bool = False,
+    task_env: Mapping[str, str] | None = None,
+    api_key: str | None = GATEWAY_TOKEN,
+) -> dict[str, str]:
+    """claude's environment for one session, as a cell builds it (the gateway's token given)."""
+    spec = SessionSpec(
+        prompt="",
+        model="",
+        home=home,
+        base_url=base_url,
+        api_key=api_key,
+        offline=offline,
+        api_timeout_ms=api_timeout_ms,
+        memory=memory,
+        task_env=dict(task_env or {}),
+    )
+    return ClaudeCode().environment(spec, base)
 
 
 def run_dirs(root: Path) -> list[Path]:
@@ -178,3 +238,10 @@ def as_nobody(
     out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     assert out["uid"] == NOBODY and out["available"], out
     return out
+
+
+def doc_example(page: Path, command: str) -> list[str]:
+    """The lines a docs page shows as `$ command`'s output in a console block, but its `...`."""
+    text = page.read_text()
+    block = text[text.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() and line.strip() != "..."]

@@ -13,7 +13,7 @@ from pytest_ponybench import cpe
 from pytest_ponybench.analysis import procedure, stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.store import results
+from pytest_ponybench.store import results, runinfo
 
 __all__ = [
     "BASELINE_HELP",
@@ -33,6 +33,7 @@ __all__ = [
     "pick_baseline",
     "procedure_of",
     "procedure_options",
+    "project_folders",
     "require_records",
     "rerun_command",
     "run_info",
@@ -47,6 +48,19 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 RUN_DIR_HELP = "runs/<stamp> (any folder with results.jsonl)"
 BASELINE_HELP = "the arm the others are compared with (default: baseline)"
+
+
+def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = None) -> tuple[Path, Path]:
+    """The tasks and fixtures folders of the project here: the flags given, else those of
+    ./pyproject.toml's [tool.ponybench] (as `pytest` there reads them), else the defaults."""
+    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
+
+    table, _ = read_pyproject(Path.cwd())
+    tasks = tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
+    fixtures = fixtures_dir or table.get("fixtures") or DEFAULTS["fixtures"]
+    if not isinstance(tasks, str) or not isinstance(fixtures, str):
+        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    return Path(tasks), Path(fixtures)
 
 
 def load_records(path_text: str) -> list[Record]:
@@ -140,15 +154,16 @@ def procedure_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_info(path_text: str) -> dict[str, Any]:
-    """A run dir's run.json, or {} where there is none (a results.jsonl, CPE's results)."""
+def run_info(path_text: str) -> runinfo.RunInfo:
+    """A run dir's run.json, typed; empty where there is none (a results.jsonl, CPE's results)
+    or it cannot be read (the records' fixed design, two-sided)."""
     path = Path(path_text)
     if not path.is_dir() or is_cpe(path):
-        return {}
+        return runinfo.RunInfo()
     try:
-        return results.RunDir(path).read_run_json()
-    except (OSError, ValueError):
-        return {}
+        return results.RunDir(path).info()
+    except (OSError, runinfo.RunInfoError):
+        return runinfo.RunInfo()
 
 
 def run_verdicts(
@@ -161,9 +176,11 @@ def run_verdicts(
 ) -> verdict.RunVerdicts:
     """A run dir's verdicts as its design says (a sequential run's at its last look), the primary
     tested in `direction` (None: as the run declared it in run.json, else two-sided)."""
+    info = run_info(path_text)
+    way = direction or info.options.direction or stats.TWO_SIDED
     try:
         return verdict.run_verdicts(
-            records, run_info(path_text), baseline, primary=primary, family=family, direction=direction
+            records, info.design(), baseline, primary=primary, family=family, direction=way
         )
     except ValueError as exc:
         raise PonybenchError(f"{path_text}: {exc}") from exc
@@ -175,9 +192,9 @@ def rerun_command(path_text: str) -> str:
     path = Path(path_text)
     if is_cpe(path):
         return "claude plugin eval again (its invalid runs measured nothing about the plugin)"
-    argv = run_info(path_text).get("argv")
+    argv = list(run_info(path_text).argv or ())
     bench = "<your benchmarks folder>"
-    if isinstance(argv, list) and all(isinstance(a, str) for a in argv):
+    if argv:
         positional = [a for a in argv[1:] if not a.startswith("-")][:1]
         leading = argv[1 : 1 + len(positional)] == positional
         if positional and leading:

@@ -30,7 +30,7 @@ from pytest_ponybench.analysis import stats, triggers, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.errors import PonybenchError
 
-__all__ = ["add", "run"]
+__all__ = ["add", "apply_gate", "gate_rules", "run"]
 
 
 def add(sub: Subparsers) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise PonybenchError(
             f"compare takes one run (arms within it) or two runs (BASE_RUN CAND_RUN), got {len(args.runs)}"
         )
-    effect_rules, trigger_rules = _gate_rules(args.fail_on)
+    effect_rules, trigger_rules = gate_rules(args.fail_on)
     if len(args.runs) == 1:
         rows, records, heading = _within_one_run(args)
         rerun = rerun_command(args.runs[0])
@@ -81,14 +81,14 @@ def run(args: argparse.Namespace) -> int:
         note(f"report: {write_html(args.runs, Path(args.html), args.baseline or 'baseline')}")
     if args.fail_on is None:
         return OK
-    return _gate(args.fail_on, effect_rules, trigger_rules, rows, records, args.markdown)
+    return apply_gate(args.fail_on, effect_rules, trigger_rules, rows, records, args.markdown)
 
 
 def _baseline_of(rows: list[stats.ArmVerdict], args: argparse.Namespace) -> str:
     return rows[0]["baseline"] if rows else (args.baseline or "baseline")
 
 
-def _gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]]]:
+def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]]]:
     """--fail-on split into the rules on effects (stats.parse_gate checks them) and those on an
     arm's trigger accuracy (missed_fire:N%, false_fire:N%); a malformed rule is an error here,
     before any run is read."""
@@ -172,7 +172,7 @@ def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict],
     return rows, records, f"ponybench verdict: {cand_label} vs {base_label}"
 
 
-def _gate(
+def apply_gate(
     rules: str,
     effect_rules: str,
     trigger_rules: list[tuple[str, float]],

@@ -17,9 +17,10 @@ def add(sub: Subparsers) -> None:
         help="write a `claude plugin eval` suite as task folders",
         description="Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and "
         "graders/<name>.md) and write one task folder per case under TASKS_DIR, with [[graders]] and the "
-        "case's agent settings in task.toml. Prints the arm for the plugin and a checklist of what has no "
-        "equivalent (also in each task's IMPORTED.md). Never overwrites a task folder; a malformed suite is "
-        "refused whole, every problem named.",
+        "case's agent settings in task.toml: its session offered the tools CPE's is, its judge asked as "
+        "often. Prints the arm for the plugin and a checklist of what has no equivalent and of graders "
+        "that never pass (also in each task's IMPORTED.md). Never overwrites a task folder; a case CPE "
+        "would not run is skipped with its problems, as CPE skips it (--strict refuses the suite).",
     )
     i.add_argument(
         "evals_dir", metavar="EVALS_DIR", help="the eval dir (e.g. evals/), one case, or the plugin's root"
@@ -39,6 +40,26 @@ def add(sub: Subparsers) -> None:
         action="store_true",
         help="run each case's scaffold_script once (author-supplied bash, as you) and seed its files",
     )
+    i.add_argument(
+        "--allow-tools",
+        nargs="+",
+        default=[],
+        metavar="TOOL",
+        help="the tools the CPE run you mirror granted (its --allow-tools: Write, Edit, WebFetch, ...): "
+        "every task is offered them, as CPE offered them",
+    )
+    i.add_argument(
+        "--disallow-tools",
+        nargs="+",
+        default=[],
+        metavar="TOOL",
+        help="the tools that CPE run kept from every case (its --disallow-tools)",
+    )
+    i.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse the whole suite when a case cannot be imported, instead of skipping that case",
+    )
     i.set_defaults(func=run)
 
 
@@ -49,7 +70,13 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         done = import_suite(
-            Path(args.evals_dir), Path(args.out), axis=args.axis, allow_scaffold=args.allow_scaffold
+            Path(args.evals_dir),
+            Path(args.out),
+            axis=args.axis,
+            allow_scaffold=args.allow_scaffold,
+            strict=args.strict,
+            grants=args.allow_tools,
+            withheld=args.disallow_tools,
         )
     except CaseError as exc:
         raise PonybenchError("the suite is not imported:\n  " + "\n  ".join(exc.problems)) from exc

@@ -16,14 +16,17 @@ def add(sub: Subparsers) -> None:
         "merge",
         help="join shard run dirs of one grid into one run dir",
         description="Join the run dirs of the shards of one grid (--shard I/N) into OUT, a run dir "
-        "every command accepts. Refuses parts of different grids. Exit 1 when cells of the grid "
+        "every command accepts. Refuses parts of different grids (task and arm hashes included), and "
+        "parts of different claude versions or resources unless --allow-mixed. Exit 1 when cells of the grid "
         "have no record (a shard that never arrived) unless --allow-missing; OUT is written anyway, "
         "and pytest --resume OUT runs exactly the missing cells.",
     )
     m.add_argument("runs", nargs="+", metavar="RUN_DIR", help="the shards' run dirs")
     m.add_argument("-o", "--out", required=True, metavar="OUT", help="the merged run dir (new or empty)")
     m.add_argument(
-        "--allow-mixed", action="store_true", help="merge parts run by different claude versions (recorded)"
+        "--allow-mixed",
+        action="store_true",
+        help="merge parts run by different claude versions or with different resources (recorded)",
     )
     m.add_argument("--allow-missing", action="store_true", help="exit 0 even when cells have no record")
     m.set_defaults(func=run)
@@ -37,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     if done.mixed:
         versions = ", ".join(f"{p}: {v or 'unknown'}" for p, v in done.claude_versions.items())
         note(f"mixed claude versions, recorded in run.json: {versions}")
+    if done.envelopes:
+        listed = "; ".join(f"{p}: {text}" for p, text in done.envelopes.items())
+        note(f"mixed resources, recorded in run.json: {listed}")
     for cell_id, holders in done.duplicates.items():
         where = ", ".join(holders)
         note(f"cell {cell_id} recorded in {len(holders)} parts ({where}); its last valid attempt counts")

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pytest_ponybench._cli.common import OK, Subparsers
-from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench._cli.common import OK, Subparsers, project_folders
 
 __all__ = ["add", "run"]
 
@@ -48,21 +47,16 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pytest_ponybench.roles.config import DEFAULTS, read_pyproject
     from pytest_ponybench.scaffold.newtask import new_task, render_new_task
 
-    table, _ = read_pyproject(Path.cwd())  # the project's own folders, as `pytest` there reads them
-    tasks = args.tasks_dir or table.get("tasks") or DEFAULTS["tasks"]
-    fixtures = table.get("fixtures") or DEFAULTS["fixtures"]
-    if not isinstance(tasks, str) or not isinstance(fixtures, str):
-        raise PonybenchError("pyproject.toml [tool.ponybench]: tasks and fixtures must be strings")
+    tasks, fixtures = project_folders(args.tasks_dir)
     done = new_task(
-        Path(tasks),
+        tasks,
         args.name,
         kind=args.kind,
         axis=args.axis,
         fixture=args.fixture,
-        fixtures_dir=Path(fixtures),
+        fixtures_dir=fixtures,
         # Folders ./pyproject.toml names must stay in this project; --tasks-dir is the user's word.
         inside=None if args.tasks_dir else Path.cwd().resolve(),
     )

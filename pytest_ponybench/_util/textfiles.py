@@ -1,5 +1,5 @@
-"""Reading what other processes wrote (JSON lines, the last line of a log) and making text from
-untrusted sources safe to print.
+"""Reading what other processes wrote (JSON lines, a log quoted by its ends) and making text
+from untrusted sources safe to print.
 
 Such files may be torn by a kill mid-write, hold bytes that are not UTF-8, or be huge; a
 reader here never raises on their content. File names from a workspace and messages from code
@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JsonLines", "clean", "last_line", "parse_jsonl", "parse_line", "printable", "read_jsonl"]
+__all__ = [
+    "QUOTE_CHARS",
+    "JsonLines",
+    "clean",
+    "parse_jsonl",
+    "parse_line",
+    "printable",
+    "quote",
+    "quote_file",
+    "read_jsonl",
+]
 
 # C0 and C1 controls, DEL, the Unicode line and paragraph separators, and lone surrogates.
 _UNSAFE = frozenset(range(0x20)) | {0x7F} | frozenset(range(0x80, 0xA0)) | {0x2028, 0x2029}
@@ -101,13 +112,72 @@ def read_jsonl(path: Path) -> JsonLines:
     return parse_jsonl(data)
 
 
-def last_line(path: Path, limit: int = 400) -> str:
-    """The last non-blank line within the file's final limit bytes, stripped; "" if none."""
+QUOTE_CHARS = 300  # a quote of another process's output, in a message or a record
+_HEAD_BYTES = 4_096  # of a file quoted: its beginning and its end, never the middle of a huge one
+_ERROR_LINE = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|^(?:error|fatal|panic)\b", re.IGNORECASE)
+_CUT = " … "  # where lines were left out
+_NEXT = " | "  # between lines that follow each other
+
+
+def _cut(line: str, limit: int) -> str:
+    """line cut between words (within its last third) to at most limit characters, with "…"."""
+    if len(line) <= limit:
+        return line
+    room = max(1, limit - 1)
+    space = line.rfind(" ", 0, room + 1)
+    return (line[:space] if space > room * 2 // 3 else line[:room]).rstrip() + "…"
+
+
+def quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """Another process's output as one line of a message: whole when it fits; else its first
+    line, the first line between that names an error, and its last line, each cut between words
+    to a fair share of limit, with " … " where lines were left out. A crash says where it began
+    on its first line and what failed on its last (Python's `ValueError: ...`) or on a line of
+    its own (node's `Error: Cannot find module ...`), so a quote never loses either to a cut."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return ""
+    whole = _NEXT.join(lines)
+    if len(whole) <= limit:
+        return whole
+    if len(lines) == 1:
+        return _cut(lines[0], limit)
+    middle = next((i for i in range(1, len(lines) - 1) if _ERROR_LINE.search(lines[i])), None)
+    kept = [0, *([middle] if middle is not None else []), len(lines) - 1]
+    joins = [_NEXT if b == a + 1 else _CUT for a, b in zip(kept, kept[1:], strict=False)]
+    room = max(len(kept), limit - sum(map(len, joins)))
+    # Shares of the room: a line shorter than its share is kept whole and leaves the rest to the
+    # others; what failed (the error line, the last) weighs twice where a crash began.
+    weight = {i: 1 if i == 0 else 2 for i in kept}
+    shares: dict[int, int] = {}
+    for i in sorted(kept, key=lambda i: len(lines[i]) / weight[i]):
+        left = sum(weight[j] for j in kept if j not in shares)
+        shares[i] = min(len(lines[i]), (room - sum(shares.values())) * weight[i] // left)
+    out = _cut(lines[kept[0]], shares[kept[0]])
+    for join, i in zip(joins, kept[1:], strict=True):
+        out += join + _cut(lines[i], shares[i])
+    return out
+
+
+def quote_file(path: Path, limit: int = QUOTE_CHARS) -> str:
+    """`quote` of a file another process wrote (a stderr log): only its first and last few KiB
+    are read, so a huge log costs nothing; "" when it is missing or holds nothing."""
     try:
         with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
             fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - limit))
-            lines = fh.read().decode(errors="replace").strip().splitlines()
+            size = fh.tell()
+            if size > 2 * _HEAD_BYTES:
+                fh.seek(size - _HEAD_BYTES)
+                tail = fh.read()
+                # The lines cut at the two edges are left out; a line between marks the gap.
+                head = head.rpartition(b"\n")[0] or head
+                tail = tail.partition(b"\n")[2] or tail
+                data = head + b"\n...\n" + tail
+            else:
+                fh.seek(len(head))
+                data = head + fh.read()
     except OSError:
         return ""
-    return lines[-1].strip() if lines else ""
+    return quote(data.decode("utf-8", "replace"), limit)

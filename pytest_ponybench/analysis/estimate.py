@@ -11,8 +11,9 @@ A cell's tokens come from the best evidence at hand, per (task, arm):
   LIVE_FACTOR times it (high).
 
 Dollars are the tokens times the model's list price per million tokens, prompt-cache writes
-and reads included. Offline models cost what the CLI reports for them (notional: the offline
-server's token counts at the CLI's own price), so an offline run checks the arithmetic.
+and reads included. Offline models cost what the gateway metered for them (notional: the
+offline server's token counts at the default model's list price), so an offline run checks the
+arithmetic.
 Measurements are cached in the output folder by task, arm and CLI version.
 """
 
@@ -24,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, astuple, dataclass
 from typing import Any
 
+from pytest_ponybench.core.prices import PRICES, list_price
 from pytest_ponybench.core.records import Record, is_valid, number
 
 __all__ = [
@@ -43,25 +45,6 @@ __all__ = [
 
 LIVE_FACTOR = 5.0
 TOKEN_KEYS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens")
-
-# $ per million tokens: input, output, prompt-cache write (5 minutes), prompt-cache read. The
-# first pattern found in the model name (lower case) wins; aliases name the current models.
-PRICES: tuple[tuple[str, tuple[float, float, float, float]], ...] = (
-    ("opus-4-0", (15.0, 75.0, 18.75, 1.50)),
-    ("opus-4-1", (15.0, 75.0, 18.75, 1.50)),
-    ("opus-4-2025", (15.0, 75.0, 18.75, 1.50)),
-    ("3-opus", (15.0, 75.0, 18.75, 1.50)),
-    ("opus", (5.0, 25.0, 6.25, 0.50)),
-    ("3-5-haiku", (0.80, 4.0, 1.0, 0.08)),
-    ("3-haiku", (0.25, 1.25, 0.30, 0.03)),
-    ("haiku", (1.0, 5.0, 1.25, 0.10)),
-    ("sonnet", (3.0, 15.0, 3.75, 0.30)),
-)
-
-
-def list_price(model: str) -> tuple[float, float, float, float] | None:
-    name = model.lower()
-    return next((price for pattern, price in PRICES if pattern in name), None)
 
 
 @dataclass(frozen=True)

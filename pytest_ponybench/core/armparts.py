@@ -220,6 +220,7 @@ class Placement:
     source: Path
     root: str  # WORKSPACE or HOME
     dest: str  # relative to that root
+    apart: tuple[Path, ...] = ()  # folders inside source that are the benchmark's: never copied
 
 
 @dataclass(frozen=True)
@@ -232,9 +233,10 @@ class Part:
     scope: str | None = None  # claude-md: workspace | user
     names: tuple[str, ...] = ()  # what the session must list: skills, agents, MCP servers, the style
     source: str | None = None  # mcp: the config as written (sorted), which the hash covers
-    # Folders inside a plugin's folder that are the benchmark's, not the plugin's (its tasks,
-    # fixtures and run dirs, when the plugin is the repository ponybench runs in): left out of
-    # the hash, so a run writing its records there does not change the arm it measures.
+    # Folders inside a plugin's (or a skills) folder that are the benchmark's, not the arm's (its
+    # tasks, fixtures and run dirs, when the folder is the repository ponybench runs in): left
+    # out of the hash and the copy, so a run writing its records there does not change the arm
+    # it measures, and no cell reads the tasks through it.
     apart: tuple[Path, ...] = ()
 
     @property
@@ -269,8 +271,8 @@ class Part:
             return [Placement(path, WORKSPACE, "CLAUDE.md")]
         if self.kind == "skills":
             if (path / "SKILL.md").is_file():
-                return [Placement(path, HOME, f".claude/skills/{path.name}")]
-            return [Placement(path / n, HOME, f".claude/skills/{n}") for n in self.names]
+                return [Placement(path, HOME, f".claude/skills/{path.name}", self.apart)]
+            return [Placement(path / n, HOME, f".claude/skills/{n}", self.apart) for n in self.names]
         if self.kind == "agents":
             return [Placement(f, HOME, f".claude/agents/{f.name}") for f in _agent_files(path)]
         if self.kind == "output-style":
@@ -293,7 +295,7 @@ class Part:
         elif self.path is not None:
             h.update(f"{self.scope or ''}\0{self.path.name}\0".encode())
             if self.path.is_dir():
-                tree_hash(h, self.path)
+                tree_hash(h, self.path, apart=self.apart)
             else:
                 h.update(hashlib.sha256(self.path.read_bytes()).digest())
         return h.hexdigest()[:16]

@@ -162,8 +162,8 @@ BASELINE = Arm("baseline")
 
 
 def apart_from(arms: Iterable[Arm], folders: Iterable[Path]) -> list[Arm]:
-    """The arms, each plugin part told which of folders (the benchmark's own: tasks, fixtures,
-    the out folder) lie inside its plugin folder, so that neither its hash nor the copy a cell
+    """The arms, each plugin and skills part told which of folders (the benchmark's own: tasks,
+    fixtures, the out folder) lie inside its folder, so that neither its hash nor the copy a cell
     gets holds them; a plugin that cannot be copied (a link out of it, over the caps) and an MCP
     folder among the benchmark's own are refused here, before any cell."""
     real = [Path(os.path.realpath(f)) for f in folders]
@@ -179,12 +179,13 @@ def apart_from(arms: Iterable[Arm], folders: Iterable[Path]) -> list[Arm]:
                         f"{part.path}: the folder of an MCP config is copied into the cell, and {folder} "
                         f"is, holds or lies in the benchmark's own {f}; give the config a folder of its own",
                     )
-        if part.kind != "plugin" or part.path is None:
+        if part.kind not in ("plugin", "skills") or part.path is None:
             return part
-        plugin = Path(os.path.realpath(part.path))
-        out = replace(part, apart=tuple(f for f in real if plugin in f.parents))
-        if problem := copy_problems(plugin, out.apart):
-            raise arm_error(label, f"plugin {plugin}: {problem}")
+        folder = Path(os.path.realpath(part.path))
+        out = replace(part, apart=tuple(f for f in real if folder in f.parents))
+        # A skills folder that is the repository (a skill at its root) holds the tasks too.
+        if part.kind == "plugin" and (problem := copy_problems(folder, out.apart)):
+            raise arm_error(label, f"plugin {folder}: {problem}")
         return out
 
     return [replace(arm, parts=tuple(told(arm, p) for p in arm.parts)) for arm in arms]

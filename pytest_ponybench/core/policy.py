@@ -15,7 +15,11 @@ Top-level task.toml keys (`max_turns` predates them and stays in tasks.py):
   (a task folder is committed), never a `CLAUDE*`/`ANTHROPIC*` variable (the harness owns how the
   CLI reaches the API), never one the harness sets for confinement (`HOME`, `PATH`, `LD_*`...);
 - `cell_timeout`: seconds for the claude session of this task (`timeout` is the checks' timeout);
-- `runs`: runs per cell of this task when `--runs` is not given.
+- `runs`: runs per cell of this task when `--runs` is not given;
+- `network`: `"gateway"` (the default: the cell's only way out is the model gateway) or
+  `"open"`, for a task that genuinely needs the host's network (its session keeps it, still
+  holding no credential: its model requests still go through the gateway, on its loopback
+  port). Recorded in the cell's `agent_policy` and `confinement`, said in the session header.
 
 Each problem is passed to `problem()` as one line naming the file and the key, so the task loader
 lists it with the task's other problems before anything runs.
@@ -34,6 +38,7 @@ __all__ = [
     "CREDENTIAL_PARTS",
     "CREDENTIAL_WORDS",
     "ENV_NAME_RE",
+    "NETWORKS",
     "OWNED_PREFIXES",
     "POLICY_KEYS",
     "Problem",
@@ -48,7 +53,16 @@ __all__ = [
     "tool_problem",
 ]
 
-POLICY_KEYS = ("allowed_tools", "disallowed_tools", "append_system_prompt", "env", "cell_timeout", "runs")
+POLICY_KEYS = (
+    "allowed_tools",
+    "disallowed_tools",
+    "append_system_prompt",
+    "env",
+    "cell_timeout",
+    "runs",
+    "network",
+)
+NETWORKS = ("gateway", "open")
 
 # A tool as --allowedTools / --disallowedTools take it: a name (an MCP tool's included), optionally
 # with a rule in parentheses.
@@ -99,6 +113,11 @@ class AgentPolicy:
     env: Mapping[str, str] = field(default_factory=dict)
     cell_timeout: float | None = None
     runs: int | None = None
+    network: str = "gateway"
+
+    @property
+    def open_network(self) -> bool:
+        return self.network == "open"
 
     @property
     def empty(self) -> bool:
@@ -119,6 +138,8 @@ class AgentPolicy:
             out["cell_timeout"] = self.cell_timeout
         if self.runs is not None:
             out["runs"] = self.runs
+        if self.open_network:
+            out["network"] = self.network
         return out
 
 
@@ -234,6 +255,10 @@ def parse_policy(meta: Mapping[str, Any], problem: Problem) -> AgentPolicy:
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
         problem(f"task.toml: key 'runs' must be a whole number >= 1, not {runs!r}")
         runs = None
+    network = meta.get("network", "gateway")
+    if network not in NETWORKS:
+        problem(f"task.toml: key 'network' must be one of {', '.join(map(repr, NETWORKS))}, not {network!r}")
+        network = "gateway"
     allowed = _tools(meta, "allowed_tools", problem)
     disallowed = _tools(meta, "disallowed_tools", problem) or ()
     both = sorted(set(allowed or ()) & set(disallowed))
@@ -248,4 +273,5 @@ def parse_policy(meta: Mapping[str, Any], problem: Problem) -> AgentPolicy:
         env=_env(meta, problem),
         cell_timeout=float(timeout) if timeout is not None else None,
         runs=runs,
+        network=str(network),
     )

@@ -52,6 +52,7 @@ class ErrorKind(StrEnum):
     CHANGED = "changed"  # the agent changed the harness: the session stops
     INTERRUPTED = "interrupted"  # Ctrl-C or SIGTERM before the cell finished
     RESCORE = "rescore"  # a rescore could not score the kept workspace
+    BUDGET = "budget"  # the gateway refused a request: the run's budget was spent (resumable)
 
     @property
     def retried(self) -> bool:
@@ -141,6 +142,10 @@ class Record(TypedDict, total=False):
     gz_code: int
     chat_loc: int
     cost_usd: float | None
+    spend: dict[str, Any]
+    side_cost_usd: float
+    cli_cost_usd: float | None
+    meter_mismatch: str | None
     input_tokens: int | None
     output_tokens: int | None
     cache_read_tokens: int | None
@@ -161,6 +166,7 @@ class Record(TypedDict, total=False):
     expect_fire: bool | None
     result_subtype: str | None
     api_error_status: int | None
+    retry_after_s: float | None
     arm_hash: str
     task_hash: str
     scored: bool
@@ -180,15 +186,17 @@ class Record(TypedDict, total=False):
     read_credentials: bool
     extra: dict[str, Any]
     # Derived in memory, never written to results.jsonl: what `compare` relabeled (the
-    # original model, arm and run label) and which run a two-run report's record came from.
+    # original model, arm and run label), which run a two-run report's record came from, and
+    # why the report's cell must fail (its offline agent's intended failure).
     compare_model: str
     compare_arm: str
     compare_run: str
     report_source: int
+    report_expected: str
 
 
 # Keys of Record that live only in memory (see above); every other key is in FIELDS.
-DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source")
+DERIVED = ("compare_model", "compare_arm", "compare_run", "report_source", "report_expected")
 
 # name -> what it says, in one sentence. Order is docs/results.md's order.
 FIELDS: dict[str, str] = {
@@ -233,11 +241,34 @@ FIELDS: dict[str, str] = {
     "test_files": "Delivered test files.",
     "gz_code": "Gzipped size in bytes of the delivered source (size without formatting noise).",
     "chat_loc": "Code lines the agent put in its chat reply instead of in files.",
-    "cost_usd": "Dollars the CLI reported for the session (notional for offline models).",
-    "input_tokens": "Input tokens the CLI reported.",
-    "output_tokens": "Output tokens the CLI reported.",
-    "cache_read_tokens": "Prompt-cache read tokens the CLI reported.",
-    "cache_write_tokens": "Prompt-cache write tokens the CLI reported.",
+    "cost_usd": (
+        "Dollars of every model request the cell made (its session and any other in the cell, such as a "
+        "plugin's hook), as the gateway metered them at the pinned list price (notional for offline "
+        "models)."
+    ),
+    "input_tokens": "Input tokens of every model request the cell made, as the gateway metered them.",
+    "output_tokens": "Output tokens of every model request the cell made, as the gateway metered them.",
+    "cache_read_tokens": (
+        "Prompt-cache read tokens of every model request the cell made, as the gateway metered them."
+    ),
+    "cache_write_tokens": (
+        "Prompt-cache write tokens of every model request the cell made, as the gateway metered them."
+    ),
+    "spend": (
+        "Requests, dollars and tokens by who asked, as the gateway metered them: `main` (the agent's "
+        "session), `side` (any other session in the cell: a hook's or an MCP server's model calls)."
+    ),
+    "side_cost_usd": (
+        "Dollars of the cell's side requests (sessions other than the agent's: a plugin's hooks or MCP "
+        "servers calling a model), part of `cost_usd`."
+    ),
+    "cli_cost_usd": (
+        "Dollars the CLI itself reported for its session (its own price table), kept as a cross-check."
+    ),
+    "meter_mismatch": (
+        "Where the CLI's own token counts for its session differ from what the gateway metered of it, or "
+        "null."
+    ),
     "turns": "Agent turns the CLI reported.",
     "duration_ms": "The session's duration as the CLI reported it.",
     "wall_s": "Wall seconds of the claude process as the harness measured it.",
@@ -257,6 +288,7 @@ FIELDS: dict[str, str] = {
     "it (`expect_fire`), or null.",
     "result_subtype": "The `subtype` of the CLI's final result event.",
     "api_error_status": "The HTTP status of an API error the CLI reported, or null.",
+    "retry_after_s": "The delay before a retry that the CLI last computed from the API's answer, or null.",
     "arm_hash": "Hash of the arm's content, every part of it (plugin files, prompt, settings, the MCP "
     "config and its folder, CLAUDE.md, skills, agents, output style).",
     "task_hash": "Hash of the task folder's content (prompt, seed, references, checks).",

@@ -17,8 +17,10 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from pytest_ponybench.core.runs import Runs
 
 __all__ = [
     "BlockKey",
@@ -35,10 +37,7 @@ __all__ = [
     "cell_id",
     "describe_difference",
     "parse_shard",
-    "provenance",
     "select",
-    "spec_from_run_json",
-    "spec_of",
 ]
 
 OPT_SHARD = "--shard"
@@ -116,28 +115,24 @@ def cell_block(cell: Any) -> BlockKey:
 
 @dataclass(frozen=True)
 class GridSpec:
-    """What defines a grid: task id -> content hash, arm name -> content hash, models, runs, and
-    the tasks that have runs of their own (task.toml's `runs`)."""
+    """What defines a grid: task id -> content hash, arm name -> content hash, models, and the
+    runs (the run's and the tasks' own, task.toml's `runs`)."""
 
     tasks: Mapping[str, str]
     arms: Mapping[str, str]
     models: tuple[str, ...]
-    runs: int
-    task_runs: Mapping[str, int] = field(default_factory=dict)
+    runs: Runs
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "tasks": dict(sorted(self.tasks.items())),
             "arms": dict(sorted(self.arms.items())),
             "models": sorted(self.models),
-            "runs": self.runs,
+            "runs": self.runs.count,
         }
-        if self.task_runs:  # only then: a grid without keeps the hash it always had
-            out["task_runs"] = dict(sorted(self.task_runs.items()))
+        if self.runs.own:  # only then: a grid without keeps the hash it always had
+            out["task_runs"] = dict(sorted(self.runs.own.items()))
         return out
-
-    def runs_of(self, task: str) -> int:
-        return self.task_runs.get(task, self.runs)
 
     @property
     def hash(self) -> str:
@@ -146,9 +141,12 @@ class GridSpec:
 
     def blocks(self) -> list[BlockKey]:
         """In the grid's order (`cell.grid`): run-major, a task's own extra runs last."""
-        most = max([self.runs, *self.task_runs.values()])
         return [
-            (t, m, r) for r in range(most) for t in self.tasks if r < self.runs_of(t) for m in self.models
+            (t, m, r)
+            for r in range(self.runs.most)
+            for t in self.tasks
+            if r < self.runs.of(t)
+            for m in self.models
         ]
 
     def cell_ids(self) -> list[str]:
@@ -170,46 +168,6 @@ def cell_id(task: str, arm: str, model: str, run: int) -> str:
     return f"{task}-{arm}-{model}-r{run}"
 
 
-def spec_of(
-    tasks: Mapping[str, str],
-    arms: Mapping[str, str],
-    models: Sequence[str],
-    runs: int,
-    task_runs: Mapping[str, int] | None = None,
-) -> GridSpec:
-    own = {t: int(n) for t, n in (task_runs or {}).items() if int(n) != int(runs)}
-    return GridSpec(dict(tasks), dict(arms), tuple(models), int(runs), own)
-
-
-def spec_from_run_json(info: Mapping[str, Any]) -> GridSpec:
-    """The grid a run dir's run.json describes (its tasks, arms, models and runs).
-
-    Read from the provenance every run writes, so a run dir from before sharding still has one;
-    a run.json without them raises ValueError naming the missing key.
-    """
-    tasks = info.get("tasks")
-    arms = info.get("arms")
-    options = info.get("options")
-    if not isinstance(tasks, dict):
-        raise ValueError("run.json has no 'tasks' table (task id -> content hash)")
-    if not isinstance(arms, list) or not arms:
-        raise ValueError("run.json has no 'arms' list")
-    if not isinstance(options, dict) or not options.get("models") or not options.get("runs"):
-        raise ValueError("run.json has no 'options' with 'models' and 'runs'")
-    own = options.get("task_runs") or {}
-    if not isinstance(own, dict) or not all(
-        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in own.values()
-    ):
-        raise ValueError("run.json 'options.task_runs' is not a table of task id -> runs")
-    return spec_of(
-        {str(k): str(v) for k, v in tasks.items()},
-        {str(a.get("name")): str(a.get("hash")) for a in arms if isinstance(a, dict)},
-        tuple(str(m) for m in options["models"]),
-        int(options["runs"]),
-        {str(t): n for t, n in own.items()},
-    )
-
-
 def describe_difference(a: GridSpec, b: GridSpec, a_name: str = "first", b_name: str = "second") -> list[str]:
     """What differs between two grids, one line each, naming the task, arm or option."""
     out: list[str] = []
@@ -225,23 +183,11 @@ def describe_difference(a: GridSpec, b: GridSpec, a_name: str = "first", b_name:
         out.append(
             f"models {', '.join(sorted(a.models))} in {a_name} but {', '.join(sorted(b.models))} in {b_name}"
         )
-    if a.runs != b.runs:
-        out.append(f"runs {a.runs} in {a_name} but {b.runs} in {b_name}")
-    for task in sorted(set(a.task_runs) | set(b.task_runs)):
-        if a.runs_of(task) != b.runs_of(task) and task in a.tasks and task in b.tasks:
+    if a.runs.count != b.runs.count:
+        out.append(f"runs {a.runs.count} in {a_name} but {b.runs.count} in {b_name}")
+    for task in sorted(set(a.runs.own) | set(b.runs.own)):
+        if a.runs.of(task) != b.runs.of(task) and task in a.tasks and task in b.tasks:
             out.append(
-                f"task {task!r} has {a.runs_of(task)} runs in {a_name} but {b.runs_of(task)} in {b_name}"
+                f"task {task!r} has {a.runs.of(task)} runs in {a_name} but {b.runs.of(task)} in {b_name}"
             )
     return out
-
-
-def provenance(shard: Shard | None, spec: GridSpec) -> dict[str, Any]:
-    """What a run.json records about its place in the grid (merge checks it)."""
-    info: dict[str, Any] = {"grid_hash": spec.hash}
-    if shard is not None:
-        info["shard"] = {
-            "index": shard.index,
-            "count": shard.count,
-            "cells": spec.shard_cell_ids(shard),
-        }
-    return info

@@ -1,6 +1,7 @@
-"""Is the arm exercised? Which plugin skills, agents and commands a session had, and which it used.
+"""Is the arm exercised? Which plugin skills, agents and commands a session had (and the skills a
+skills arm placed), and which it used.
 
-Read from the stream the CLI writes (`claude.jsonl`), by field: the `system/init` event lists the
+Read from the session's transcript: its start event (claude's `system/init`) lists the
 skills, agents and slash commands registered, named `plugin:name` when a plugin brings them, and
 the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an assistant
 `tool_use` of `Skill` (`input.skill`), of `Agent`/`Task` (`input.subagent_type`) or of
@@ -10,31 +11,16 @@ the plugins loaded (built-in ones with `path: "builtin"`); an invocation is an a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pytest_ponybench.core.records import Record
+from pytest_ponybench.core.transcript import ToolCall, Transcript
 
-__all__ = ["INVOKERS", "arm_plugins", "events", "exercised", "invoked", "registered", "usage"]
+__all__ = ["INVOKERS", "arm_plugins", "exercised", "invoked", "registered", "usage"]
 
 # tool name -> the input field that names what was invoked
 INVOKERS = {"Skill": "skill", "Agent": "subagent_type", "Task": "subagent_type", "SlashCommand": "command"}
-
-
-def events(path: Path) -> Iterator[dict[str, Any]]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                try:
-                    event = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(event, dict):
-                    yield event
-    except OSError:
-        return
 
 
 def arm_plugins(init: Mapping[str, Any]) -> list[str]:
@@ -64,38 +50,32 @@ def _name(text: str) -> str:
     return text.strip().lstrip("/").split()[0] if text.strip() else ""
 
 
-def invoked(stream: Iterable[Mapping[str, Any]]) -> list[str]:
+def invoked(calls: Iterable[ToolCall]) -> list[str]:
     """What the session invoked through Skill, Agent/Task and SlashCommand calls, in order, once
     each; agents only when a plugin brings them (`plugin:agent`), not the built-in general ones."""
     used: list[str] = []
-    for event in stream:
-        if event.get("type") != "assistant":
+    for call in calls:
+        field = INVOKERS.get(call.tool)
+        given = call.input
+        if field is None or given is None or not isinstance(given.get(field), str):
             continue
-        message = event.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if not isinstance(block, dict) or block.get("type") != "tool_use":
-                continue
-            field = INVOKERS.get(str(block.get("name")))
-            given = block.get("input")
-            if field is None or not isinstance(given, dict) or not isinstance(given.get(field), str):
-                continue
-            name = _name(given[field])
-            if field == "subagent_type" and ":" not in name:
-                continue
-            if name and name not in used:
-                used.append(name)
+        name = _name(given[field])
+        if field == "subagent_type" and ":" not in name:
+            continue
+        if name and name not in used:
+            used.append(name)
     return used
 
 
-def usage(stream_path: Path) -> Record:
+def usage(transcript: Transcript, own: Iterable[str] = ()) -> Record:
     """The record fields of one cell: `skills_available` (what the arm's plugins registered:
-    skills, agents, commands) and `skills_used` (what the session invoked)."""
-    all_events = list(events(stream_path))
-    init = next((e for e in all_events if e.get("type") == "system" and e.get("subtype") == "init"), {})
+    skills, agents, commands; and of `own`, the skills a skills arm placed, those the session
+    lists, by their folder's name) and `skills_used` (what the session invoked)."""
+    init = transcript.init or {}
     reg = registered(init)
-    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"]})
-    return Record(skills_available=available, skills_used=invoked(all_events))
+    listed = {str(n.get("name") if isinstance(n, dict) else n) for n in init.get("skills") or []}
+    available = sorted({*reg["skills"], *reg["agents"], *reg["commands"], *(set(own) & listed)})
+    return Record(skills_available=available, skills_used=invoked(transcript.tool_calls))
 
 
 def exercised(rec: Record) -> bool | None:

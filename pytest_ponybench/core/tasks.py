@@ -31,6 +31,7 @@ from pytest_ponybench.core.graders.config import (
     RefMeta,
     parse_expect_fire,
     parse_graders,
+    parse_judge_runs,
     parse_ref_meta,
 )
 from pytest_ponybench.core.graders.outcome import Grader
@@ -80,6 +81,7 @@ KNOWN_KEYS = {
     "max_turns",
     "graders",
     "expect_fire",
+    "judge_runs",
     *POLICY_KEYS,
 }
 DEFAULT_CHECK_TIMEOUT = 60.0
@@ -184,6 +186,7 @@ class Task:
     refs: tuple[Reference, ...] = field(default=(), repr=False)
     graders: tuple[Grader, ...] = field(default=(), repr=False)
     expect_fire: ExpectFire | None = None
+    judge_runs: int | None = None  # answers per judge grader; None: the run's --judge-runs
     good_meta: RefMeta = field(default_factory=RefMeta, repr=False)
     bad_meta: RefMeta = field(default_factory=RefMeta, repr=False)
     policy: AgentPolicy = field(default_factory=AgentPolicy)  # allowed tools, env, cell timeout, runs...
@@ -304,6 +307,8 @@ class Task:
         # Only a task that sets a policy hashes it, so every other task keeps its hash.
         if not self.policy.empty:
             h.update(json.dumps(self.policy.describe(), sort_keys=True).encode())
+        if self.judge_runs is not None:  # likewise: only a task that sets it
+            h.update(f"judge_runs={self.judge_runs}\0".encode())
         return h.hexdigest()[:16]
 
 
@@ -588,6 +593,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     keys = _keys(meta, bad)
     graders = parse_graders(meta.get("graders"), folder, bad)
     expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
+    judge_runs = parse_judge_runs(meta.get("judge_runs"), graders, bad)
     policy = parse_policy(meta, bad)
     fixture_path = _fixture(meta, keys.kind, fixtures_dir, bad)
     prompt = _prompt(folder, bad)
@@ -625,6 +631,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         refs=refs,
         graders=graders,
         expect_fire=expect_fire,
+        judge_runs=judge_runs,
         good_meta=good_meta,
         bad_meta=bad_meta,
         policy=policy,

@@ -52,7 +52,9 @@ __all__ = [
     "FRONT_MATTER",
     "GRADER_KEYS",
     "GRADER_TYPES",
+    "EVAL_ENV",
     "Grader",
+    "HostileSuite",
     "JS_FLAGS",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
@@ -103,6 +105,8 @@ PROSE_BODY_KEY = {"llm": "criteria", "baseline": "criteria", "regex": "pattern"}
 TARGETS = ("trace", "last_message", "files", "mock_calls")
 JS_FLAGS = "dgimsuvy"
 COUNT_RE = re.compile(r"^count:(\d+)$")
+# The only variables a case may set (any other fails every run of the case in the CLI).
+EVAL_ENV = re.compile(r"^EVAL_[A-Z0-9_]*$")
 # The blank `claude plugin eval init --bare` template, which the CLI refuses to run.
 TODO_PROMPT = "TODO: describe what the agent should do"
 TODO_CRITERIA = "TODO: describe what a successful response looks like"
@@ -122,6 +126,11 @@ class CaseError(PonybenchError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class HostileSuite(CaseError):
+    """A suite file no import reads, whatever else the suite holds: a link out of the suite,
+    YAML made to exhaust memory or the stack. The whole suite is refused, never one case skipped."""
 
 
 @dataclass(frozen=True)
@@ -275,9 +284,9 @@ def load_yaml(text: str, where: str) -> Any:
     except yaml.YAMLError as exc:
         raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from exc
     except _TooBig as exc:
-        raise CaseError([f"{where}: refused: the YAML {exc}"]) from None
+        raise HostileSuite([f"{where}: refused: the YAML {exc}"]) from None
     except RecursionError:  # the parser's own recursion, below MAX_YAML_DEPTH's check
-        raise CaseError([f"{where}: refused: the YAML nests too deep to read"]) from None
+        raise HostileSuite([f"{where}: refused: the YAML nests too deep to read"]) from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from None
 
@@ -287,7 +296,9 @@ def confined(path: Path, suite: Path, where: str) -> None:
     someone else wrote must not carry a file of this machine into the tasks (and the prompts)."""
     real, top = Path(os.path.realpath(path)), Path(os.path.realpath(suite))
     if real != top and top not in real.parents:
-        raise CaseError([f"{where}: a link to {real}, outside the suite ({top}): refused, nothing imported"])
+        raise HostileSuite(
+            [f"{where}: a link to {real}, outside the suite ({top}): refused, nothing imported"]
+        )
 
 
 def read_text(path: Path, where: str, suite: Path | None = None) -> str:
@@ -657,6 +668,13 @@ def load_case(case_dir: Path, root: Path, suite: Path | None = None) -> Case:
     ):
         c.bad("execution.env", f"must be a mapping of NAME: string, not {_shown(env)}")
         env = {}
+    for var in env:
+        if not EVAL_ENV.match(var):
+            c.bad(
+                "execution.env",
+                f"sets {excerpt(var)}: only EVAL_* names may be set from a case (the CLI fails every "
+                "run of this case, a setup error)",
+            )
     overrides = ex.get("growthbook_overrides")
     if overrides is not None and not isinstance(overrides, dict):
         c.bad("execution.growthbook_overrides", f"must be a mapping, not {_shown(overrides)}")

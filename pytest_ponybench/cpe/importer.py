@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.cpe import tomlw
-from pytest_ponybench.cpe.cases import Case, CaseError, find_cases, load_case, mock_dirs
+from pytest_ponybench.cpe.cases import Case, CaseError, HostileSuite, find_cases, load_case, mock_dirs
 from pytest_ponybench.cpe.mapping import (
     DIFFERS,
     KINDS,
     LABELS,
+    NEVER,
     NOT_IMPORTED,
     TODO,
     Draft,
@@ -41,11 +42,11 @@ from pytest_ponybench.cpe.mapping import (
     imported_md,
 )
 from pytest_ponybench.cpe.names import BASELINE, arm_name
+from pytest_ponybench.cpe.tools import cpe_offer
 from pytest_ponybench.errors import PonybenchError
 
 __all__ = [
     "DEFAULT_EVALS",
-    "GATED_TOOLS_NOTE",
     "ImportResult",
     "MANIFEST",
     "MAX_SEED_BYTES",
@@ -54,17 +55,21 @@ __all__ = [
     "SCAFFOLD_TIMEOUT_S",
     "Written",
     "add_dir_files",
+    "arm_lines",
     "arms_of",
     "baseline_replies",
     "case_plugins",
+    "checklist_lines",
     "final_reply",
     "folder_files",
     "import_suite",
     "locate",
     "nearest_plugin",
+    "next_lines",
     "read_files",
     "render",
     "run_scaffold",
+    "shown_path",
     "suite_items",
     "write_folder",
 ]
@@ -80,11 +85,6 @@ REF_NOTE = {
     "bad": "Imported from claude plugin eval, which has no references. Declare what a session that fails "
     "a grader says and does: reply, tool_calls, and graders = { name = false }.",
 }
-GATED_TOOLS_NOTE = (
-    "CPE withholds Bash, Write, Edit, WebFetch and MCP tools unless the operator grants them "
-    "(--allow-tools), whatever a case lists; a ponybench session offers every tool but Bash, "
-    "narrowed by the task's allowed_tools and disallowed_tools"
-)
 
 
 @dataclass
@@ -102,6 +102,7 @@ class ImportResult:
     suite_items: list[Item] = field(default_factory=list)
     arms: dict[str, tuple[Plugin, ...]] = field(default_factory=dict)
     results: list[Path] = field(default_factory=list)  # aggregate-result.json files found
+    skipped: dict[str, list[str]] = field(default_factory=dict)  # case folder -> why CPE would not run it
 
 
 def locate(path: Path) -> tuple[Path, Path | None]:
@@ -143,7 +144,8 @@ def nearest_plugin(folder: Path) -> Path | None:
     return None
 
 
-def _shown_path(path: Path, cwd: Path) -> str:
+def shown_path(path: Path, cwd: Path) -> str:
+    """A path as the printed commands spell it: relative to cwd, unless that climbs far."""
     rel = os.path.relpath(path.resolve(), cwd.resolve())
     return rel if not rel.startswith("../../..") else str(path.resolve())
 
@@ -166,10 +168,24 @@ def case_plugins(case: Case, cwd: Path, problems: list[str]) -> tuple[Plugin, ..
     out = []
     for d in dirs:
         try:
-            out.append(Plugin(name=str(_manifest(d)["name"]), path=_shown_path(d, cwd)))
+            manifest = _manifest(d)
         except CaseError as exc:
             problems += exc.problems
+            continue
+        out.append(
+            Plugin(name=str(manifest["name"]), path=shown_path(d, cwd), skills=plugin_skills(d, manifest))
+        )
     return tuple(out)
+
+
+def plugin_skills(plugin_dir: Path, manifest: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """What the plugin's Skill tool can invoke: its skills/<name>/SKILL.md and commands/<name>.md;
+    None when its manifest names folders of its own (not followed here)."""
+    if any(key in manifest for key in ("skills", "commands")):
+        return None
+    skills = [p.parent.name for p in (plugin_dir / "skills").glob("*/SKILL.md")]
+    commands = [p.stem for p in (plugin_dir / "commands").glob("*.md")]
+    return tuple(sorted({*skills, *commands}))
 
 
 def _inside(base: Path, rel: str) -> Path | None:
@@ -323,7 +339,11 @@ def final_reply(lines: Sequence[str]) -> str | None:
     return chosen.strip() if chosen and chosen.strip() else None
 
 
-def baseline_replies(case: Case, suite_root: Path, problems: list[str]) -> dict[str, tuple[str | None, str]]:
+def baseline_replies(
+    case: Case, suite_root: Path, problems: list[str], hostile: list[str] | None = None
+) -> dict[str, tuple[str | None, str]]:
+    """A baseline grader's reference reply read from its baseline_file (or None and why); a file
+    outside the suite goes to `hostile` (the suite is refused), else to `problems`."""
     out: dict[str, tuple[str | None, str]] = {}
     for g in case.graders:
         if g.type != "baseline":
@@ -331,7 +351,7 @@ def baseline_replies(case: Case, suite_root: Path, problems: list[str]) -> dict[
         rel = str(g.keys["baseline_file"])
         full = (case.dir / rel).resolve()
         if Path(rel).is_absolute() or not full.is_relative_to(suite_root.resolve()):
-            problems.append(
+            (problems if hostile is None else hostile).append(
                 f"{g.where}: grader {g.name!r}: key 'baseline_file' must be a relative path inside "
                 f"the suite, not {rel!r}"
             )
@@ -400,10 +420,16 @@ def import_suite(
     *,
     axis: str = "score",
     allow_scaffold: bool = False,
+    strict: bool = False,
+    grants: Sequence[str] = (),
+    withheld: Sequence[str] = (),
     cwd: Path | None = None,
 ) -> ImportResult:
-    """Import the suite at `path` into `tasks_dir`. CaseError lists every problem; nothing is
-    written then."""
+    """Import the suite at `path` into `tasks_dir`. A case CPE would not run (it does not load,
+    or a run of it cannot start) is skipped with its problems, as CPE skips it; with `strict`,
+    or when no case is left, or for a suite file no import reads (`HostileSuite`), CaseError
+    lists every problem and nothing is written. `grants` and `withheld` are the operator's
+    `--allow-tools` and `--disallow-tools` of the CPE run the tasks mirror."""
     cwd = cwd or Path.cwd()
     evals_dir, _ = locate(path)
     root = evals_dir.parent
@@ -411,20 +437,23 @@ def import_suite(
     if not folders:
         raise CaseError([f"{evals_dir}: no case (a folder with case.yaml or prompt.md)"])
     cases: list[Case] = []
-    problems: list[str] = []
+    skipped: dict[str, list[str]] = {}
+    hostile: list[str] = []
     for folder in folders:
         try:
             cases.append(load_case(folder, root, evals_dir))
+        except HostileSuite as exc:
+            hostile += exc.problems
         except CaseError as exc:
-            problems += exc.problems
-    if problems:
-        raise CaseError(problems)
+            skipped[_rel(folder, root)] = exc.problems
     drafts: list[tuple[Draft, dict[str, bytes], str]] = []
+    ids: dict[str, str] = {}
     for case in cases:
+        problems: list[str] = []
         items: list[Item] = []
         plugins = case_plugins(case, cwd, problems)
         seed = add_dir_files(case, items, problems)
-        if case.scaffold_script is not None and allow_scaffold:
+        if case.scaffold_script is not None and allow_scaffold and not problems:
             made = run_scaffold(case, problems, items)
             clash = sorted(set(made) & set(seed))
             if clash:
@@ -432,26 +461,31 @@ def import_suite(
                     f"{case.where}: scaffold_script and add_dirs both make {', '.join(clash[:3])}"
                 )
             seed.update(made)
+        replies = baseline_replies(case, evals_dir, problems, hostile)
         d = draft(
             case,
             axis=axis,
             plugins=plugins,
-            baseline_replies=baseline_replies(case, evals_dir, problems),
+            baseline_replies=replies,
             seeded=sorted(seed),
             scaffolded=allow_scaffold and case.scaffold_script is not None,
+            grants=grants,
+            withheld=withheld,
         )
+        if d.task in ids and not problems:
+            problems.append(
+                f"{case.where}: case {case.name!r} is task {d.task}, as is {ids[d.task]}: rename one"
+            )
+        if problems:
+            skipped[_rel(case.dir, root)] = problems
+            continue
+        ids[d.task] = case.where
         d.items = items + d.items
         drafts.append((d, seed, case.where))
-    ids: dict[str, str] = {}
-    for d, _, where in drafts:
-        if d.task in ids:
-            problems.append(
-                f"{where}: case {d.case.name!r} is task {d.task}, as is {ids[d.task]}: rename one"
-            )
-        ids[d.task] = where
-    if problems:
-        raise CaseError(problems)
-    result = ImportResult(evals_dir=evals_dir, tasks_dir=tasks_dir, tasks=[])
+    everything = [p for ps in skipped.values() for p in ps]
+    if hostile or (skipped and (strict or not drafts)):
+        raise CaseError(hostile + everything if hostile else everything)
+    result = ImportResult(evals_dir=evals_dir, tasks_dir=tasks_dir, tasks=[], skipped=skipped)
     for d, seed, where in drafts:
         target = tasks_dir / d.task
         if target.exists():
@@ -463,9 +497,16 @@ def import_suite(
             raise PonybenchError(f"{target}: cannot be written: {exc.strerror or exc}") from None
         result.tasks.append(Written(d, target, existed=False))
     result.arms, arm_items = arms_of([d for d, _, _ in drafts])
-    result.suite_items = arm_items + suite_items(evals_dir, root, cases)
+    result.suite_items = arm_items + suite_items(evals_dir, root, grants, withheld)
     result.results = sorted(p for p in evals_dir.rglob("aggregate-result.json") if p.is_file())
     return result
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def arms_of(drafts: Sequence[Draft]) -> tuple[dict[str, tuple[Plugin, ...]], list[Item]]:
@@ -501,8 +542,35 @@ def arms_of(drafts: Sequence[Draft]) -> tuple[dict[str, tuple[Plugin, ...]], lis
     return arms, items
 
 
-def suite_items(evals_dir: Path, root: Path, cases: Sequence[Case]) -> list[Item]:
-    items = [Item(DIFFERS, GATED_TOOLS_NOTE)]
+def suite_items(
+    evals_dir: Path, root: Path, grants: Sequence[str] = (), withheld: Sequence[str] = ()
+) -> list[Item]:
+    """The suite's own checklist lines: the tools every task is offered (and the operator's
+    grants that have no form here), and the MCP mocks."""
+    offer = cpe_offer((), (), grants, withheld)
+    given = f"with --allow-tools {' '.join(grants)}" if grants else "with no --allow-tools grant"
+    items = [
+        Item(
+            TODO,
+            f"every task is offered the tools CPE's session is offered {given}: {', '.join(offer.tools)} "
+            "(a case listing TodoWrite adds the task list); import again with --allow-tools as the CPE "
+            "run you compare with granted them",
+        )
+    ]
+    items += [
+        Item(NOT_IMPORTED, f"--allow-tools {s}: no ponybench session is offered a shell")
+        for s in offer.shells
+    ]
+    items += [
+        Item(DIFFERS, f"--allow-tools {s}: CPE grants the tool for that pattern only; here the whole tool")
+        for s in offer.scoped
+    ]
+    items += [
+        Item(
+            DIFFERS, f"--allow-tools {s}: a plugin's MCP tools are offered with its arm here, no grant needed"
+        )
+        for s in offer.mcp
+    ]
     for mocks in mock_dirs(evals_dir):
         servers = sorted(p.name for p in mocks.iterdir() if p.is_dir() and not p.name.startswith("."))
         items.append(
@@ -521,68 +589,95 @@ def suite_items(evals_dir: Path, root: Path, cases: Sequence[Case]) -> list[Item
 def _graders_text(d: Draft) -> str:
     graders = d.toml.get("graders", [])
     arms_only = sum(1 for g in graders if g.get("arm") == "arms-only")
+    never = sum(1 for i in d.items if i.kind == NEVER and i.text.startswith("grader "))
     text = f"{len(graders)} of {len(d.case.graders)} grader(s)"
-    return text + (f", {arms_only} arms-only" if arms_only else "")
+    return (
+        text
+        + (f", {arms_only} arms-only" if arms_only else "")
+        + (f", {never} never passing" if never else "")
+    )
+
+
+def arm_lines(arms: Mapping[str, str], notes: Sequence[str] = ()) -> list[str]:
+    """The arms to add, as a [tool.ponybench.arms] snippet and as --arm flags: name -> KIND:PATH."""
+    if not arms and not notes:
+        return []
+    lines = [
+        "",
+        "Arms: add to [tool.ponybench.arms] in pyproject.toml",
+        "  [tool.ponybench.arms]",
+        f"  {BASELINE} = {{}}",
+    ]
+    for name, spec in arms.items():
+        kind, path = spec.split(":", 1)
+        lines.append(f"  {name} = {{ {kind} = {tomlw.string(path)} }}")
+    lines += [f"  # {n}" for n in notes]
+    if arms:
+        lines.append("or on the command line: " + " ".join(f"--arm {n}={spec}" for n, spec in arms.items()))
+    return lines
+
+
+def next_lines(tasks_dir: Path, written: Sequence[str], models: Sequence[str], cwd: Path) -> list[str]:
+    """The commands to run the tasks just written."""
+    if not written:
+        return []
+    return [
+        "",
+        "Next: pytest --selftest-only, then",
+        f"  pytest {shown_path(tasks_dir.parent, cwd)} -n 2 --tasks {','.join(written)}"
+        + (f" --models {','.join(models)}" if models else " --models MODEL"),
+    ]
+
+
+def checklist_lines(tasks: Sequence[tuple[str, Sequence[Item]]], suite: Sequence[Item]) -> list[str]:
+    """The checklist of every task written, a line per item with the tasks it concerns, by kind."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for task, items in tasks:
+        for item in items:
+            grouped.setdefault((item.kind, item.text), []).append(task)
+    for item in suite:
+        grouped.setdefault((item.kind, item.text), [])
+    lines = ["", "Checklist (each task's own is in its IMPORTED.md):"] if grouped else []
+    for kind in KINDS:
+        mine = [(text, who) for (k, text), who in grouped.items() if k == kind]
+        if mine:
+            lines.append(f"  {LABELS[kind]}:")
+            lines += [f"  - [ ] {', '.join(who) if who else 'suite'}: {text}" for text, who in mine]
+    return lines
 
 
 def render(result: ImportResult, cwd: Path | None = None) -> str:
     cwd = cwd or Path.cwd()
-    shown = _shown_path(result.tasks_dir, cwd)
+    shown = shown_path(result.tasks_dir, cwd)
     lines = [
-        f"import-cpe: {len(result.tasks)} case(s) from {_shown_path(result.evals_dir, cwd)} into {shown}/"
+        f"import-cpe: {len(result.tasks)} case(s) from {shown_path(result.evals_dir, cwd)} into {shown}/"
     ]
     width = max(len(w.draft.task) for w in result.tasks)
     for w in result.tasks:
         state = "exists, left alone" if w.existed else _graders_text(w.draft)
-        verb = "skipped" if w.existed else "wrote"
+        verb = "kept" if w.existed else "wrote"
         lines.append(f"  {verb:7} {w.draft.task:<{width}}  {state}  ({w.draft.case.where})")
-    if result.arms:
-        lines += [
-            "",
-            "Arms: add to [tool.ponybench.arms] in pyproject.toml",
-            "  [tool.ponybench.arms]",
-            f"  {BASELINE} = {{}}",
-        ]
-        for name, plugins in result.arms.items():
-            if len(plugins) == 1:
-                lines.append(f"  {name} = {{ plugin = {tomlw.string(plugins[0].path)} }}")
-            else:
-                lines.append(
-                    f"  # {name}: {', '.join(p.path for p in plugins)} together (one plugin per arm)"
-                )
-        single = [(n, p[0]) for n, p in result.arms.items() if len(p) == 1]
-        if single:
-            lines.append(
-                "or on the command line: " + " ".join(f"--arm {n}={'plugin:' + p.path}" for n, p in single)
-            )
+    for folder, problems in result.skipped.items():
+        lines.append(f"  skipped {folder}/: {problems[0]}")
+        lines += [f"          {p}" for p in problems[1:]]
+    if result.skipped:
+        lines.append(
+            f"  ({len(result.skipped)} case(s) skipped, as claude plugin eval skips a case it cannot load "
+            "or run; --strict refuses the suite instead)"
+        )
+    single = {n: f"plugin:{p[0].path}" for n, p in result.arms.items() if len(p) == 1}
+    several = [
+        f"{n}: {', '.join(p.path for p in ps)} together (one plugin per arm)"
+        for n, ps in result.arms.items()
+        if len(ps) > 1
+    ]
+    lines += arm_lines(single, several)
     models = sorted({w.draft.case.model for w in result.tasks if w.draft.case.model})
-    written = [w.draft.task for w in result.tasks if not w.existed]
-    if written:
-        lines += [
-            "",
-            "Next: pytest --selftest-only, then",
-            f"  pytest {_shown_path(result.tasks_dir.parent, cwd)} -n 2 --tasks {','.join(written)}"
-            + (f" --models {','.join(models)}" if models else " --models MODEL"),
-        ]
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for w in result.tasks:
-        if w.existed:
-            continue
-        for item in w.draft.items:
-            grouped.setdefault((item.kind, item.text), []).append(w.draft.task)
-    for item in result.suite_items:
-        grouped.setdefault((item.kind, item.text), [])
-    if grouped:
-        lines += ["", "Checklist (each task's own is in its IMPORTED.md):"]
-    for kind in KINDS:
-        mine = [(text, tasks) for (k, text), tasks in grouped.items() if k == kind]
-        if not mine:
-            continue
-        lines.append(f"  {LABELS[kind]}:")
-        for text, tasks in mine:
-            who = f"{', '.join(tasks)}: " if tasks else "suite: "
-            lines.append(f"  - [ ] {who}{text}")
+    lines += next_lines(result.tasks_dir, [w.draft.task for w in result.tasks if not w.existed], models, cwd)
+    lines += checklist_lines(
+        [(w.draft.task, w.draft.items) for w in result.tasks if not w.existed], result.suite_items
+    )
     if result.results:
         lines += ["", "Results of earlier runs, readable as they are:"]
-        lines += [f"  ponybench compare {_shown_path(p, cwd)}" for p in result.results[-3:]]
+        lines += [f"  ponybench compare {shown_path(p, cwd)}" for p in result.results[-3:]]
     return "\n".join(lines)

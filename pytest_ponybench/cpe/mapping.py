@@ -8,19 +8,24 @@ What maps (task.toml keys as the graders spec and the per-task policy name them)
 | name | the task folder's name (`names.task_id`) |
 | description, tags | description, tags (tags as identifiers) |
 | runs, max_turns, timeout_seconds | runs, max_turns, cell_timeout (CPE's defaults 3, 10, 300 written out) |
-| allowed_tools, disallowed_tools, append_system_prompt, env | the same keys (tools and env names checked) |
+| allowed_tools (a grant), disallowed_tools | allowed_tools: what CPE's session is offered (tools.py) |
+| append_system_prompt, env | the same keys (env names checked) |
 | add_dirs, scaffold_script (with --allow-scaffold) | files under seed/ (laid by the importer) |
 | plugins (or the plugin the suite sits in) | an arm named after the plugin; baseline is without it |
 | model | a `--models` hint (models are the grid's, not a task's) |
 | regex on last_message / a file | regex on reply / files (glob = the path) |
-| tool_used, tool_order | tool_used, tool_order (input_match on the tool's main field) |
+| tool_used, tool_order | tool_used, tool_order (input_match `"key":"value"` on that field) |
+| regex on trace `"key":"value"` (a tool input's field, or `"name"` a tool) | tool_used / tool_absent |
 | file_exists (exists: false) | file_exists (file_absent) |
 | llm on last_message / a file / files | llm on reply / files / diff |
 | baseline (baseline_file) | llm_reference against the baseline's final reply |
 | weight, arm: with-only (and a bare `tool_used: Skill`) | weight, arm = "arms-only" |
 
+| an llm or baseline grader (CPE's judge votes 3 times) | judge_runs = 3 |
+
 Everything else is an `Item` of the checklist: not imported (no equivalent), imported with a
-difference to review, or something to do before a run. No key is dropped without one.
+difference to review, a grader that never passes (in CPE either), or something to do before a
+run. No key is dropped without one.
 """
 
 from __future__ import annotations
@@ -34,11 +39,14 @@ from typing import Any
 from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.policy import env_name_problem, listed_tool_problem
 from pytest_ponybench.cpe.cases import Case, Grader
+from pytest_ponybench.cpe.jsontext import TRACE_TOOL_KEY, FieldMatch, field_match, tool_names
 from pytest_ponybench.cpe.jsregex import translate
 from pytest_ponybench.cpe.names import tag_name, task_id
+from pytest_ponybench.cpe.tools import BUILTIN_TOOLS, FILE_WRITERS, SHELLS, Offer, cpe_offer
 
 __all__ = [
     "AXES",
+    "CPE_JUDGE_VOTES",
     "DIFFERS",
     "Draft",
     "GRADER_NAME",
@@ -49,28 +57,34 @@ __all__ = [
     "KINDS",
     "LABELS",
     "MAPPERS",
+    "NEVER",
     "NOT_IMPORTED",
     "Plugin",
     "REFERENCES_DIR",
     "SKILL",
     "TODO",
+    "TRACE_KEYS",
     "draft",
     "fnmatch_literal",
     "grader_name",
     "imported_md",
     "map_grader",
+    "never_passes",
     "policy_toml",
 ]
 
 NOT_IMPORTED = "not imported"
 DIFFERS = "differs"
+NEVER = "never passes"
 TODO = "to do"
-KINDS = (NOT_IMPORTED, DIFFERS, TODO)
+KINDS = (NEVER, NOT_IMPORTED, DIFFERS, TODO)
 LABELS = {
+    NEVER: "Never passes, in CPE either (fix the case)",
     NOT_IMPORTED: "Not imported (no equivalent here)",
     DIFFERS: "Imported with a difference (review)",
     TODO: "To do",
 }
+CPE_JUDGE_VOTES = 3  # CPE's llm and baseline graders pass on 2 of 3 judge votes
 SKILL = "Skill"
 AXES = ("score", "correct")
 # The field of a tool's input that CPE's input_match most likely meant (it matched the whole
@@ -89,6 +103,20 @@ INPUT_FIELD = {
     "WebSearch": "query",
     "SlashCommand": "command",
 }
+# Keys of a tool call's input a trace regex may name (`"skill":"..."`), with the tool that owns
+# it where one does; the rest ("content", "type", "path", "prompt"...) stand in other events too.
+TRACE_KEYS: dict[str, str] = {
+    "skill": "Skill",
+    "subagent_type": "Agent",
+    "command": "Bash",
+    "url": "WebFetch",
+    "query": "WebSearch",
+    "notebook_path": "NotebookEdit",
+    "file_path": "*",
+    "old_string": "*",
+    "new_string": "*",
+    "pattern": "*",
+}
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 GRADER_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 REFERENCES_DIR = "references"
@@ -104,10 +132,12 @@ class Item:
 
 @dataclass(frozen=True)
 class Plugin:
-    """A plugin a case runs with: its manifest name and folder (as the arm snippet spells it)."""
+    """A plugin a case runs with: its manifest name and folder (as the arm snippet spells it),
+    and what its Skill tool can invoke (skills and commands by name; None: not known)."""
 
     name: str
     path: str
+    skills: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -142,8 +172,27 @@ def _glob(path: str) -> tuple[str | None, str | None]:
     return path.removeprefix("./"), None
 
 
+def _field_regex(found: FieldMatch, flags: str = "") -> tuple[str | None, str]:
+    """A JSON-text field's value regex as the Python regex of an `input = { path, regex }`."""
+    done = translate(found.value, flags)
+    if done.pattern is None:
+        return None, done.why or ""
+    inline = "".join(f for f in done.flags if f in "ims")
+    return (f"(?{inline}){done.pattern}" if inline else done.pattern), ""
+
+
 def _input_match(tool: str, pattern: str) -> tuple[dict[str, str] | None, str]:
-    """CPE's input_match (a JS regex over the tool input's JSON text) on one field of the input."""
+    """CPE's input_match (a JS regex over the tool input's JSON text) on one field of the input:
+    the field a `"key":"value"` pattern names (CPE's skill-fired idiom among them), else, for a
+    plain pattern, the tool's main field."""
+    if '"' in pattern:
+        found, why = field_match(pattern)
+        if found is None:
+            return None, f"input_match {pattern!r} reads the input's JSON text: {why}"
+        regex, why = _field_regex(found)
+        if regex is None:
+            return None, f"input_match {pattern!r}: {why}"
+        return {"path": found.key, "regex": regex}, ""
     name = INPUT_FIELD.get(tool)
     if name is None:
         return (
@@ -151,8 +200,8 @@ def _input_match(tool: str, pattern: str) -> tuple[dict[str, str] | None, str]:
             f"input_match on {tool}: its input has no one field to match here "
             "(write `input = { path, regex }` by hand)",
         )
-    if re.search(r'["{}]', pattern) or re.search(r"(?<!\\)[\^$]", pattern):
-        return None, f"input_match {pattern!r} reads the input's JSON text (quotes, braces or anchors)"
+    if re.search(r"[{}]", pattern) or re.search(r"(?<!\\)[\^$]", pattern):
+        return None, f"input_match {pattern!r} reads the input's JSON text (braces or anchors)"
     done = translate(pattern)
     if done.pattern is None:
         return None, f"input_match {pattern!r}: {done.why}"
@@ -213,11 +262,7 @@ def _map_regex(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Conte
         if k["match"] == "not_contains" or k["match"] == "count:0":
             out.differs(g, f"when {glob} is missing CPE fails the grader; here nothing matches, so it passes")
     elif target == "trace":
-        return (
-            "target trace is every stream-json event as JSON (hooks, the tool list, calls and results); "
-            'here regex reads the reply or the assistant text (target = "transcript"): '
-            "use tool_used with input for tool calls"
-        )
+        return _map_trace(g, table, out)
     elif target == "files":
         return (
             "target files is the list of file names the run created; a regex over names has no "
@@ -240,6 +285,56 @@ def _map_regex(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Conte
     return None
 
 
+def _map_trace(g: Grader, table: dict[str, Any], out: GraderMapping) -> str | None:
+    """A regex over the trace that names one field of a tool call (`"skill":"..."`) or a call's
+    tool (`"name":"Skill"`), as tool_used (contains, count:N) or tool_absent (not_contains)."""
+    k = g.keys
+    pattern, flags, match = str(k["pattern"]), str(k["flags"]), str(k["match"])
+    found, why = field_match(pattern)
+    key = found.key if found is not None else None
+    if key == TRACE_TOOL_KEY:
+        names = tool_names(found) if found is not None else None
+        if (
+            names is None
+            or "i" in flags
+            or not all(n in BUILTIN_TOOLS or n.startswith("mcp__") for n in names)
+        ):
+            found, why = None, "its value is not one or more tool names"
+    elif key is not None and key not in TRACE_KEYS:
+        found, why = None, f"key {key!r} is not one a tool call's input alone has"
+    if found is None:
+        return (
+            f"target trace is every stream-json event as JSON (hooks, the tool list, calls and results), "
+            f"and this pattern is not one field of a tool call ({why}); here regex reads the reply or the "
+            'assistant text (target = "transcript"): use tool_used with input for tool calls'
+        )
+    if found.key == TRACE_TOOL_KEY:
+        names = tool_names(found) or ()
+        call: dict[str, Any] = {"tool": [fnmatch_literal(n) for n in names] if len(names) > 1 else names[0]}
+        what = f"a call of {' or '.join(names)}"
+    else:
+        regex, why = _field_regex(found, flags)
+        if regex is None:
+            return f"pattern {pattern!r}: {why}"
+        call = {"tool": TRACE_KEYS[found.key], "input": {"path": found.key, "regex": regex}}
+        what = f"a tool call's input.{found.key}"
+    if match == "not_contains":
+        table.update(type="tool_absent", **call)
+    else:
+        table.update(type="tool_used", **call)
+        if match.startswith("count:"):
+            n = int(match.split(":", 1)[1])
+            table.update(min=n, max=n)
+    out.differs(
+        g,
+        f"a regex over the trace (every event as JSON); here {what}, where it matched in CPE too "
+        + (
+            "(CPE counted every event it appeared in)" if match.startswith("count:") else "(not other events)"
+        ),
+    )
+    return None
+
+
 def _map_tool_used(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
     k = g.keys
     tool = str(k["tool"])
@@ -249,11 +344,12 @@ def _map_tool_used(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _C
         if match_table is None:
             return why
         table["input"] = match_table
-        out.differs(
-            g,
-            "input_match matched the whole input as JSON in CPE; "
-            f"here it matches input.{match_table['path']}",
-        )
+        if '"' not in str(k["input_match"]):  # a plain pattern: anywhere in CPE, one field here
+            out.differs(
+                g,
+                "input_match matched the whole input as JSON in CPE; "
+                f"here it matches input.{match_table['path']}",
+            )
     for bound in ("min", "max"):
         if k.get(bound) is not None:
             table[bound] = k[bound]
@@ -392,26 +488,41 @@ def _arms_only(case: Case) -> set[str]:
     return set() if len(marked) == len(case.graders) else marked
 
 
-def policy_toml(case: Case, items: list[Item]) -> dict[str, Any]:
-    """The per-task policy keys of the case, each checked as the task loader checks it."""
+def policy_toml(
+    case: Case, items: list[Item], grants: Sequence[str] = (), withheld: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The per-task policy keys of the case, each checked as the task loader checks it: the
+    tools are what CPE's session is offered (`tools.cpe_offer`, with the operator's `grants`
+    and `withheld` tools), never the case's list as a whitelist."""
     out: dict[str, Any] = {
         "runs": case.runs,
         "max_turns": case.max_turns,
         "cell_timeout": case.timeout_seconds,
     }
-    refused = set(case.disallowed_tools)
-    for key, tools in (("allowed_tools", case.allowed_tools), ("disallowed_tools", case.disallowed_tools)):
-        kept: list[str] = []
-        for t in dict.fromkeys(tools):
-            why = listed_tool_problem(key, t)
-            if why is None and key == "allowed_tools" and t in refused:
-                why = f"{t!r} is in disallowed_tools too, which wins"
-            if why is None:
-                kept.append(t)
-            else:
-                items.append(Item(NOT_IMPORTED, f"{key}: {why}"))
-        if kept:
-            out[key] = kept
+    offer = cpe_offer(case.allowed_tools, case.disallowed_tools, grants, withheld)
+    out["allowed_tools"] = list(offer.tools)
+    if offer.not_granted:
+        shells = [t for t in offer.not_granted if t.split("(")[0] in SHELLS]
+        items.append(
+            Item(
+                TODO,
+                f"allowed_tools lists {', '.join(offer.not_granted)}, which CPE offers only when the "
+                "operator grants it (claude plugin eval --allow-tools), and so does this task: import with "
+                "--allow-tools to mirror a run that granted it"
+                + (
+                    f" (never {', '.join(shells)}: no ponybench session is offered a shell)" if shells else ""
+                ),
+            )
+        )
+    kept: list[str] = []
+    for t in dict.fromkeys(case.disallowed_tools):
+        why = listed_tool_problem("disallowed_tools", t)
+        if why is None:
+            kept.append(t)
+        else:
+            items.append(Item(NOT_IMPORTED, f"disallowed_tools: {why}"))
+    if kept:
+        out["disallowed_tools"] = kept
     if case.append_system_prompt:
         out["append_system_prompt"] = case.append_system_prompt
     env: dict[str, str] = {}
@@ -426,6 +537,65 @@ def policy_toml(case: Case, items: list[Item]) -> dict[str, Any]:
     return out
 
 
+def _skill_value(g: Grader) -> str | None:
+    """The Python regex a Skill call's `skill` field must match for this grader, if it names one."""
+    match = g.keys.get("input_match")
+    if g.type != "tool_used" or g.keys["tool"] != SKILL or match is None or '"' not in str(match):
+        return None
+    found, _ = field_match(str(match))
+    if found is None or found.key != "skill":
+        return None
+    regex, _ = _field_regex(found)
+    return regex
+
+
+def never_passes(g: Grader, offer: Offer, plugins: Sequence[Plugin]) -> str | None:
+    """Why a grader cannot pass in any run of the case, in CPE or here, or None: bounds no count
+    meets, a tool the session is never offered, a skill none of its plugins has, a file no
+    offered tool can write (CPE warns of that one itself)."""
+    k = g.keys
+    if g.type == "tool_used":
+        lo, hi = k.get("min"), k.get("max")
+        if hi is not None and (1 if lo is None else lo) > hi:
+            if lo is None:
+                return f"max: {hi} with no min: min stays 1 (write min: 0 for 'never called')"
+            return f"min {lo} is more than max {hi}"
+        if lo == 0:
+            return None
+    tools = (
+        [str(k["tool"])]
+        if g.type == "tool_used"
+        else [str(k[s]["tool"]) for s in ("before", "after")]
+        if g.type == "tool_order"
+        else []
+    )
+    for tool in tools:
+        if not offer.offers(tool) and not tool.startswith("mcp__"):
+            here = " (nor is any ponybench session)" if tool in SHELLS else ""
+            return (
+                f"its session is never offered {tool}{here}: CPE offers {', '.join(offer.tools)} "
+                "(claude plugin eval --allow-tools grants more)"
+            )
+    skill = _skill_value(g)
+    known = [p for p in plugins if p.skills is not None]
+    if skill is not None and known and len(known) == len(plugins):
+        names = [f"{p.name}:{n}" for p in known for n in p.skills or ()] + [
+            n for p in known for n in p.skills or ()
+        ]
+        if not any(re.search(skill, n) for n in names):
+            have = ", ".join(sorted({n for p in known for n in p.skills or ()})) or "none"
+            return f"it names a skill none of the case's plugins has (theirs: {have})"
+    target = k.get("target") if g.type == "regex" else k.get("focus") if g.type == "llm" else None
+    needs_file = (g.type == "file_exists" and k["exists"]) or isinstance(target, Mapping)
+    if needs_file and not set(FILE_WRITERS) & set(offer.tools):
+        return (
+            "it needs a file the run creates, and no tool its session is offered can write one (a plugin "
+            "hook still could): grant Write (claude plugin eval --allow-tools Write; here import-cpe "
+            "--allow-tools Write)"
+        )
+    return None
+
+
 def draft(
     case: Case,
     *,
@@ -434,10 +604,13 @@ def draft(
     baseline_replies: Mapping[str, tuple[str | None, str]] | None = None,
     seeded: Sequence[str] = (),
     scaffolded: bool = False,
+    grants: Sequence[str] = (),
+    withheld: Sequence[str] = (),
 ) -> Draft:
     """The task folder for one case. `baseline_replies` maps a baseline grader's name to the final
     reply read from its baseline_file (or None and why); `seeded` are the seed/ paths laid;
-    `scaffolded`: the case's scaffold_script was run and its files are among them."""
+    `scaffolded`: the case's scaffold_script was run and its files are among them; `grants` and
+    `withheld`: the operator's --allow-tools and --disallow-tools of the CPE run it mirrors."""
     if axis not in AXES:
         raise ValueError(f"axis {axis!r}; expected one of {', '.join(AXES)}")
     items: list[Item] = []
@@ -457,7 +630,8 @@ def draft(
             items.append(Item(DIFFERS, f"tag {t!r} is {new!r} (tags are identifiers, usable with -m)"))
     if tags:
         toml["tags"] = list(dict.fromkeys(tags))
-    toml.update(policy_toml(case, items))
+    toml.update(policy_toml(case, items, grants, withheld))
+    offer = cpe_offer(case.allowed_tools, case.disallowed_tools, grants, withheld)
     arms_only = _arms_only(case)
     implicit = [g.name for g in case.graders if g.name in arms_only and g.arm is None]
     if implicit:
@@ -472,6 +646,14 @@ def draft(
     files: dict[str, bytes] = {}
     replies = baseline_replies or {}
     for g in case.graders:
+        never = never_passes(g, offer, plugins)
+        if never is not None:
+            items.append(Item(NEVER, f"grader {g.name!r} ({g.type}, {g.where}): {never}"))
+            if never.startswith(("max:", "min ")):  # bounds ponybench refuses as written
+                items.append(
+                    Item(NOT_IMPORTED, f"grader {g.name!r}: its bounds never pass, so it is left out")
+                )
+                continue
         reply, why = replies.get(g.name, (None, ""))
         out = map_grader(
             g, arms_only=g.name in arms_only, axis=axis, baseline_reply=reply, baseline_why=why, seeded=seeded
@@ -487,6 +669,8 @@ def draft(
             tables.append(out.table)
     if tables:
         toml["graders"] = tables
+    if any(t["type"] in ("llm", "llm_reference") for t in tables):
+        toml["judge_runs"] = CPE_JUDGE_VOTES
     _case_items(case, items, imported=len(tables), axis=axis, scaffolded=scaffolded)
     return Draft(case=case, task=tid, toml=toml, files=files, items=items, plugins=tuple(plugins))
 

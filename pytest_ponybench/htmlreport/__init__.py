@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_ponybench.analysis import verdict
+from pytest_ponybench.analysis import stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.htmlreport.details import SOURCE_KEY
 from pytest_ponybench.htmlreport.source import NotARunDir, Source, load
@@ -35,18 +35,19 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
     Raises NotARunDir when run_dir holds no results.jsonl, FileExistsError when the folder the
     cell scripts go to exists and is not a report's."""
     from pytest_ponybench.htmlreport.build import build
+    from pytest_ponybench.htmlreport.trendview import section
 
     source = load(run_dir)
     records = _tag(0, source)
-    opts = source.run.get("options") if isinstance(source.run.get("options"), dict) else {}
-    assert isinstance(opts, dict)
+    info = source.info
     try:
         found = verdict.run_verdicts(
             records,
-            source.run,
+            info.design(),
             baseline,
-            primary=str(opts.get("primary") or "pass"),
-            family=str(opts.get("family") or "model"),
+            primary=info.options.primary or "pass",
+            family=info.options.family or "model",
+            direction=info.options.direction or stats.TWO_SIDED,
         )
         rows = found.rows
     except ValueError:  # a malformed design or a primary of another version: the fixed design's
@@ -63,6 +64,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
         title=f"ponybench report: {run_dir.name}",
         baseline=baseline,
         baseline_note=note,
+        trend=section(run_dir),
     )
 
 

@@ -1,5 +1,7 @@
-"""Assemble the report: one HTML page (run, verdicts, plots, matrix, the table of every cell) and
-the cells' details in script files beside it, which the page loads when a cell is opened.
+"""Assemble the report: one HTML page (the answer first: each arm's verdict per model, real
+models before the scripted offline ones; then the run, each model's verdicts, plots and matrix,
+the table of every cell) and the cells' details in script files beside it, which the page loads
+when a cell is opened.
 
 The page reads its data from an inline JSON block and inserts every record- or agent-written
 string as text (never as HTML); the cell scripts hold JSON too. A Content-Security-Policy lets
@@ -34,13 +36,21 @@ from markupsafe import Markup
 
 from pytest_ponybench import __version__
 from pytest_ponybench.analysis import report, stats, verdict
+from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.graders.cell import outcomes_of
-from pytest_ponybench.core.records import Record, is_valid, latest, number, passed, tokens
-from pytest_ponybench.htmlreport import plots
-from pytest_ponybench.htmlreport.details import SOURCE_KEY, Job, outcome, reason, write_parts
+from pytest_ponybench.core.records import Record, is_valid, latest, number, tokens
+from pytest_ponybench.htmlreport import answer, brings, plots
+from pytest_ponybench.htmlreport.details import (
+    EXPECTED_KEY,
+    SOURCE_KEY,
+    Job,
+    outcome,
+    reason,
+    write_parts,
+)
 from pytest_ponybench.htmlreport.source import Source
 
-__all__ = ["Cell", "DETAILS_MODULE", "MARKER", "MAX_WORKERS", "PARALLEL_CELLS", "REASON_CHARS", "build"]
+__all__ = ["Cell", "DETAILS_MODULE", "MARKER", "MAX_WORKERS", "PARALLEL_CELLS", "build"]
 
 MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next build
 # Above this many cells the details are built by worker processes (reading workspaces and
@@ -48,7 +58,6 @@ MARKER = ".ponybench-report"  # in the cells folder: ours to replace on the next
 PARALLEL_CELLS = 1_000
 MAX_WORKERS = 4
 DETAILS_MODULE = f"{__package__}.details"
-REASON_CHARS = 300  # in the table; the cell view shows all of it
 
 
 @dataclass
@@ -88,7 +97,12 @@ def _cells(records: Sequence[Record], sources: Sequence[Source], baseline: str) 
     cells = []
     for i, rec in enumerate(sorted(chosen, key=key)):
         source = sources[rec.get(SOURCE_KEY, 0)]
-        cells.append(Cell(i, Record(**rec), source, source.cell_folder(rec)))
+        shown = Record(**rec)
+        intended = source.summary.get("expected_failures")
+        why = intended.get(str(rec.get("cell_id"))) if isinstance(intended, dict) else None
+        if isinstance(why, str):
+            shown[EXPECTED_KEY] = why
+        cells.append(Cell(i, shown, source, source.cell_folder(rec)))
     groups: dict[tuple[str, str, str], int] = {}
     for c in cells:  # side by side: the arms of one (task, model, run)
         c.group = groups.setdefault(
@@ -110,7 +124,7 @@ def _table(cells: Sequence[Cell]) -> dict[str, Any]:
                 str(r.get("model")),
                 r.get("run") if isinstance(r.get("run"), int) else str(r.get("run")),  # sorts as a number
                 outcome(r),
-                reason(r)[:REASON_CHARS],
+                reason(r),
                 number(r.get("total_loc")),
                 tokens(r),
                 number(r.get("cost_usd")),
@@ -235,7 +249,8 @@ def _summary(totals: Sequence[Mapping[str, Any]], model: str) -> tuple[tuple[str
     return report.table_rows([r for r in totals if r["model"] == model])
 
 
-def _run_info(source: Source, records: Sequence[Record]) -> dict[str, Any]:
+def _run_info(source: Source, records: Sequence[Record], brought: Mapping[str, str]) -> dict[str, Any]:
+    """The run's facts; records are its cells' (latest attempts, expected failures marked)."""
     run = source.run
     options = run.get("options") if isinstance(run.get("options"), dict) else {}
     assert isinstance(options, dict)
@@ -270,14 +285,15 @@ def _run_info(source: Source, records: Sequence[Record]) -> dict[str, Any]:
         "python": ", ".join(f"{k} {run.get(k.lower(), '?')}" for k in ("Python", "pytest", "xdist")),
         "models": ", ".join(map(str, models)),
         "runs": options.get("runs", "?"),
-        "arms": [_arm(a) for a in run.get("arms") or [] if isinstance(a, dict)],
+        "arms": [_arm(a, brought) for a in run.get("arms") or [] if isinstance(a, dict)],
         "spend": "?"
         if spent is None
         else f"${spent:.4f}" + (" (offline models: notional, nothing was paid)" if offline else ""),
         "preflight": pre,
         "cells": len(chosen),
-        "passed": sum(is_valid(r) and passed(r) for r in chosen),
-        "failed": sum(is_valid(r) and not passed(r) for r in chosen),
+        "passed": sum(outcome(r) == "passed" for r in chosen),
+        "failed": sum(outcome(r) == "failed" for r in chosen),
+        "xfailed": sum(outcome(r) == "xfailed" for r in chosen),
         "invalid": invalid,
         "missing": [str(m) for m in missing],
         "rescored": rescored,
@@ -300,8 +316,9 @@ def _part(part: Mapping[str, Any], arm: Mapping[str, Any], first_plugin: bool) -
     return f"{kind.replace('-', ' ')} {value}{listed}"
 
 
-def _arm(arm: Mapping[str, Any]) -> dict[str, str]:
-    """An arm as run.json describes it: name, kind, hash and what it adds, in words."""
+def _arm(arm: Mapping[str, Any], brought: Mapping[str, str]) -> dict[str, str]:
+    """An arm as run.json describes it: name, kind, hash and what it adds, in words; and what
+    its sessions were given beside the baseline's (`brings`)."""
     what = []
     parts = arm.get("parts")
     if isinstance(parts, list):
@@ -321,7 +338,32 @@ def _arm(arm: Mapping[str, Any]) -> dict[str, str]:
         "kind": str(arm.get("kind", "?")),
         "hash": str(arm.get("hash", "?")),
         "what": "; ".join(what) or ("nothing added" if arm.get("kind") == "baseline" else "-"),
+        "brings": brought.get(str(arm.get("name")), ""),
     }
+
+
+def _brings(source: Source, cells: Sequence[Cell], baseline: str) -> dict[str, str]:
+    """What each arm brings, in words: the pre-flight's evidence when it ran, else a kept cell
+    of the arm beside the baseline's cell of the same task, model and run (or any)."""
+    pre = source.run.get("preflight")
+    checked = pre.get("arms") if isinstance(pre, dict) and pre.get("ran") else None
+    if isinstance(checked, list):
+        return {
+            str(res.get("arm")): brings.words(brings.from_evidence(res["evidence"]))
+            for res in checked
+            if isinstance(res, dict) and isinstance(res.get("evidence"), dict)
+        }
+    kept = [c for c in cells if c.folder is not None and c.source is source]
+    bases = [c for c in kept if str(c.rec.get("arm")) == baseline]
+    out: dict[str, str] = {}
+    for cell in kept:
+        arm = str(cell.rec.get("arm"))
+        if arm == baseline or arm in out or not bases:
+            continue
+        base = next((b for b in bases if b.group == cell.group), bases[0])
+        assert cell.folder is not None and base.folder is not None
+        out[arm] = brings.words(brings.from_streams(cell.folder, base.folder))
+    return out
 
 
 def _sha(info: Mapping[str, Any]) -> str:
@@ -401,6 +443,7 @@ def build(
     title: str,
     baseline: str = "baseline",
     baseline_note: str = "",
+    trend: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the page at `out` and the cell scripts in the folder beside it named after it."""
     t0 = time.monotonic()
@@ -412,11 +455,13 @@ def build(
     if cells_dir.exists() and not (cells_dir / MARKER).exists():
         raise FileExistsError(f"{cells_dir}: exists and is not a report's cell folder; pick another -o")
     cells = _cells(records, sources, baseline)
-    models = sorted({str(c.rec.get("model")) for c in cells})
+    models = answer.model_order(str(c.rec.get("model")) for c in cells)
     arms = _arm_order((str(c.rec.get("arm")) for c in cells), baseline)
     model_rows = report.model_totals(c.rec for c in cells)
     totals = {(r["model"], r["arm"]): r for r in model_rows}
     blocks = _verdict_blocks(rows, totals)
+    # Of one run only: a comparison's arms are the two runs' labels, which no session was given.
+    brought = _brings(sources[0], cells, baseline) if len(sources) == 1 else {}
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{cells_dir.name}.", dir=out.parent))
     parts: Future[None] | None = None
@@ -435,6 +480,7 @@ def build(
             sections.append(
                 {
                     "model": model,
+                    "offline": is_offline(model),
                     "verdicts": blocks.get(model, []),
                     "columns": _summary(model_rows, model)[0],
                     "summary": _summary(model_rows, model)[1],
@@ -458,13 +504,13 @@ def build(
             .get_template("report.html.j2")
             .render(
                 title=title,
-                runs=[
-                    _run_info(s, [r for r in records if int(r.get(SOURCE_KEY, 0)) == i])
-                    for i, s in enumerate(sources)
-                ],
+                runs=[_run_info(s, [c.rec for c in cells if c.source is s], brought) for s in sources],
+                answers=answer.answers(rows, arms, brought),
+                offline_note=answer.OFFLINE_NOTE,
                 sections=sections,
                 intro=verdict.INTRO,
                 baseline_note=baseline_note,
+                trend=trend,
                 data=Markup(_script_json(data)),
                 style=Markup(_static("report.css")),
                 script=Markup(script),

@@ -15,19 +15,26 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
+from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.textfiles import clean
+from pytest_ponybench.agents import registry
 from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.records import FIELDS, Record, is_valid, passed
 from pytest_ponybench.core.records import number as record_number
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.htmlreport import transcript
 from pytest_ponybench.scoring import diff
+from pytest_ponybench.scoring.checks import check_name
 from pytest_ponybench.store.celldir import CellDir
 
 __all__ = [
     "Bases",
+    "EXPECTED_KEY",
     "Job",
     "PART_BYTES",
+    "REASON_CHARS",
+    "REPORT_KEYS",
     "SOURCE_KEY",
     "STDERR_TAIL_BYTES",
     "cell_detail",
@@ -43,18 +50,47 @@ STDERR_TAIL_BYTES = 16_000
 # spend most of its build creating files, while a part still loads in milliseconds.
 PART_BYTES = 256_000
 SOURCE_KEY: Final = "report_source"  # which run a record came from, in a two-run report
+# Why the cell must fail (its offline agent's intended failure, summary.json's
+# expected_failures), on the records of such cells only.
+EXPECTED_KEY: Final = "report_expected"
+REPORT_KEYS = (SOURCE_KEY, EXPECTED_KEY)  # the report's own keys, never shown as the record's
+REASON_CHARS = 300  # a reason as the table and the cell view show it
 
 
 def outcome(rec: Record) -> str:
+    """passed, failed, invalid, or xfailed: a cell that failed as its offline agent intends (a
+    strict xfail in the run, which the terminal counts as xfailed)."""
     if not is_valid(rec):
         return "invalid"
-    return "passed" if passed(rec) else "failed"
+    if passed(rec):
+        return "failed" if rec.get(EXPECTED_KEY) else "passed"  # a strict xfail that passed
+    return "xfailed" if rec.get(EXPECTED_KEY) else "failed"
+
+
+def _check_reason(rec: Record, text: str) -> str:
+    """A reason as the check's name and its message's first line. Records written before the
+    name was cut right lost its head (`]: AssertionError: ...` for a parameter holding `/`):
+    the failed check whose message the reason quotes gives it back."""
+    for check in rec.get("checks") or []:
+        if not isinstance(check, dict) or check.get("outcome") == "passed":
+            continue
+        message = " ".join(str(check.get("message") or "").split())
+        at = text.find(message[:60]) if message else -1
+        name = f"{check_name(str(check.get('nodeid')))}: "
+        if at > 0 and text[:at] != name and name.endswith(text[:at]):
+            return name + text[at:]
+    return text
 
 
 def reason(rec: Record) -> str:
+    """Why the cell did not pass, in one line: the check's name and its message's first line,
+    a grader's explanation or the session's error, as a quote that keeps its ends."""
     if not is_valid(rec):
-        return str(rec.get("error") or "invalid")
-    return str(rec.get("reason") or "")
+        return textfiles.quote(str(rec.get("error") or "invalid"), REASON_CHARS)
+    text = _check_reason(rec, str(rec.get("reason") or ""))
+    if passed(rec) and rec.get(EXPECTED_KEY):
+        text = f"passed, but {rec[EXPECTED_KEY]}: the instrument is broken"
+    return textfiles.quote(text, REASON_CHARS)
 
 
 # --- one cell's script --------------------------------------------------------------------------
@@ -129,7 +165,7 @@ def cell_detail(
         graders=[_grader(o) for o in outcomes_of(rec)] if is_valid(rec) else [],
         score=record_number(rec.get("score")),
         policy=policy_items(rec),
-        record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k != SOURCE_KEY],
+        record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k not in REPORT_KEYS],
     )
     if folder is None:
         detail["note"] = "the cell's folder was not kept (or lies outside this run dir)"
@@ -137,12 +173,16 @@ def cell_detail(
     detail["folder"] = quote(os.path.relpath(folder, out_dir)) + "/"
     if task not in prompts:
         prompts[task] = _prompt(folder)
-    stream = CellDir(folder).stream
-    try:
-        with open(stream, encoding="utf-8", errors="replace", newline="\n") as fh:
-            detail["transcript"] = transcript.items_of(fh, prompts[task])
-    except OSError:
-        detail["note"] = "no claude.jsonl in the cell's folder"
+    cli = registry.of_record(rec.get("agent"))
+    stream = CellDir(folder).path / cli.stream_file
+    seen = cli.parse(stream)
+    if stream.is_file():
+        detail["transcript"] = transcript.items_of(seen, cli.dialect, prompts[task])
+    else:
+        detail["note"] = f"no {cli.stream_file} in the cell's folder"
+    detail["transcript"] += transcript.request_items(
+        gateway_log.lines(CellDir(folder).gateway), seen.session_id
+    )
     if not is_valid(rec) or rec.get("timed_out"):
         detail["stderr"] = _tail(CellDir(folder).stderr)
     if CellDir(folder).workspace.is_dir():

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.core.records import Record
-from pytest_ponybench.store import results
+from pytest_ponybench.store import results, runinfo
 
 __all__ = ["NotARunDir", "SPEND", "Source", "load"]
 
@@ -33,6 +33,11 @@ class Source:
     summary: dict[str, Any] = field(default_factory=dict)
     spend: dict[str, Any] = field(default_factory=dict)
     records: list[Record] = field(default_factory=list)
+
+    @property
+    def info(self) -> runinfo.RunInfo:
+        """run.json, typed (`run` is the file as it is, shown whole)."""
+        return runinfo.RunInfo.from_json(self.run)
 
     def cell_folder(self, rec: Record) -> Path | None:
         """The folder of this record's attempt, when it was kept."""
@@ -66,7 +71,7 @@ def load(path: Path, label: str = "") -> Source:
     return Source(
         label=label or path.name,
         path=path,
-        run=_json(path / results.RUN_JSON),
+        run=runinfo.shown(path),
         summary=_json(path / results.SUMMARY),
         spend=_json(path / SPEND),
         records=results.read_records(path / results.RESULTS),

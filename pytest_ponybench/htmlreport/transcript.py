@@ -1,26 +1,32 @@
-"""A cell's transcript from the CLI's stream-json: one plain item per thing a reader looks at.
+"""A cell's transcript as the report shows it: one plain item per thing a reader looks at.
 
-The stream is agent-written text: items hold strings only, and the page inserts them as text.
-Parsing is by field, never by position (the CLI's key order moves between releases); a line that
-is not JSON, or an event we do not know, becomes a generic item rather than an error.
+Made from the session's `Transcript` (its adapter parsed the stream once; the report's source
+asks the adapter named by the record). The stream is agent-written text: items hold strings
+only, and the page inserts them as text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
-__all__ = ["Item", "KEEP_CHARS", "MAX_ITEMS", "items_of", "prompt_from_requests"]
+from pytest_ponybench.agents.base import Dialect
+from pytest_ponybench.core.transcript import HookEvent, Message, Note, ToolCall, ToolResult, Transcript
+from pytest_ponybench.gateway.log import texts_of
+
+__all__ = ["Item", "KEEP_CHARS", "MAX_ITEMS", "items_of", "prompt_from_requests", "request_items"]
 
 # A text longer than this is kept cut in the report's cell file (the whole stream stays in the
 # cell folder); the page shows less again at first, with a button for the rest.
 KEEP_CHARS = 2_000_000
 MAX_ITEMS = 2_000
+_PATH_KEYS = ("file_path", "notebook_path", "path", "filePath")
 
 
 class Item(TypedDict, total=False):
     kind: str  # prompt | session | hook | text | thinking | tool | result | final | event | note
+    #          | request | side (a model request as the gateway saw it: the agent's, a side call)
     title: str
     text: str
     code: str  # a Write's content, an Edit's new text: shown as code
@@ -37,169 +43,73 @@ def _clip(text: str, item: Item, key: str) -> None:
     item[key] = text  # type: ignore[literal-required]
 
 
-def _as_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):  # a tool result's content blocks
-        parts = [
-            str(b.get("text", "")) if isinstance(b, Mapping) and "text" in b else _json(b) for b in value
-        ]
-        return "\n".join(parts)
-    return _json(value)
-
-
 def _json(value: Any) -> str:
     return json.dumps(value, indent=1, ensure_ascii=False, default=str)
 
 
-def _tool_call(block: Mapping[str, Any]) -> Item:
-    name = str(block.get("name", "?"))
-    raw = block.get("input")
-    args: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    item: Item = {"kind": "tool", "title": name}
-    path = args.get("file_path") or args.get("notebook_path") or args.get("path")
-    if isinstance(path, str):
+def _tool_call(call: ToolCall, dialect: Dialect) -> Item:
+    args: Mapping[str, Any] = call.input or {}
+    item: Item = {"kind": "tool", "title": call.tool}
+    path = next((args[k] for k in _PATH_KEYS if isinstance(args.get(k), str)), None)
+    if path is not None:
         item["path"] = path
-    if name == "Write" and isinstance(args.get("content"), str):
-        _clip(args["content"], item, "code")
-    elif name == "Edit" and isinstance(args.get("new_string"), str):
-        _clip(str(args.get("old_string", "")), item, "old")
-        _clip(args["new_string"], item, "code")
+    if call.tool == dialect.write and isinstance(args.get(dialect.write_content), str):
+        _clip(args[dialect.write_content], item, "code")
+    elif call.tool == dialect.edit and isinstance(args.get(dialect.edit_new), str):
+        _clip(str(args.get(dialect.edit_old, "")), item, "old")
+        _clip(args[dialect.edit_new], item, "code")
     else:
-        _clip(_json(raw), item, "text")
+        _clip(_json(dict(args)) if call.input is not None else call.raw, item, "text")
     return item
 
 
-def _assistant(event: Mapping[str, Any]) -> list[Item]:
-    message = event.get("message")
-    content = message.get("content") if isinstance(message, Mapping) else None
-    items: list[Item] = []
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, Mapping):
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            item: Item = {"kind": "text", "title": "assistant"}
-            _clip(str(block.get("text", "")), item, "text")
-        elif kind == "thinking":
-            item = {"kind": "thinking", "title": "thinking"}
-            _clip(str(block.get("thinking", "")), item, "text")
-        elif kind == "tool_use":
-            item = _tool_call(block)
-        else:
-            item = {"kind": "event", "title": f"assistant {kind}"}
-            _clip(_json(block), item, "text")
-        items.append(item)
-    return items
+def _hook(hook: HookEvent) -> Item:
+    item: Item = {"kind": "hook", "title": f"hook_response {hook.name or hook.event}".strip()}
+    if hook.failed:
+        item["error"] = True
+    text = hook.stdout
+    if hook.stderr and hook.stderr not in text:
+        text = f"{text}\n[stderr]\n{hook.stderr}" if text else hook.stderr
+    if hook.exit_code not in (None, 0):
+        text = f"{text}\n[exit code {hook.exit_code}]".lstrip("\n")
+    _clip(text, item, "text")
+    return item
 
 
-def _user(event: Mapping[str, Any]) -> list[Item]:
-    message = event.get("message")
-    content = message.get("content") if isinstance(message, Mapping) else None
-    if isinstance(content, str):
-        item: Item = {"kind": "text", "title": "user"}
-        _clip(content, item, "text")
-        return [item]
-    items: list[Item] = []
-    for block in content if isinstance(content, list) else ():
-        if isinstance(block, Mapping) and block.get("type") == "tool_result":
-            item = {"kind": "result", "title": "tool result", "error": block.get("is_error") is True}
-            _clip(_as_text(block.get("content", "")), item, "text")
-        else:
-            item = {"kind": "text", "title": "user"}
-            _clip(_as_text([block]), item, "text")
-        items.append(item)
-    return items
-
-
-def _system(event: Mapping[str, Any]) -> Item:
-    sub = str(event.get("subtype", ""))
-    if sub == "init":
-        plugins = [p.get("name") if isinstance(p, Mapping) else p for p in event.get("plugins") or []]
-        lines = [
-            f"model: {event.get('model')}",
-            f"tools: {len(event.get('tools') or [])}",
-            f"plugins: {', '.join(map(str, plugins)) or 'none'}",
-            f"skills: {', '.join(map(str, event.get('skills') or [])) or 'none'}",
-            f"permission mode: {event.get('permissionMode')}",
-            f"claude: {event.get('claude_code_version', '?')}",
-        ]
-        return {"kind": "session", "title": "session start", "text": "\n".join(lines)}
-    if sub.startswith("hook"):
-        item: Item = {"kind": "hook", "title": f"{sub} {event.get('hook_name', '')}".strip()}
-        _clip(str(event.get("output") or event.get("stdout") or _json(event)), item, "text")
+def _item(entry: object, dialect: Dialect) -> Item:
+    if isinstance(entry, Message):
+        kind = "thinking" if entry.thinking else "text"
+        item: Item = {"kind": kind, "title": "thinking" if entry.thinking else entry.role}
+        _clip(entry.text, item, "text")
         return item
-    item = {"kind": "event", "title": f"system {sub}"}
-    _clip(_json(event), item, "text")
+    if isinstance(entry, ToolCall):
+        return _tool_call(entry, dialect)
+    if isinstance(entry, ToolResult):
+        item = {"kind": "result", "title": "tool result", "error": entry.is_error}
+        _clip(entry.text, item, "text")
+        return item
+    if isinstance(entry, HookEvent):
+        return _hook(entry)
+    assert isinstance(entry, Note)
+    item = {"kind": entry.kind, "title": entry.title}
+    if entry.error:
+        item["error"] = True
+    _clip(entry.text, item, "text")
     return item
 
 
-def _final(event: Mapping[str, Any]) -> Item:
-    usage = event.get("usage") if isinstance(event.get("usage"), Mapping) else {}
-    assert isinstance(usage, Mapping)
-    lines = [
-        f"subtype: {event.get('subtype')}   is_error: {event.get('is_error')}",
-        f"turns: {event.get('num_turns')}   duration_ms: {event.get('duration_ms')}   "
-        f"cost_usd: {event.get('total_cost_usd')}",
-        "usage: "
-        + ", ".join(
-            f"{k} {usage.get(k)}"
-            for k in (
-                "input_tokens",
-                "output_tokens",
-                "cache_read_input_tokens",
-                "cache_creation_input_tokens",
-            )
-            if k in usage
-        ),
-    ]
-    if event.get("api_error_status") is not None:
-        lines.append(f"api_error_status: {event.get('api_error_status')}")
-    if event.get("permission_denials"):
-        lines.append(f"permission denials: {_json(event.get('permission_denials'))}")
-    result = event.get("result")
-    if isinstance(result, str) and result:
-        lines += ["", result]
-    item: Item = {"kind": "final", "title": "result", "error": event.get("is_error") is True}
-    _clip("\n".join(lines), item, "text")
-    return item
-
-
-def items_of(lines: Iterable[str], prompt: str | None = None) -> list[Item]:
-    """Transcript items from the lines of a claude.jsonl, the task's prompt first when known."""
+def items_of(transcript: Transcript, dialect: Dialect, prompt: str | None = None) -> list[Item]:
+    """Transcript items of a session, the task's prompt first when known."""
     items: list[Item] = []
     if prompt:
         items.append({"kind": "prompt", "title": "prompt", "text": prompt})
-    for line in lines:
+    for entry in transcript.entries:
         if len(items) >= MAX_ITEMS:
             items.append(
-                {"kind": "note", "title": "cut", "text": f"more than {MAX_ITEMS} items; see claude.jsonl"}
+                {"kind": "note", "title": "cut", "text": f"more than {MAX_ITEMS} items; see the stream"}
             )
             break
-        if not line.strip():
-            continue
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            item: Item = {"kind": "event", "title": "not JSON"}
-            _clip(line, item, "text")
-            items.append(item)
-            continue
-        if not isinstance(event, Mapping):
-            continue
-        kind = event.get("type")
-        if kind == "assistant":
-            items += _assistant(event)
-        elif kind == "user":
-            items += _user(event)
-        elif kind == "system":
-            items.append(_system(event))
-        elif kind == "result":
-            items.append(_final(event))
-        else:
-            item = {"kind": "event", "title": str(kind)}
-            _clip(_json(event), item, "text")
-            items.append(item)
+        items.append(_item(entry, dialect))
     return items
 
 
@@ -225,3 +135,48 @@ def prompt_from_requests(first_request_line: str) -> str | None:
         and not str(b.get("text", "")).lstrip().startswith("<system-reminder>")
     ]
     return texts[-1] if texts else None
+
+
+def request_items(lines: list[dict[str, Any]], main_session: str | None) -> list[Item]:
+    """The cell's model requests as the gateway saw them, after the session's own items: who
+    asked (the agent's session, or a side call: another session in the cell, a hook's or an MCP
+    server's), the model, the status, tokens and dollars, and what reached the model that was
+    new (a hook's context among it) and what it answered."""
+    if not lines:
+        return []
+    items: list[Item] = [
+        {"kind": "note", "title": "as the model gateway saw it", "text": f"{len(lines)} request(s)"}
+    ]
+    for line in lines[:MAX_ITEMS]:
+        session = line.get("session")
+        side = main_session is not None and session != main_session
+        usage = line.get("usage") if isinstance(line.get("usage"), Mapping) else {}
+        assert isinstance(usage, Mapping)
+        tokens = sum(int(v) for v in usage.values() if isinstance(v, int))
+        model = str(line.get("model"))
+        if line.get("served"):
+            model += f" (played by {line['served']})"
+        title = (
+            f"model request {line.get('n')} ({'side call' if side else 'agent'}): {model}, "
+            f"{line.get('status')}, {tokens:,} tokens, ${float(line.get('cost_usd') or 0):.4f}"
+        )
+        request = line.get("request") if isinstance(line.get("request"), Mapping) else {}
+        assert isinstance(request, Mapping)
+        sent = "\n\n".join(t for t in texts_of(request.get("messages")) if t)
+        answered = "\n\n".join(t for t in texts_of(line.get("response")) if t)
+        why = line.get("refused") or line.get("error")
+        text = "\n".join(
+            part
+            for part in (
+                f"[{why}]" if why else "",
+                f"sent (new):\n{sent}" if sent else "",
+                f"answered:\n{answered}" if answered else "",
+            )
+            if part
+        )
+        item: Item = {"kind": "side" if side else "request", "title": title}
+        if why or int(line.get("status") or 0) >= 400:
+            item["error"] = True
+        _clip(text, item, "text")
+        items.append(item)
+    return items

@@ -18,8 +18,10 @@ allows one), every capability dropped from the effective, permitted, bounding an
 no further user namespaces, and a seccomp filter (seccomp.py) against the calls that need no
 capability to reach another process (ptrace, process_vm_*). A path to hide that lies inside a
 bound folder (this package installed in site-packages, a project under /usr/local/src) gets an
-empty tmpfs over it. The agent keeps the network (the model is an HTTP API; the offline server
-listens on 127.0.0.1); the scorer has none.
+empty tmpfs over it. Neither keeps the host's network: the scorer has none, and the agent has a
+network namespace of its own whose only way out is the model gateway (`Passage`: the gateway's
+unix socket bound in, and a bridge that listens on the namespace's loopback and relays to it),
+so it reaches no other host service, no other session's server and no outside address.
 
 `status()` proves all of this once per process by asking a confined process for its
 capability sets (`CapEff` must be 0) before any cell runs; run.json and the session header
@@ -34,6 +36,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -46,12 +49,14 @@ from pytest_ponybench.isolation import seccomp
 __all__ = [
     "BWRAP_ENV",
     "CAP_FIELDS",
+    "BRIDGE_PORT",
     "CA_VARS",
     "CLI_PACKAGE",
     "Confinement",
     "ETC_KEEP",
     "INSTALL_HINT",
     "METHOD",
+    "Passage",
     "Prefix",
     "SYSTEM_DIRS",
     "SYSTEM_LINKS",
@@ -59,6 +64,7 @@ __all__ = [
     "View",
     "agent_command",
     "agent_view",
+    "bridge_python",
     "bwrap_argv",
     "bwrap_path",
     "claude_readable",
@@ -114,6 +120,41 @@ ETC_KEEP = (
 # Files the CLI may be pointed at by variables it keeps (proxy CA bundles), bound read-only.
 CA_VARS = ("SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS")
 TMP_BYTES = 1 << 30  # a private /tmp is memory: a process that fills it fails with ENOSPC
+# Inside a confined agent's own network namespace: where the model gateway answers.
+BRIDGE_PORT = 8421
+_INSIDE = Path("/run/ponybench")
+
+
+def bridge_python() -> str:
+    """The python that runs the bridge inside a cell: the harness's base interpreter (a venv's
+    own python is a link into it; the bridge needs the standard library alone)."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A confined session's one way out: the gateway's unix socket and the bridge (a copy of
+    `_probe/netbridge.py` beside it, never the package's own file) run by a python whose install
+    is bound read-only; inside, the gateway answers at http://127.0.0.1:BRIDGE_PORT."""
+
+    socket: Path
+    bridge: Path
+    python: str
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{BRIDGE_PORT}"
+
+    def binds(self) -> tuple[tuple[Path, Path], ...]:
+        return ((self.socket, _INSIDE / "gateway.sock"), (self.bridge, _INSIDE / "netbridge.py"))
+
+    def launcher(self) -> list[str]:
+        inside = str(_INSIDE / "gateway.sock")
+        return [self.python, "-I", "-S", str(_INSIDE / "netbridge.py"), inside, str(BRIDGE_PORT), "--"]
+
+    def readable(self) -> list[Path]:
+        folder = program_folder(self.python)
+        return [] if str(folder).startswith(SYSTEM_DIRS) else [folder]
 
 
 @dataclass(frozen=True)
@@ -126,9 +167,12 @@ class View:
     network: bool = False
     chdir: Path | None = None
     # (descriptor, path): a file whose content exists only inside the sandbox, on its tmpfs,
-    # and goes with it (a logged-in user's credentials); the descriptor is read by bwrap.
+    # and goes with it; the descriptor is read by bwrap.
     data: tuple[tuple[int, Path], ...] = ()
     tmp_bytes: int = TMP_BYTES
+    # (host path, path inside): single files bound read-only at another path (the gateway's
+    # socket and the bridge), so the folder they lie in is never seen
+    files: tuple[tuple[Path, Path], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -384,6 +428,8 @@ def bwrap_argv(bwrap: str, view: View, *, userns: bool = True, seccomp_fd: int |
         argv += ["--bind", str(path), str(path)]
     for fd, dest in view.data:
         argv += ["--perms", "0600", "--bind-data", str(fd), str(dest)]
+    for source, target in view.files:
+        argv += ["--ro-bind", str(source), str(target)]
     # The sandbox's own root (where /etc and the mount points were made) read-only too; the
     # writable binds, /tmp and /dev/shm are mounts of their own and stay writable.
     argv += ["--remount-ro", "/"]
@@ -460,12 +506,15 @@ def agent_view(
     env: Mapping[str, str] | None = None,
     readable: Sequence[Path] = (),
     protected: Mapping[str, Path] | None = None,
+    passage: Passage | None = None,
 ) -> View:
     """What a claude session sees: its workspace and HOME writable, the claude install
     (`claude_readable`), the copies of the arm's plugin and MCP folders and proxy CA files
-    readable. A readable path that is or holds one of protected is refused (`exposure`)."""
+    readable. A readable path that is or holds one of protected is refused (`exposure`). With
+    a passage its network is its own namespace with the gateway's bridge in it; without one
+    it keeps the host's (a caller that has no gateway)."""
     path = (env or {}).get("PATH")
-    extra = [*claude_readable(claude, path), *readable]
+    extra = [*claude_readable(claude, path), *readable, *(passage.readable() if passage else [])]
     for var in CA_VARS:
         if (value := (env or {}).get(var)) and os.path.exists(value):
             extra.append(Path(os.path.realpath(value)))
@@ -475,19 +524,24 @@ def agent_view(
         writable=(workspace, home),
         readable=tuple(extra),
         hide=tuple(hide),
-        network=True,
+        network=passage is None,
         chdir=workspace,
+        files=passage.binds() if passage is not None else (),
     )
 
 
 def wrap(
-    cmd: Sequence[str], view: View, data: Mapping[Path, bytes] | None = None
+    cmd: Sequence[str],
+    view: View,
+    data: Mapping[Path, bytes] | None = None,
+    launcher: Sequence[str] = (),
 ) -> tuple[list[str], Prefix]:
-    """cmd confined to view (cmd[0] is the claude binary, resolved on PATH); the Prefix's
-    descriptors go to the child (pass_fds) and are closed here once it started."""
+    """cmd confined to view (cmd[0] is the claude binary, resolved on PATH), started by
+    launcher when given; the Prefix's descriptors go to the child (pass_fds) and are closed
+    here once it started."""
     pre = prefix(view, data)
     claude = os.path.realpath(shutil.which(cmd[0]) or cmd[0])
-    return [*pre.argv, claude, *cmd[1:]], pre
+    return [*pre.argv, *launcher, claude, *cmd[1:]], pre
 
 
 def agent_command(
@@ -498,12 +552,11 @@ def agent_command(
     env: Mapping[str, str],
     hide: Sequence[Path] = (),
     readable: Sequence[Path] = (),
-    credentials: bytes | None = None,
-    credentials_path: Path | None = None,
     protected: Mapping[str, Path] | None = None,
+    passage: Passage | None = None,
 ) -> tuple[list[str], Prefix]:
-    """A claude session's command confined (agent_view), a logged-in user's credentials given
-    as a file that lives only on the sandbox's own tmpfs."""
+    """A claude session's command confined (agent_view); with a passage, started by its bridge
+    (no credential ever enters: the gateway holds it)."""
     view = agent_view(
         workspace=workspace,
         home=home,
@@ -512,9 +565,9 @@ def agent_command(
         env=env,
         readable=readable,
         protected=protected,
+        passage=passage,
     )
-    data = {credentials_path: credentials} if credentials is not None and credentials_path else None
-    return wrap(cmd, view, data)
+    return wrap(cmd, view, None, passage.launcher() if passage is not None else ())
 
 
 CAP_FIELDS = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")

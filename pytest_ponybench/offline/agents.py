@@ -26,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from pytest_ponybench.agents.dialect import dialect_of
 from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline  # the naming is core's
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape, wire
@@ -174,15 +175,18 @@ def _agent_step(
         for b in wire.blocks(messages, "user")
         if b.get("type") == "tool_result" and b.get("is_error")
     }
-    touched: dict[str, set[str]] = {}  # path -> tool names, "!" marking a failed call
-    for call in wire.blocks(messages, "assistant"):
-        given = call.get("input")
-        if call.get("type") == "tool_use" and isinstance(given, dict):
-            if isinstance(path := given.get("file_path"), str):
-                mark = "!" if call.get("id") in failed else ""
-                touched.setdefault(os.path.normpath(path), set()).add(f"{call.get('name')}{mark}")
     tools = body.get("tools")
     tool_names = {t.get("name") for t in tools if isinstance(t, dict)} if isinstance(tools, list) else set()
+    say = dialect_of(tool_names)
+    paths = {say.write: say.write_path, say.edit: say.edit_path, say.read: say.read_path}
+    verbs = {say.write: "Write", say.edit: "Edit", say.read: "Read"}
+    touched: dict[str, set[str]] = {}  # path -> what was done ("Write", ...), "!" marking a failure
+    for call in wire.blocks(messages, "assistant"):
+        given, name = call.get("input"), str(call.get("name"))
+        if call.get("type") == "tool_use" and isinstance(given, dict) and name in paths:
+            if isinstance(path := given.get(paths[name]), str):
+                mark = "!" if call.get("id") in failed else ""
+                touched.setdefault(os.path.normpath(path), set()).add(f"{verbs[name]}{mark}")
     wrote: list[str] = []
     broke: list[str] = []
     pending: list[tuple[str, str, bytes | None, bool]] = []  # rel, path, current, read
@@ -203,20 +207,21 @@ def _agent_step(
             return wire.text(session.reply)
         summary = f"Done: wrote {', '.join(wrote)}." if wrote else "Done: nothing needed changing."
         return wire.text(summary + (f" Failed: {', '.join(broke)}." if broke else ""))
-    if not {"Write", "Edit"} <= tool_names:
+    if not {say.write, say.edit} <= tool_names:
         return wire.text(f"I cannot write {pending[0][0]}: the Write and Edit tools are not available.")
     unread = [path for _, path, current, read in pending if current is not None and not read]
-    if unread and "Read" in tool_names:
-        return wire.tools([("Read", {"file_path": path}) for path in unread])
+    if unread and say.read in tool_names:
+        return wire.tools([(say.read, {say.read_path: path}) for path in unread])
     rel, path, current, _ = pending[0]
     new = files[rel].decode("utf-8", errors="replace")
     try:
         old = (current or b"").decode("utf-8")
     except UnicodeDecodeError:
         old = ""
-    if not old or "\r" in old + new:  # Edit cannot anchor on nothing
-        return wire.tools([("Write", {"file_path": path, "content": new})])
-    return wire.tools([("Edit", {"file_path": path, "old_string": old, "new_string": new})])
+    if (not old or "\r" in old + new) and not (say.create_only and current is not None):
+        # Edit cannot anchor on nothing; a CLI whose create fails on an existing file edits it.
+        return wire.tools([(say.write, {say.write_path: path, say.write_content: new})])
+    return wire.tools([(say.edit, {say.edit_path: path, say.edit_old: old, say.edit_new: new})])
 
 
 # ---------------------------------------------------------------- behaviours

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from pytest_ponybench.agents.dialect import dialect_of
+
 __all__ = [
     "COIN_MODEL",
     "DEFAULT_GOOD",
@@ -75,11 +77,15 @@ def draws_good(cell_id: str, good: float) -> bool:
     return u < good
 
 
-def offered_plugin_skills(body: dict[str, Any]) -> list[str]:
-    """Plugin skills (`plugin:skill`) the request lists for the Skill tool, if it has that tool."""
+def _offered(body: dict[str, Any]) -> set[Any]:
     tools = body.get("tools")
-    names = {t.get("name") for t in tools if isinstance(t, dict)} if isinstance(tools, list) else set()
-    if "Skill" not in names:
+    return {t.get("name") for t in tools if isinstance(t, dict)} if isinstance(tools, list) else set()
+
+
+def offered_plugin_skills(body: dict[str, Any]) -> list[str]:
+    """Plugin skills (`plugin:skill`) the request lists for the skill tool, if it has that tool."""
+    names = _offered(body)
+    if dialect_of(names).skill not in names:
         return []
     found: list[str] = []
     for text in _texts(body):
@@ -90,26 +96,24 @@ def offered_plugin_skills(body: dict[str, Any]) -> list[str]:
 
 
 def skill_already_called(body: dict[str, Any]) -> bool:
+    skill = dialect_of(_offered(body)).skill
     messages = body.get("messages")
     for message in messages if isinstance(messages, list) else []:
         if isinstance(message, dict) and message.get("role") == "assistant":
             content = message.get("content")
             for block in content if isinstance(content, list) else []:
-                if (
-                    isinstance(block, dict)
-                    and block.get("type") == "tool_use"
-                    and block.get("name") == "Skill"
-                ):
+                if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == skill:
                     return True
     return False
 
 
 def skill_call(body: dict[str, Any]) -> dict[str, Any] | None:
-    """The `Skill` tool_use block to send first, or None (no plugin skill offered, or done)."""
+    """The skill tool_use block to send first, or None (no plugin skill offered, or done)."""
     offered = offered_plugin_skills(body)
     if not offered or skill_already_called(body):
         return None
-    return {"type": "tool_use", "id": "", "name": "Skill", "input": {"skill": offered[0]}}
+    say = dialect_of(_offered(body))
+    return {"type": "tool_use", "id": "", "name": say.skill, "input": {say.skill_name: offered[0]}}
 
 
 def describe(body: dict[str, Any], cell_id: str) -> str:

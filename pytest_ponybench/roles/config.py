@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.paths import SUITE, SUITE_FIXTURES, SUITE_TASKS
+from pytest_ponybench.core.armparts import SPEC_KINDS
+from pytest_ponybench.core.graders.config import MAX_JUDGE_RUNS
 from pytest_ponybench.core.names import model_problem
 from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.core.shards import Shard, parse_shard
@@ -69,6 +71,7 @@ __all__ = [
     "OPT_WARMUP",
     "RECORDED",
     "ROWS",
+    "SECTIONS",
     "Option",
     "Resume",
     "Settings",
@@ -125,7 +128,6 @@ OPT_JUDGE_RUNS = "--judge-runs"
 # models are all offline (which must stay free).
 DEFAULT_JUDGE = "sonnet"
 OFFLINE_JUDGE = "offline-judge"
-MAX_JUDGE_RUNS = 9
 OPT_PRIMARY = "--primary"
 OPT_FAMILY = "--family"
 OPT_DIRECTION = "--direction"
@@ -407,6 +409,7 @@ OPTIONS: tuple[Option, ...] = (
         "models",
         key="models",
         default=["offline-reference"],
+        metavar="MODELS",
         record="models",
         resume=Resume.FIXED,
         listed=True,
@@ -419,6 +422,7 @@ OPTIONS: tuple[Option, ...] = (
         "runs",
         key="runs",
         default=1,
+        metavar="N",
         record="runs",
         resume=Resume.FIXED,
         own=True,
@@ -428,6 +432,7 @@ OPTIONS: tuple[Option, ...] = (
         "comma-separated task ids or tags to run (default: all)",
         names,
         "task_filter",
+        metavar="IDS",
         record="tasks",
         resume=Resume.FIXED,
         listed=True,
@@ -438,6 +443,7 @@ OPTIONS: tuple[Option, ...] = (
         "comma-separated arm names to run (default: every configured arm, baseline first)",
         names,
         "arm_names",
+        metavar="NAMES",
         record="arms",  # the arms that ran, by name (provenance writes them from the plan)
         resume=Resume.FIXED,
         listed=True,
@@ -445,7 +451,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         OPT_ARM,
-        "add an arm: NAME=plugin:PATH | prompt:TEXT | prompt-file:PATH | settings:JSON_OR_PATH (repeatable)",
+        f"add an arm: NAME=KIND:VALUE, KIND one of {', '.join(SPEC_KINDS)}; parts joined with + "
+        "(NAME=plugin:PATH+settings:FILE); repeatable",
         lambda where, value: tuple(value or ()),
         "arm_specs",
         action="append",
@@ -460,6 +467,7 @@ OPTIONS: tuple[Option, ...] = (
         "tasks_dir",
         key="tasks",
         default="benchmarks/tasks",
+        metavar="DIR",
         own=True,
         by_hand=True,  # a path under the root, or the built-in suite's
     ),
@@ -539,6 +547,7 @@ OPTIONS: tuple[Option, ...] = (
         "cell_timeout",
         key="cell_timeout",
         default=300.0,
+        metavar="SECONDS",
         record="cell_timeout",
         resume=Resume.RUN,
     ),
@@ -549,6 +558,7 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns",
         key="max_turns",
         default=30,
+        metavar="N",
         record="max_turns",
         resume=Resume.RUN,
     ),
@@ -595,7 +605,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         OPT_JUDGE_RUNS,
         f"ask the judge K times per grader and cell (1-{MAX_JUDGE_RUNS}); a grader passes "
-        "when most answers pass, and its agreement with itself is recorded (3 recommended)",
+        "when most answers pass, and its agreement with itself is recorded (3 recommended); "
+        "a task's own judge_runs wins",
         _counts(1, MAX_JUDGE_RUNS),
         "judge_runs",
         key="judge_runs",
@@ -610,6 +621,7 @@ OPTIONS: tuple[Option, ...] = (
         "claude",
         key="claude",
         default="claude",
+        metavar="PATH",
     ),
     Option(
         OPT_ALLOW_UNCONFINED,
@@ -656,6 +668,7 @@ OPTIONS: tuple[Option, ...] = (
         "out_dir",
         key="out",
         default="runs",
+        metavar="DIR",
         by_hand=True,  # a path under the root
     ),
     Option(
@@ -752,6 +765,15 @@ OPTIONS: tuple[Option, ...] = (
         own=True,
     ),
 )
+
+# pytest --help lists the options in the table's order, in one group per stretch of it, each
+# named by the first flag of its stretch: the grid first, then the spend, the output, the modes.
+SECTIONS: dict[str, tuple[str, str]] = {
+    OPT_MODELS: ("ponybench", "pytest-ponybench, the grid: which cells run (task x arm x model x run)"),
+    OPT_BUDGET: ("ponybench-spend", "pytest-ponybench, the spend: what the run and each cell may take"),
+    OPT_OUT: ("ponybench-output", "pytest-ponybench, the output: where it goes, what the verdicts test"),
+    OPT_DRY_RUN: ("ponybench-modes", "pytest-ponybench, instead of a new run: look, check, resume, rescore"),
+}
 
 # Views of the table, for the modules that read one column.
 ROWS: dict[str, Option] = {o.flag: o for o in OPTIONS if o.flag is not None}
@@ -993,11 +1015,13 @@ def add_options(parser: pytest.Parser) -> None:
     """Every option under its own prefix (no clash with another plugin's `--models`), with the
     short form named in its help; every setting also as an ini option `ponybench_<key>`, with
     the flag's help text."""
-    group = parser.getgroup("ponybench", "benchmark Claude Code arms (pytest-ponybench)")
+    group = parser.getgroup(*SECTIONS[OPT_MODELS])
     for row in OPTIONS:
         if row.flag is None:
             continue
         opt = row.flag
+        if opt in SECTIONS:
+            group = parser.getgroup(*SECTIONS[opt])
         short = f" [also {opt} where no other plugin uses it]" if long_name(opt) != opt else ""
         # argparse %-formats help text: a literal % must reach it doubled.
         help_text = (row.help + short).replace("%", "%%")

@@ -1,9 +1,10 @@
 """The controller role: the run dir's life, from pre-flight to summary.
 
 Registered once per benchmark session, in the process that owns the terminal (the xdist
-controller, or the only process without xdist). It is the one writer of run.json and
-summary.json; it runs the pre-flight before any worker starts a cell, and at the end compares
-the cells it expected with the records on disk, so a crashed worker's cells are named missing.
+controller, or the only process without xdist). It alone writes run.json (a `RunInfo`, through
+the run dir) and summary.json; it runs the pre-flight before any worker starts a cell, and at
+the end compares the cells it expected with the records on disk, so a crashed worker's cells
+are named missing.
 """
 
 from __future__ import annotations
@@ -13,24 +14,29 @@ import json
 import os
 import threading
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate, report
 from pytest_ponybench.core import shards
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.isolation import confine, sandbox
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight, pricing
-from pytest_ponybench.roles.collection import cell_of
+from pytest_ponybench.roles.collection import cell_of, expected_failure
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT_RESUME, Mode
 from pytest_ponybench.roles.plan import Plan
 from pytest_ponybench.roles.reportjob import BackgroundReport
-from pytest_ponybench.roles.runner import judging_of
-from pytest_ponybench.session import agent, interrupts
+from pytest_ponybench.roles.runner import judging_of, routes_of
+from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
 __all__ = [
@@ -130,18 +136,28 @@ class Controller:
             self._holds.append(owner.hold(plan.previous.path, flag, shared=shared))
             self.owned = plan.mode is Mode.RESUME  # appended to, attempt after attempt
         if plan.claude is not None:
-            self.claude_version = agent.claude_version(plan.claude)
+            self.claude_version = registry.get().version(plan.claude)
         if plan.mode is not Mode.RESCORE:
             extra = self._before_spending()
         # Read before the claim: a new dir's lock file is no change of the project's checkout
         # (git_dirty), nor of a plugin that holds the runs folder.
-        info = {**plan.provenance(self.claude_version), **extra}
+        info = plan.provenance(self.claude_version)
+        if extra:
+            estimate_usd = extra.get("estimate_usd")
+            info = replace(
+                info,
+                preflight=extra["preflight"],
+                warmup=tuple(extra["warmup"]),
+                confinement=extra["confinement"],
+                estimate_usd=None if estimate_usd is None else tuple(estimate_usd),
+            )
         try:
             if not self.owned:
                 claimed = new_run_dir(plan)
                 self._holds.append(claimed)
                 self.run_dir, self.owned = results.RunDir(claimed.path), True
-            for w in extra.get("warmup", []):
+            for w in extra.get("warmup", []):  # ran before the run dir was claimed: charged now
+                self.ledger().charge(float(w.get("cost_usd") or 0.0))
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}", w.get("cost_usd"))
             self.run_dir.start(info)
         except OSError as exc:
@@ -170,14 +186,16 @@ class Controller:
         checks: dict[str, Any] = {"ran": False}
         if (plan.paid or s.preflight) and not s.skip_preflight:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
-            arms_checked = [preflight.activation_check(a, plan.claude, self.server()) for a in plan.arms]
+            arms_checked = [preflight.activation_check(a, plan.claude, self.routes()) for a in plan.arms]
             for res in arms_checked:
                 problems += [f"arm {res['arm']!r}: {p}" for p in res["problems"]]
             # Free (a token count): is each live model's API reachable, are the credentials taken.
             apis = [weather.check_api(m) for m in plan.live_models]
             problems += [a.describe() for a in apis if not a.ok]
             calibration: list[dict[str, Any]] = []
-            judging = judging_of(plan, None, (s.tasks_dir, s.fixtures_dir, PACKAGE_ROOT, Path.cwd()))
+            judging = judging_of(
+                plan, self.routes(offline=False), (s.tasks_dir, s.fixtures_dir, PACKAGE_ROOT, Path.cwd())
+            )
             if judging is not None and judging.model in plan.live_models and not problems:
                 # A live judge is proven on the references before it judges paid cells.
                 found, calibration = preflight.judge_calibration(plan.tasks, judging)
@@ -196,8 +214,8 @@ class Controller:
                 )
         warm: list[dict[str, Any]] = []
         if s.warmup == "on" or (s.warmup == "auto" and plan.paid):
-            server = self.server() if plan.offline else None
-            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), server, s.cell_timeout)
+            routes = self.routes(offline=plan.offline)
+            warm = preflight.warm_up(plan.claude, list(s.models), list(plan.arms), routes, s.cell_timeout)
         priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
         return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
 
@@ -219,6 +237,12 @@ class Controller:
             self._server = OfflineServer()
             self._server.start()
         return self._server
+
+    def routes(self, offline: bool = True) -> Routes:
+        """The pre-flight's and the warm-up's sessions, through this process's gateway (before
+        the run dir is claimed, so what they cost is charged once it is)."""
+        endpoint = OfflineEndpoint(self.server()) if offline else None
+        return routes_of(self.plan, shared(), endpoint)
 
     def ledger(self) -> spend.Ledger:
         s = self.plan.settings
@@ -248,6 +272,10 @@ class Controller:
             if weather.STOPPED not in str(report.longrepr):
                 self.skipped.add(cell.id)
                 self.decided_skips += "sequential:" in str(report.longrepr)
+
+    def expected_failures(self) -> dict[str, str]:
+        """cell id -> how it must fail, for the cells whose offline agent fails on purpose."""
+        return {c.id: known[1] for c in self.plan.cells if (known := expected_failure(c)) is not None}
 
     def missing_cells(self) -> list[str]:
         """Cells that were to run but left no record: a worker crashed, restarts ran out, or
@@ -283,9 +311,12 @@ class Controller:
                     "rows": report.aggregate(records),
                     "models": report.model_totals(records),
                     "missing": missing,
+                    # The cells that must fail as their offline agent intends (strict xfails):
+                    # the report shows them as expected failures, as the terminal counts them.
+                    "expected_failures": self.expected_failures(),
                 },
             )
-            self.run_dir.finish({"exitstatus": int(session.exitstatus), "missing": missing})
+            self.run_dir.finish(int(session.exitstatus), missing)
         except OSError as exc:
             self.write_error = f"{type(exc).__name__}: {exc}"
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR

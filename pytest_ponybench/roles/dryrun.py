@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
+from pytest_ponybench.agents import registry
 from pytest_ponybench.analysis import estimate
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.roles import pricing
 from pytest_ponybench.roles.plan import Plan
-from pytest_ponybench.session import agent
 
 __all__ = ["DryRun", "describe"]
 
@@ -21,7 +21,7 @@ def describe(plan: Plan) -> list[str]:
     """The grid and the pre-flight, in words."""
     s = plan.settings
     cells = plan.cells
-    own = plan.own_runs
+    own = plan.runs.own if plan.runs is not None else {}
     runs = f"{s.runs} runs" + (
         f" ({', '.join(f'{t}: {n}' for t, n in own.items())}, their task.toml's runs)" if own else ""
     )
@@ -38,9 +38,14 @@ def describe(plan: Plan) -> list[str]:
     judged = [t for t in plan.tasks if any(g.type in JUDGE_TYPES for g in t.graders)]
     if judged:
         n = sum(1 for c in cells if c.task in judged)
+        votes: Counter[int] = Counter(
+            r for t in judged if (r := t.judge_runs or s.judge_runs) != s.judge_runs
+        )
+        mine = ", ".join(f"{r} in {m} task(s)" for r, m in sorted(votes.items()))
         lines.append(
             f"judge: {plan.judge_model} on the {n} cells of {len(judged)} task(s) with judge graders, "
             f"asked {s.judge_runs} time(s) per grader"
+            + (f" ({mine}, their task.toml's judge_runs)" if mine else "")
         )
     if live or s.preflight:
         checks = [f"the selftest of {len(plan.tasks)} tasks ({refs} references)"]
@@ -64,7 +69,7 @@ class DryRun:
         """Before xdist starts a worker or anything is collected."""
         plan = self.plan
         tr = session.config.pluginmanager.get_plugin("terminalreporter")
-        version = agent.claude_version(plan.claude) if plan.claude else None
+        version = registry.get().version(plan.claude) if plan.claude else None
         lines = [*describe(plan), "estimate (list prices; prompt-cache writes and reads included):"]
         lines += estimate.render(pricing.lines(plan, version), plan.settings.budget_usd)
         for line in ["ponybench dry run: nothing is run, spent or written", *lines]:

@@ -12,7 +12,6 @@ and are kept, but the verdict is the last look's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from pytest_ponybench.analysis import sequential
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.controller import Controller
+from pytest_ponybench.store.runinfo import RunInfo
 
 __all__ = ["SequentialLooks"]
 
@@ -34,24 +34,20 @@ class SequentialLooks:
         self.ended: set[str] = set()
         self.lines: list[str] = []
         earlier = controller.plan.previous_info
-        if earlier:
+        if earlier is not None:
             self._continue(earlier)
 
-    def _continue(self, run: Mapping[str, Any]) -> None:
+    def _continue(self, run: RunInfo) -> None:
         """A resumed run keeps its design and its looks; its finished cells have ended."""
-        try:
-            design = sequential.from_run_json(run)
-        except ValueError as exc:
-            raise PonybenchError(f"--resume: {exc}") from None
-        if design is None:
+        if run.sequential is None:
             return
-        plan, looks = design
+        plan, looks = run.sequential
         if plan != self.plan:
             raise PonybenchError(
                 f"--resume: the run's sequential design {plan.to_json()} differs from this one's "
                 f"{self.plan.to_json()}; a design may not change mid-run"
             )
-        self.looks = looks
+        self.looks = list(looks)
         previous = self.controller.plan.previous
         if previous is not None:
             self.ended = {str(r.get("cell_id")) for r in previous.records()}
@@ -79,9 +75,7 @@ class SequentialLooks:
                 self.lines.append(f"no look at {runs} run(s) per task: {exc}")
                 return
             self.looks.append(step.look)
-            self.controller.run_dir.update(
-                {sequential.RUN_JSON_KEY: sequential.to_run_json(self.plan, self.looks)}
-            )
+            self.controller.run_dir.update(sequential=(self.plan, tuple(self.looks)))
             self._say(sequential.describe_looks([step.look], self.plan)[0])
             if step.done:
                 self.controller.run_dir.stop(

@@ -12,7 +12,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,17 +20,20 @@ from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
 from pytest_ponybench.core.armparts import MEMORY_FILES
 from pytest_ponybench.core.arms import Arm
-from pytest_ponybench.core.cell import Cell, grid, runs_per_task
+from pytest_ponybench.core.cell import Cell, grid
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
+from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.gateway import upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import previous, provenance
 from pytest_ponybench.roles.config import Mode, Settings
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo, ShardInfo
 
 __all__ = ["CLOUD_ENV", "CREDENTIAL_ENV", "Plan", "resolve"]
 
@@ -49,17 +51,11 @@ class Plan:
     cells: tuple[Cell, ...] = ()
     claude: str | None = None  # the resolved binary; None only where no cell runs claude
     previous: RunDir | None = None  # the run dir --resume appends to or --rescore reads
-    previous_info: Mapping[str, Any] = field(default_factory=dict)
+    previous_info: RunInfo | None = None  # its run.json
     collect_only: bool = False
     cell_by_id: Mapping[str, Cell] = field(default_factory=dict)
     shard: shards.Shard | None = None  # this run's part of a sharded grid (cells holds only it)
-    # Runs of each task (a task's own `runs` unless --runs was given); empty: settings.runs.
-    task_runs: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def own_runs(self) -> dict[str, int]:
-        """The tasks whose runs differ from the run's (their own `runs` in task.toml)."""
-        return {t: n for t, n in sorted(self.task_runs.items()) if n != self.settings.runs}
+    runs: Runs | None = None  # the grid's runs (None: a selftest or a rescore, which has no grid)
 
     @property
     def sequential(self) -> sequential.Plan | None:
@@ -105,25 +101,41 @@ class Plan:
         """The cell behind a test's parameter id (the id *is* Cell.id; see collection)."""
         return self.cell_by_id.get(param_id)
 
-    def provenance(self, claude_version: str | None) -> dict[str, Any]:
+    def provenance(self, claude_version: str | None) -> RunInfo:
+        """This session's run.json, before the controller adds the pre-flight and the start."""
+        runs = self.runs if self.runs is not None else Runs(self.settings.runs)
+        options = provenance.recorded_options(self.settings, list(self.arms), runs, self.judge_model)
         info = provenance.provenance(
-            self.settings, list(self.arms), list(self.tasks), [c.id for c in self.cells], claude_version
+            self.settings,
+            list(self.arms),
+            list(self.tasks),
+            [c.id for c in self.cells],
+            claude_version,
+            options,
         )
-        info["options"]["judge_model"] = self.judge_model  # the judge asked, default or not
-        if self.own_runs:
-            info["options"]["task_runs"] = self.own_runs
-        info["mode"] = self.mode.value
+        info = replace(info, mode=self.mode.value)
         if self.mode is not Mode.RESCORE:
-            spec = shards.spec_of(
+            spec = shards.GridSpec(
                 {t.id: t.content_hash() for t in self.tasks},
                 {a.name: a.content_hash() for a in self.arms},
                 self.settings.models,
-                self.settings.runs,
-                self.own_runs,
+                runs,
             )
-            info.update(shards.provenance(self.shard, spec))
+            shard = self.shard
+            info = replace(
+                info,
+                grid_hash=spec.hash,
+                shard=None
+                if shard is None
+                else ShardInfo(shard.index, shard.count, tuple(spec.shard_cell_ids(shard))),
+            )
         if self.previous is not None:
-            info[f"{self.mode.value}_of"] = str(self.previous.path)
+            where = str(self.previous.path)
+            info = (
+                replace(info, resume_of=where)
+                if self.mode is Mode.RESUME
+                else replace(info, rescore_of=where)
+            )
         return info
 
 
@@ -183,19 +195,16 @@ def _rescore_cells(run_dir: RunDir, tasks: tuple[Task, ...], arms: tuple[Arm, ..
 
 
 def _check_credentials(live_models: tuple[str, ...]) -> None:
-    """A live model (or judge) needs a credential; without one every cell would fail 'Not
-    logged in'."""
-    if not live_models:
-        return
-    env = os.environ
-    if any(env.get(k) for k in CREDENTIAL_ENV + CLOUD_ENV):
-        return
-    if (Path(env.get("HOME", str(Path.home()))) / ".claude" / ".credentials.json").is_file():
+    """A live model (or judge) needs a credential the gateway can send upstream; without one
+    every cell would fail. Bedrock, Vertex and Foundry are not what the gateway speaks."""
+    if not live_models or upstream.from_environment() is not None:
         return
     live = ", ".join(live_models)
+    cloud = [k for k in CLOUD_ENV if os.environ.get(k)]
+    hint = f" ({', '.join(cloud)} is set: the model gateway speaks the Anthropic API only)" if cloud else ""
     raise PonybenchError(
         f"ponybench: {cfg.OPT_MODELS} or {cfg.OPT_JUDGE_MODEL} names live model(s) ({live}) but no "
-        "credential was found: "
+        f"credential was found{hint}: "
         f"set {CREDENTIAL_ENV[0]} (a dedicated key with a spend limit) or log in with `claude`; "
         "offline-* models need none"
     )
@@ -232,7 +241,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
     if mode is Mode.SELFTEST:
         return Plan(mode, settings, _tasks(settings), collect_only=collect_only)
     run_dir: RunDir | None = None
-    info: dict[str, Any] = {}
+    info: RunInfo | None = None
     arms: tuple[Arm, ...]
     shard = settings.shard
     if mode in (Mode.RESUME, Mode.RESCORE):
@@ -249,7 +258,7 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
                 f"{flag} {run_dir.path} finishes that run's own grid; these differ from it: "
                 f"{', '.join(conflicts)}. Drop them, or start a new run for another grid."
             )
-        shard = _shard_of(info, flag) if mode is Mode.RESUME else None
+        shard = _shard_of(info) if mode is Mode.RESUME else None
         arms = tuple(previous.arms_of(info, flag, run_dir, _benchmark_folders(settings)))
         if mode is Mode.RESUME:
             settings = previous.resumed_settings(settings, info, run_dir)
@@ -270,25 +279,25 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         arms = tuple(arms_mod.apart_from(arms, _benchmark_folders(settings)))
     tasks = _tasks(settings)
     _memory_conflicts(tasks, arms)
-    task_runs: dict[str, int] = {}
+    runs: Runs | None = None
     if mode is Mode.RESCORE:
         assert run_dir is not None
         cells = _rescore_cells(run_dir, tasks, arms)
     else:
         if mode is Mode.RESUME:
-            assert run_dir is not None
-            own = previous.task_runs_of(info, cfg.OPT_RESUME, run_dir)
-            task_runs = {t.id: own.get(t.id, settings.runs) for t in tasks}
+            assert run_dir is not None and info is not None
+            runs = previous.runs_of(info, run_dir, settings.runs).only(t.id for t in tasks)
         else:
-            task_runs = runs_per_task(tasks, settings.runs, cfg.OPT_RUNS in settings.grid_given)
-        size = sum(task_runs.values()) * len(arms) * len(settings.models)
+            declared = {t.id: t.policy.runs for t in tasks}
+            runs = Runs.of_tasks(declared, settings.runs, given=cfg.OPT_RUNS in settings.grid_given)
+        size = sum(runs.of(t.id) for t in tasks) * len(arms) * len(settings.models)
         if size > cfg.MAX_CELLS:
             raise PonybenchError(
                 f"ponybench: the grid has {size} cells ({len(tasks)} tasks x {len(arms)} arms x "
-                f"{len(settings.models)} models x {_runs_words(settings.runs, task_runs)}), more than "
+                f"{len(settings.models)} models x {runs.words()}), more than "
                 f"{cfg.MAX_CELLS}: narrow {cfg.OPT_TASKS}, {cfg.OPT_ARMS}, {cfg.OPT_MODELS} or {cfg.OPT_RUNS}"
             )
-        cells = tuple(grid(list(tasks), list(arms), list(settings.models), settings.runs, task_runs))
+        cells = tuple(grid(list(tasks), list(arms), list(settings.models), runs))
         if shard is not None:
             # Placed over the whole grid, so every shard of it computes the same split.
             cells = tuple(shards.select(cells, shard, shards.cell_block))
@@ -307,14 +316,16 @@ def resolve(config: pytest.Config, mode: Mode, settings: Settings) -> Plan:
         collect_only=collect_only,
         cell_by_id=by_id,
         shard=shard,
-        task_runs=task_runs,
+        runs=runs,
     )
     _offline_judge_of_live_cells(plan)
     if mode is Mode.RESCORE and not plan.judged:
         return plan  # no claude: the workspaces are scored again as they are
+    if collect_only:
+        return plan  # listing the cells runs none: claude is looked for when cells run
     claude = _claude(settings)
     _claude_sealed(claude, settings)
-    if not collect_only and not settings.dry_run:
+    if not settings.dry_run:
         _check_credentials(plan.live_models)
     return replace(plan, claude=claude)
 
@@ -333,11 +344,6 @@ def _offline_judge_of_live_cells(plan: Plan) -> None:
         f"include the live model(s) {', '.join(live)}. Name a live judge ({cfg.OPT_JUDGE_MODEL} "
         f"{cfg.DEFAULT_JUDGE}), or run only offline-* models; nothing was run."
     )
-
-
-def _runs_words(runs: int, task_runs: Mapping[str, int]) -> str:
-    own = sorted({n for n in task_runs.values() if n != runs})
-    return f"{runs} runs" + (f" (tasks' own: {', '.join(map(str, own))})" if own else "")
 
 
 def seeded_memory(task: Task) -> list[str]:
@@ -366,12 +372,6 @@ def _memory_conflicts(tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> None:
         )
 
 
-def _shard_of(info: Mapping[str, Any], flag: str) -> shards.Shard | None:
+def _shard_of(info: RunInfo) -> shards.Shard | None:
     """The shard an earlier run was (run.json `shard`): its resume finishes that shard only."""
-    found = info.get("shard")
-    if found is None:
-        return None
-    try:
-        return shards.parse_shard(f"{found['index']}/{found['count']}")
-    except (TypeError, KeyError, ValueError):
-        raise PonybenchError(f"{flag}: run.json key 'shard' is not a shard: {found!r}") from None
+    return None if info.shard is None else shards.Shard(info.shard.index, info.shard.count)

@@ -18,20 +18,23 @@ from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
+from pytest_ponybench.agents import launch as launcher
+from pytest_ponybench.agents import registry
+from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.core import armproof
 from pytest_ponybench.core import skills as skills_mod
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import Seat
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.offline.agents import is_offline
-from pytest_ponybench.offline.script import CellScript
-from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_JUDGE_MODEL
 from pytest_ponybench.roles.reference_proofs import lay_reference, prove_graders, reference_evidence
 from pytest_ponybench.roles.selftest import check_reference
-from pytest_ponybench.session import agent, armfiles
 from pytest_ponybench.session.judge import Judging
 
 __all__ = [
@@ -70,7 +73,7 @@ def judge_calibration(tasks: Iterable[Task], judging: Judging) -> tuple[list[str
                     continue
                 ws = Path(tmp) / f"{task.id}-{n}" / "ws"
                 evidence = reference_evidence(task, ref, ws, lay_reference(task, ref, ws))
-                judge = judging.grading(task, ws.parent / "none.jsonl", ws.parent / "judge").judge
+                judge = judging.grading(task, Transcript(), ws.parent / "judge").judge
                 for proof in prove_graders(task, ref, evidence, judge, live_judge=True):
                     if proof.outcome.name in judged and proof.as_declared is not None:
                         right = tally.setdefault((task.id, proof.outcome.name), [0, 0])
@@ -146,15 +149,9 @@ def declared_components(plugin_dir: Path, plugin: str) -> dict[str, list[str]]:
     }
 
 
-def hook_answers(stream_path: Path, event: str = "SessionStart") -> list[str]:
-    """The stdout of every hook of `event` the session ran (system/hook_response events)."""
-    out = []
-    for ev in skills_mod.events(stream_path):
-        if ev.get("type") == "system" and ev.get("subtype") == "hook_response":
-            name = str(ev.get("hook_event") or ev.get("hook_name") or "")
-            if name.split(":")[0] == event:
-                out.append(str(ev.get("stdout") or ev.get("output") or ""))
-    return out
+def hook_answers(transcript: Transcript, event: str = "SessionStart") -> list[str]:
+    """What every hook of `event` the session ran printed."""
+    return [h.stdout for h in transcript.hooks_of(event) if h.ended]
 
 
 def model_context(answer: str) -> tuple[str | None, bool]:
@@ -179,7 +176,7 @@ def model_context(answer: str) -> tuple[str | None, bool]:
 
 
 def plugin_problems(
-    plugin_dir: Path, init: dict[str, Any], stream_path: Path, log: str
+    plugin_dir: Path, init: dict[str, Any], transcript: Transcript, log: str
 ) -> tuple[list[str], dict[str, Any]]:
     """Is a plugin arm loaded? It must be in the session's loaded plugins without errors; every
     SessionStart hook context it gives must be in the model's request (plain, JSON, async as the
@@ -199,7 +196,7 @@ def plugin_problems(
 
     events = declared_hook_events(plugin_dir)
     evidence["hook_events"] = sorted(events)
-    answers = [a.strip() for a in hook_answers(stream_path) if a.strip()]
+    answers = [a.strip() for a in hook_answers(transcript) if a.strip()]
     evidence["hook_outputs"] = answers
     contexts: list[str] = []
     waiting = False
@@ -209,7 +206,9 @@ def plugin_problems(
         if context is not None:
             contexts.append(context)
             if not armproof.reached(context, log):
-                problems.append(f"its SessionStart hook output {context[:60]!r} never reached the model")
+                problems.append(
+                    f"its SessionStart hook output '{textfiles.quote(context)}' never reached the model"
+                )
     evidence["hook_context_reached"] = bool(contexts) and all(armproof.reached(c, log) for c in contexts)
     if waiting:
         evidence["async_hook"] = True  # its output comes later in the session; nothing to check now
@@ -228,8 +227,8 @@ def plugin_problems(
     if "SessionStart" in events and not contexts and not waiting and not brings_more:
         if answers:
             problems.append(
-                f"its SessionStart hook answered {answers[0][:60]!r}, which gives the model nothing "
-                "(no additionalContext)"
+                f"its SessionStart hook answered '{textfiles.quote(answers[0])}', which gives the model "
+                "nothing (no additionalContext)"
             )
         else:
             problems.append("its SessionStart hook printed nothing the model could see")
@@ -239,76 +238,64 @@ def plugin_problems(
 def _session(
     arm: Arm,
     claude: str,
-    server: OfflineServer | None,
+    routes: Routes,
     model: str,
     tmp: Path,
     timeout_s: float,
     cell_id: str,
     max_turns: int = 3,
-) -> tuple[agent.Stream, agent.Run, str, str | None]:
-    """One short session of arm: (stream, run, request log, invalid). An offline model goes to
-    the server, which logs the requests; any other model to the real API (no log)."""
+) -> tuple[launcher.Session, str, str | None, Seat]:
+    """One short session of arm through the gateway: (session, the offline request log, why it
+    measured nothing, its seat). An offline model goes to the offline server, which logs the
+    requests; any other model to the real API (no log)."""
     ws, home, out = tmp / "workspace", tmp / "home", tmp / "out"
     for d in (ws, out):
         d.mkdir(parents=True, exist_ok=True)
     log = out / "offline_requests.jsonl"
-    offline = is_offline(model)
-    if offline and server is None:
-        raise ValueError(f"{model} needs the offline server")
-    if offline and server is not None:
-        server.register(cell_id, CellScript(workspace=ws.resolve(), good={}, bad={}, log_path=log))
-    pre: confine.Prefix | None = None
-    # The arm as its cells get it: plugin and MCP folders as copies (armfiles.sealed).
-    arm = armfiles.sealed(arm)
+    cli = registry.get()
+    # The arm as its cells get it: plugin and MCP folders as copies (install.sealed).
+    arm = sealed(arm)
+    route = routes.open(cell_id, model, workspace=ws.resolve(), requests_log=log, log=out / "gateway.jsonl")
+    seat: Seat | None = None
     try:
-        cmd = agent.build_command(claude, PROBE_PROMPT, model, arm, max_turns=max_turns)
-        env = agent.cell_env(
-            home,
-            base_url=server.cell_url(cell_id) if offline and server else None,
-            offline=offline,
+        spec = SessionSpec(
+            prompt=PROBE_PROMPT,
+            model=model,
+            home=home,
+            max_turns=max_turns,
+            offline=route.offline,
             api_timeout_ms=int(timeout_s * 600),
             memory=arm.reads_memory,
         )
-        armfiles.lay_arm(arm, ws, home)
-        credentials = None if offline else agent.login_credentials(env)
+        cli.install(arm, ws, home)
         # Confined like a cell where this machine can: a probe session runs the arm's hooks too.
-        confined = confine.status().available
-        if confined:
-            cmd, pre = confine.agent_command(
-                cmd,
-                workspace=ws,
-                home=home,
-                env=env,
-                hide=[PACKAGE_ROOT, Path.cwd()],
-                readable=arm.readable(),
-                credentials=credentials,
-                credentials_path=home / agent.CREDENTIALS,
-                protected=confine.protected(),
-            )
-        elif credentials is not None:
-            agent.place_credentials(home, credentials)
-        try:
-            run = agent.run_claude(
-                cmd,
-                cwd=ws,
-                env=env,
-                stdout=out / "claude.jsonl",
-                stderr=out / "claude.stderr",
-                timeout_s=timeout_s,
-                confined=confined,
-                pass_fds=pre.pass_fds if pre is not None else (),
-            )
-        finally:
-            if pre is not None:
-                pre.close()
+        prepared = launcher.prepare(
+            cli,
+            cli.command(claude, spec, arm),
+            spec,
+            ticket=route.ticket,
+            workspace=ws,
+            readable=arm.readable(),
+            hide=[PACKAGE_ROOT, Path.cwd()],
+            protected=confine.protected(),
+        )
+        session = launcher.run(
+            cli,
+            prepared,
+            workspace=ws,
+            stream=out / cli.stream_file,
+            stderr=out / "claude.stderr",
+            timeout_s=timeout_s,
+        )
+        seat = routes.close(route)
     finally:
-        if offline and server is not None:
-            server.unregister(cell_id)
-    stream = agent.parse_stream(out / "claude.jsonl")
+        if seat is None:
+            routes.close(route)
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    problem = agent.invalid_reason(stream, run, textfiles.last_line(out / "claude.stderr"))
-    tampered = agent.tampering(run, stream)
-    return stream, run, text, problem if tampered is None else f"its stream was tampered with: {tampered}"
+    problem = None if session.error is None else session.error.message
+    if session.tampered is not None:
+        problem = f"its stream was tampered with: {session.tampered}"
+    return session, text, problem, seat
 
 
 def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
@@ -325,12 +312,11 @@ def settings_proof(part: Part, init: dict[str, Any]) -> tuple[list[str], dict[st
     return [], {"output_style": shown}
 
 
-def part_proof(
-    part: Part, init: dict[str, Any], stream_path: Path, log: str
-) -> tuple[list[str], dict[str, Any]]:
+def part_proof(part: Part, transcript: Transcript, log: str) -> tuple[list[str], dict[str, Any]]:
     """What one part of an arm must show in the probe session: (problems, evidence)."""
+    init = transcript.init or {}
     if part.kind == "plugin" and part.path is not None:
-        return plugin_problems(part.path, init, stream_path, log)
+        return plugin_problems(part.path, init, transcript, log)
     if part.kind == "settings":
         return settings_proof(part, init)
     if part.kind in ("mcp", "skills", "agents"):
@@ -338,17 +324,17 @@ def part_proof(
     return armproof.request_proof(part, log)
 
 
-def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: float = 60.0) -> dict[str, Any]:
+def activation_check(arm: Arm, claude: str, routes: Routes, timeout_s: float = 60.0) -> dict[str, Any]:
     """Run arm once offline; ok only when every part's content demonstrably reached the session.
     A one-part arm's evidence is that part's; a composed arm's is a list, one per part."""
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
-        stream, _run, log, invalid = _session(
-            arm, claude, server, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
+        session, log, invalid, _seat = _session(
+            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, f"preflight-{arm.name}"
         )
         for part in arm.parts:
-            issues, seen = part_proof(part, stream.init or {}, Path(tmp) / "out" / "claude.jsonl", log)
+            issues, seen = part_proof(part, session.transcript, log)
             problems += [f"{part.kind}: {i}" for i in issues] if len(arm.parts) > 1 else issues
             found.append({"kind": part.kind, **seen})
     if invalid:
@@ -362,7 +348,7 @@ def activation_check(arm: Arm, claude: str, server: OfflineServer, timeout_s: fl
 
 
 def warm_up(
-    claude: str, models: list[str], arms: list[Arm], server: OfflineServer | None, timeout_s: float
+    claude: str, models: list[str], arms: list[Arm], routes: Routes, timeout_s: float
 ) -> list[dict[str, Any]]:
     """One throwaway call per (model, arm) so that the first cells do not each pay the cold
     prompt-cache write of the shared prefix: ordering noise, not an arm effect."""
@@ -370,25 +356,25 @@ def warm_up(
     for model in models:
         for arm in arms:
             with tempfile.TemporaryDirectory(prefix="ponybench-warmup-") as tmp:
-                stream, run, _log, invalid = _session(
+                session, _log, invalid, seat = _session(
                     arm,
                     claude,
-                    server,
+                    routes,
                     model,
                     Path(tmp),
                     timeout_s,
                     f"warmup-{arm.name}-{model}",
                     max_turns=1,
                 )
-            res = stream.result or {}
+            spent = sum(m.cost_usd for m in seat.requests)
             done.append(
                 {
                     "model": model,
                     "arm": arm.name,
                     "ok": invalid is None,
                     "error": invalid,
-                    "cost_usd": res.get("total_cost_usd"),
-                    "wall_s": round(run.wall_s, 3),
+                    "cost_usd": round(spent, 8),
+                    "wall_s": round(session.run.wall_s, 3),
                 }
             )
     return done

@@ -18,6 +18,8 @@ from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
@@ -63,7 +65,7 @@ def _session(task: Task, arm: Arm, plan: Plan, server: OfflineServer, claude_ver
                 # the judge model's).
                 judging=judging_of(
                     replace(plan, settings=replace(plan.settings, judge_model=OFFLINE_JUDGE)),
-                    OfflineEndpoint(server),
+                    Routes(shared(), OfflineEndpoint(server)),
                     (),
                 ),
             )

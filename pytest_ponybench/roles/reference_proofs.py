@@ -9,6 +9,7 @@ on that evidence must be the one the reference declares (`graders = {name = true
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -130,10 +131,19 @@ def reference_evidence(
                         out[rel] = ("100644", path.read_bytes())
             return out
 
+    tool_calls = tuple(ToolCall(index=n, tool=tool, input=given) for n, (tool, given) in enumerate(calls))
     return CellEvidence(
         reply=reply,
         transcript=reply,
-        tool_calls=tuple(ToolCall(index=n, tool=tool, input=given) for n, (tool, given) in enumerate(calls)),
+        tool_calls=tool_calls,
+        # What a cell's gateway would see of it: the prompt went in; the calls and reply came out.
+        model_input=task.prompt,
+        model_output="\n\n".join(
+            [
+                *(f"{c.tool} {json.dumps(c.input, ensure_ascii=False, sort_keys=True)}" for c in tool_calls),
+                reply,
+            ]
+        ),
         workspace=WorkspaceFiles(ws),
         prompt=task.prompt,
         diff=diff,

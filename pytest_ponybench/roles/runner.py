@@ -28,6 +28,9 @@ from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.records import Record, number
+from pytest_ponybench.gateway import upstream
+from pytest_ponybench.gateway.routes import Routes, allowed_models
+from pytest_ponybench.gateway.server import BudgetGate, Gateway
 from pytest_ponybench.isolation import warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
@@ -54,7 +57,22 @@ JUDGE_TIMEOUT_S = 180.0  # one judge call: a single turn without tools
 RERUN = "rerun"
 
 
-def judging_of(plan: Plan, endpoint: Endpoint | None, hide: tuple[Path, ...]) -> Judging | None:
+def routes_of(
+    plan: Plan, gateway: Gateway, endpoint: Endpoint | None, budget: BudgetGate | None = None
+) -> Routes:
+    """Where this run's sessions send their model requests: the gateway, the offline endpoint,
+    the API with the harness's own credential, the models a seat allows, the run's budget."""
+    judge = plan.judge_model if plan.judged else None
+    return Routes(
+        gateway,
+        endpoint,
+        upstream.from_environment(),
+        allowed_models(plan.settings.models, judge),
+        budget,
+    )
+
+
+def judging_of(plan: Plan, routes: Routes, hide: tuple[Path, ...]) -> Judging | None:
     """How this run's judge graders are asked; None when no selected task declares one."""
     if not plan.judged:
         return None
@@ -63,8 +81,8 @@ def judging_of(plan: Plan, endpoint: Endpoint | None, hide: tuple[Path, ...]) ->
     return Judging(
         claude=plan.claude,
         model=plan.judge_model,
+        routes=routes,
         runs=s.judge_runs,
-        endpoint=endpoint,
         timeout_s=min(s.cell_timeout, JUDGE_TIMEOUT_S),
         hide=hide,
         max_budget_usd=s.max_budget_usd,
@@ -84,12 +102,16 @@ class CellRunner:
         self.plan = plan
         self.run_dir = RunDir(run_dir)
         self.claude_version = claude_version
-        # Started by the first offline session (OfflineEndpoint.open), stopped at the end.
+        # Started by the first offline session (OfflineEndpoint.open), stopped at the end; the
+        # gateway by the first session of any model.
         self.server = OfflineServer(latency_s=plan.settings.offline_latency)
         self.endpoint = OfflineEndpoint(self.server)
+        self.gateway = Gateway()
         s = plan.settings
+        self.ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+        self.routes = routes_of(plan, self.gateway, self.endpoint, self.ledger)
         hidden = (s.tasks_dir, s.fixtures_dir, self.run_dir.path, PACKAGE_ROOT, Path.cwd())
-        self.judging = judging_of(plan, self.endpoint, hidden)
+        self.judging = judging_of(plan, self.routes, hidden)
         scoring.take_probe()  # the probe every later scoring uses, as it is now
         s = plan.settings
         scorer_trees, sites = interpreter.watched()
@@ -140,6 +162,10 @@ class CellRunner:
             slots=StartSlots(self.run_dir.path),
             caps=self.caps,
             judging=self.judging,
+            gateway=self.gateway,
+            live=self.routes.live,
+            models=self.routes.models,
+            budget=self.ledger,
         )
 
     def extend(self, cell: Cell, record: Record, cell_dir: Path) -> None:
@@ -171,7 +197,6 @@ class CellRunner:
                 self.run_dir,
                 extend=self.extend,
                 caps=self.caps,
-                judging=self.judging,
             )
         try:
             return self._run(cell)
@@ -183,7 +208,7 @@ class CellRunner:
 
     def _run(self, cell: Cell) -> Record:
         s = self.plan.settings
-        ledger = spend.Ledger(self.run_dir.path, s.budget_usd, s.max_budget_usd)
+        ledger = self.ledger
         offline = served_by(self.endpoint, cell.model)
         policy = weather.OFFLINE_POLICY if offline else weather.Policy()
         sky = weather.Weather(self.run_dir.path, replace(policy, breaker=s.stop_after_invalid))
@@ -217,8 +242,7 @@ class CellRunner:
                 rec = run_cell(cell, self.context(cell))
             finally:
                 ledger.release(cell.id, _spent(rec))
-            stream = self.run_dir.cell_dir(cell.id).stream
-            stopped = sky.observe(rec, weather.retry_after_s(stream))
+            stopped = sky.observe(rec, number(rec.get("retry_after_s")))
             if attempt > s.retries or not spend.retryable(rec) or stopped:
                 return rec
             if self.defers and not self.at_end:
@@ -291,6 +315,7 @@ class CellRunner:
 
     def pytest_sessionfinish(self) -> None:
         warm.shutdown()  # reaped here, so its CPU counts in this process's children
+        self.gateway.stop()
         self.server.stop()
 
 

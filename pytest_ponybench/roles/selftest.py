@@ -3,7 +3,7 @@
 One pytest item per (task, reference) plus the harness's own instrument checks. Items are built
 by the plugin, not collected from files, so `pytest --selftest-only` works from any folder
 layout. `SelftestSummary` ends the run with one line per task: its references by kind, whether
-each got its declared verdict, its mutation figure as `scripts/mutate_refs.py` stored it in the
+each got its declared verdict, its mutation figure as `ponybench mutate` stored it in the
 task folder, and what the task lacks against the suite's minimums.
 
 A task's graders are proven the same way: each reference's evidence (its files, its declared
@@ -26,18 +26,19 @@ from typing import Any
 import pytest
 
 from pytest_ponybench._util.procs import group_members
+from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.analysis import report
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
 from pytest_ponybench.isolation.sandbox import kill_group
+from pytest_ponybench.mutation.mutantsfile import MUTANTS_FILE
 from pytest_ponybench.roles import reference_proofs as proofs
-from pytest_ponybench.scoring.checks import Score, score
+from pytest_ponybench.scoring.checks import Score, check_name, score
 
 __all__ = [
     "INSTRUMENT_CHECKS",
     "InstrumentItem",
-    "MUTANTS_FILE",
     "MUTATION_GOAL",
     "NODE_PREFIX",
     "PROPERTY",
@@ -50,11 +51,11 @@ __all__ = [
     "declaration",
     "mutation_figure",
     "selftest_items",
+    "unproven",
 ]
 
 PROPERTY = "ponybench_selftest"
 NODE_PREFIX = "selftest::"
-MUTANTS_FILE = "mutants.toml"  # written by scripts/mutate_refs.py into each task folder
 MUTATION_GOAL = 0.9
 
 
@@ -62,15 +63,9 @@ class SelftestFailure(Exception):
     """An instrument is broken; the message names the task, reference, axis and check."""
 
 
-def _short(nodeid: str) -> str:
-    """checks/test_safe.py::test_x[/etc/passwd] -> test_safe.py::test_x[/etc/passwd]."""
-    path, sep, rest = nodeid.partition("::")
-    return path.rsplit("/", 1)[-1] + sep + rest
-
-
 def _checks_named(result: Score, axis: str, outcome_passed: bool) -> list[str]:
     return [
-        _short(c.nodeid) + ("" if outcome_passed else f": {' '.join(c.message.split())}")
+        check_name(c.nodeid) + ("" if outcome_passed else f": {quote(c.message)}")
         for c in result.checks
         if c.axis == axis and (c.outcome == "passed") == outcome_passed
     ]
@@ -90,7 +85,7 @@ def _mismatch(task: Task, ref: Reference, axis: str, result: Score) -> str:
     head = f"task {task.id}: reference {ref.name} ({ref.where}, expect {ref.expect.text()!r})"
     if wanted:
         failing = _checks_named(result, axis, False)
-        why = failing[0][:300] if failing else result.reason or "no check decided it"
+        why = quote(failing[0]) if failing else result.reason or "no check decided it"
         return f"{head} fails on {axis}: {why}"
     passing = _checks_named(result, axis, True)
     return (
@@ -150,7 +145,7 @@ def mutation_figure(task: Task) -> tuple[str, bool]:
     """The task's stored mutation figure in words, and whether it is below the goal."""
     path = task.path / MUTANTS_FILE
     if not path.is_file():
-        return "no mutation figure (scripts/mutate_refs.py)", False
+        return "no mutation figure (ponybench mutate)", False
     try:
         result = tomllib.loads(path.read_text(encoding="utf-8")).get("result", {})
         killed, total, equivalent = (int(result[k]) for k in ("killed", "total", "equivalent"))
@@ -158,6 +153,16 @@ def mutation_figure(task: Task) -> tuple[str, bool]:
         return f"{MUTANTS_FILE} has no readable [result] ({exc!r})", True
     scored = total - equivalent
     return f"mutants {killed}/{scored} killed ({equivalent} equivalent)", killed < MUTATION_GOAL * scored
+
+
+def unproven(task: Task) -> list[str]:
+    """The graders no reference proves: none declares them passing, or none failing (an
+    imported suite's, until its references are written)."""
+    return [
+        g.name
+        for g in task.graders
+        if {True, False} - {r.meta.graders[g.name] for r in task.references if g.name in r.meta.graders}
+    ]
 
 
 def declaration(task: Task, ref: Reference) -> dict[str, Any]:
@@ -168,6 +173,7 @@ def declaration(task: Task, ref: Reference) -> dict[str, Any]:
         "kind": ref.expect.kind,
         "expect": ref.expect.text(),
         "shortfalls": task.shortfalls(),
+        "unproven": unproven(task),
         "mutants": mutation_figure(task),
     }
 
@@ -287,7 +293,8 @@ def selftest_items(session: pytest.Session, tasks: list[Task]) -> list[pytest.It
 
 class SelftestSummary:
     """The selftest's closing section: one line per task with its references by kind and how
-    many got their declared verdict, and a flag on every task below the suite's minimums.
+    many got their declared verdict, and a flag on every task below the suite's minimums or
+    with a grader no reference proves (unproven, also counted on the total line).
 
     Registered on the controller (or the only process) in --selftest-only mode; it reads the
     reports alone, so it works the same under xdist.
@@ -319,7 +326,7 @@ class SelftestSummary:
         """(line, whether it flags a problem) per task, then a total line."""
         out: list[tuple[str, bool]] = []
         totals: dict[str, int] = {}
-        n_ok = n_ran = 0
+        n_ok = n_ran = n_unproven = 0
         order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect", "graded")
         for task_id in sorted(self.refs):
             refs = self.refs[task_id]
@@ -331,13 +338,18 @@ class SelftestSummary:
                 totals[k] = totals.get(k, 0) + 1
             counts = ", ".join(f"{kinds.count(k)} {k}" for k in order if kinds.count(k))
             first = next(iter(refs.values()))
-            short = first["shortfalls"]
+            weak = first.get("unproven") or []
+            n_unproven += len(weak)
+            # A grader without references both ways is said once, as unproven.
+            short = [f for f in first["shortfalls"] if not f.startswith(tuple(f"grader {g}:" for g in weak))]
             mutants, mutants_low = first.get("mutants") or ("", False)
             flags = []
             if ok < len(ran):
                 flags.append(f"{len(ran) - ok} NOT AS DECLARED")
             if short:
                 flags.append("BELOW MINIMUM: " + "; ".join(short))
+            if weak:
+                flags.append(f"UNPROVEN: {', '.join(weak)} (no reference declares each passing and failing)")
             if mutants_low:
                 flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
             line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
@@ -346,6 +358,7 @@ class SelftestSummary:
                 right, declared = sum(t[1] for t in tallies.values()), sum(t[2] for t in tallies.values())
                 n = len(tallies)
                 line += f"; {n} grader{'s' if n != 1 else ''}, {right}/{declared} outcomes as declared"
+                line += f", {len(weak)} unproven" if weak else ""
             out.append((line + (" -- " + " -- ".join(flags) if flags else ""), bool(flags)))
             judged = [f"{name} {t[1]}/{t[2]}" for name, t in sorted(tallies.items()) if t[0] in JUDGE_TYPES]
             if judged:
@@ -357,7 +370,9 @@ class SelftestSummary:
             out.append(
                 (
                     f"{len(self.refs)} tasks, {sum(totals.values())} references ({counts}); "
-                    f"{n_ok}/{n_ran} as declared; {flagged} task(s) flagged",
+                    f"{n_ok}/{n_ran} as declared; "
+                    + (f"{n_unproven} grader(s) unproven; " if n_unproven else "")
+                    + f"{flagged} task(s) flagged",
                     flagged > 0,
                 )
             )

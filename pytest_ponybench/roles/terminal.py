@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from pytest_ponybench.analysis import estimate, report, verdict
+from pytest_ponybench.analysis.sidecalls import side_lines
 from pytest_ponybench.core.records import Record, number
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
-from pytest_ponybench.roles.collection import expected_failure
 from pytest_ponybench.roles.config import Mode, given_by_user
 from pytest_ponybench.roles.controller import Controller
 from pytest_ponybench.roles.runner import RERUN
@@ -52,6 +53,11 @@ class SummaryReporter:
         lines = [f"ponybench: {ctl.plan.mode.value} into {ctl.run_dir.path}"]
         if ctl.plan.mode is not Mode.RESCORE:
             lines.append(f"ponybench: agent {confine.status().describe()}")
+            opened = [t.id for t in ctl.plan.tasks if t.policy.open_network]
+            network = "the model gateway only"
+            if opened:
+                network += f'; the host\'s network for task(s) {", ".join(opened)} (network = "open")'
+            lines.append(f"ponybench: agent network: {network}")
         lines.append(f"ponybench: checks run with {', '.join(sandbox.jail().isolated) or 'no isolation'}")
         if ctl.estimate:
             low, high = estimate.totals(ctl.estimate)
@@ -119,6 +125,8 @@ class SummaryReporter:
             if ctl.json_report_elsewhere is not None:
                 tr.write_line(f"report.json: {ctl.json_report_elsewhere} (your --json-report-file)")
             tr.write_line(self._spend_line(spend.Ledger(path, None).state()["spent_usd"]))
+            for line in side_lines(records):
+                tr.write_line(line)
         except OSError as exc:
             tr.write_line(f"ponybench: the run dir {path} could not be read: {exc}", red=True)
         if ctl.write_error:
@@ -149,14 +157,11 @@ class SummaryReporter:
             tr.write_line(matrix)
         s = self.controller.plan.settings
         try:
+            design = self.controller.run_dir.info().design()
             found = verdict.run_verdicts(
-                records,
-                self.controller.run_dir.read_run_json(),
-                primary=s.primary,
-                family=s.family,
-                direction=s.direction,
+                records, design, primary=s.primary, family=s.family, direction=s.direction
             )
-        except ValueError as exc:
+        except (ValueError, PonybenchError) as exc:
             tr.write_line(f"ponybench: no verdict: {exc}", red=True)
             found = verdict.RunVerdicts([], records, [])
         verdicts = verdict.render_rows(found.rows, found.records, rerun=self.controller.resume_command())
@@ -174,10 +179,10 @@ class SummaryReporter:
                     tr.write_line(line)
         for line in report.grading_lines(records):
             tr.write_line(line)
-        expected = {c.id: why for c in self.controller.plan.cells if (why := expected_failure(c)) is not None}
+        expected = self.controller.expected_failures()
         tw = getattr(tr, "_tw", None)
         width = max(120, tw.fullwidth if tw is not None else 120)  # a narrow terminal wraps
-        failed = report.failed_lines(records, width=width, expected={k: v[1] for k, v in expected.items()})
+        failed = report.failed_lines(records, width=width, expected=expected)
         passed_anyway = [
             r
             for r in records
@@ -186,7 +191,7 @@ class SummaryReporter:
         for rec in passed_anyway:
             failed.append(
                 f"  {rec.get('task')} {rec.get('arm')} {rec.get('model')} r{rec.get('run')}: passed, but "
-                f"{expected[str(rec.get('cell_id'))][1]} (a scorer defect)"
+                f"{expected[str(rec.get('cell_id'))]} (a scorer defect)"
             )
         if failed:
             tr.write_line("cells that did not pass:")
@@ -204,6 +209,7 @@ class SummaryReporter:
             line += f"; {ctl.decided_skips} cell(s) not needed (decided early)"
         if not ctl.plan.paid:  # every model offline: the spend is notional
             line += (
-                " (offline models: the CLI's price for the offline server's token counts; nothing was paid)"
+                " (offline models: the gateway's list price for the offline server's token counts;"
+                " nothing was paid)"
             )
         return line

@@ -5,9 +5,14 @@ pyproject.toml (`roles/config.requested_mode`); init appends one (or writes a py
 holding only it), with an arm for each Claude Code plugin it finds (`.claude-plugin/plugin.json`
 at the root, else one or two folders down) or, with none, an example prompt arm. It writes the
 root `conftest.py` (the project's hooks, as examples), the cell module and four starter tasks,
-one of each kind, whose references prove them at once. `--with-suite` also copies the shipped
-suite, its fixtures and the example plugin in, for editing. Every path that exists is left as it
-is and reported, so a second run changes nothing and says so.
+one of each kind, whose references prove them at once, and adds the out folder (`/runs/`) and
+`__pycache__/` to the root's `.gitignore` (made when missing), so runs never make the checkout
+dirty.
+`--with-suite` also copies the shipped suite, its fixtures and the example plugin in, for
+editing. Every path that exists is left as it is and reported, so a second run changes nothing
+and says so. An eval suite the repository already has (a `claude plugin eval` one, or
+skill-creator's `evals/evals.json` beside a SKILL.md) is found and its import command printed
+first among the next steps; nothing of it is read more.
 
 What a manifest says is someone else's text: a plugin's name only ever reaches a comment,
 cleaned to one printable line, and every TOML string is escaped. The pyproject.toml as it would
@@ -21,8 +26,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,21 +42,29 @@ from pytest_ponybench.scaffold.files import (
     APPENDED,
     EXISTS,
     WROTE,
+    LineStep,
     Step,
+    add_lines,
+    append,
     copy_new_tree,
     inside_root,
+    line_step,
     write_new,
 )
 
 __all__ = [
     "CONFTEST",
+    "IGNORE_COMMENT",
+    "PYCACHE_RULE",
     "MANIFEST",
     "MAX_PLUGIN_ARMS",
     "PROMPT_ARM",
     "STARTERS",
     "InitResult",
     "Plugin",
+    "Suite",
     "find_plugins",
+    "find_suites",
     "init_project",
     "pyproject_block",
     "render_init",
@@ -70,9 +85,14 @@ STARTERS = {
 PROMPT_ARM = "Before you finish, check every input the code accepts and every way it can fail."
 _DEFAULT_TASKS = "benchmarks/tasks"
 _DEFAULT_FIXTURES = "fixtures"
+_DEFAULT_OUT = "runs"
+IGNORE_COMMENT = "# pytest-ponybench: the runs (a folder each) and the bytecode of conftest.py and the cells"
+PYCACHE_RULE = "__pycache__/"
 _ARM_NAME = re.compile(r"[^A-Za-z0-9_.]")
 _SHOWN_CHARS = 80  # a manifest's name or path as a comment or a note shows it
 _SCAN_SKIP = {"node_modules", "runs", "venv", "site-packages"}
+_SUITE_DEPTH = 4  # how deep below the root an evals/ folder is looked for
+_CASE_FILES = ("case.yaml", "prompt.md")  # a claude plugin eval case folder holds one
 
 CONFTEST = '''"""This project's extension point for pytest-ponybench (written by `ponybench init`).
 
@@ -103,12 +123,21 @@ class Plugin:
 
 
 @dataclass(frozen=True)
+class Suite:
+    """An eval suite of another tool found in the repository, and the command that imports it."""
+
+    what: str  # in words: "a claude plugin eval suite (3 cases)"
+    command: str
+
+
+@dataclass(frozen=True)
 class InitResult:
     root: Path
     steps: tuple[Step, ...]
     plugins: tuple[Plugin, ...]  # the arms written (empty: the example prompt arm, or no block)
     notes: tuple[str, ...]  # what init found and did not use, in words
     bench: str  # the benchmark folder, relative to root (what `pytest` is pointed at)
+    suites: tuple[Suite, ...] = ()  # eval suites found, to import
 
     @property
     def changed(self) -> bool:
@@ -201,12 +230,69 @@ def find_plugins(root: Path) -> tuple[list[Plugin], list[str]]:
     return plugins, notes
 
 
+def _evals_folders(root: Path) -> list[Path]:
+    """Every `evals` folder up to _SUITE_DEPTH below root (hidden, vendored and run folders
+    skipped, links not followed), in order."""
+    found: list[Path] = []
+    for top, dirs, _ in os.walk(root):
+        depth = len(Path(top).relative_to(root).parts)
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and d not in _SCAN_SKIP and depth < _SUITE_DEPTH
+        )
+        found += [Path(top) / d for d in dirs if d == "evals"]
+    return found
+
+
+def _cases(evals: Path) -> int:
+    """How many claude plugin eval case folders (case.yaml or prompt.md) the folder holds."""
+    n = 0
+    for _top, dirs, files in os.walk(evals):
+        if any(f in _CASE_FILES for f in files):
+            n += 1
+            dirs[:] = []  # a case's own folders are not cases
+        else:
+            dirs[:] = [
+                d for d in dirs if not d.startswith(".") and d not in ("results", "mocks", "node_modules")
+            ]
+    return n
+
+
+def find_suites(root: Path, tasks: str = _DEFAULT_TASKS) -> list[Suite]:
+    """The eval suites in the repository: skill-creator's (an evals/ beside a SKILL.md, holding
+    evals.json or a trigger set) and claude plugin eval's (an evals/ of case folders)."""
+    out = "" if tasks == _DEFAULT_TASKS else f" -o {shlex.quote(tasks)}"
+    suites: list[Suite] = []
+    for evals in _evals_folders(root):
+        rel = evals.relative_to(root).as_posix()
+        if not _printable(rel):
+            continue
+        skill = evals.parent
+        triggers = [p for p in evals.glob("*.json") if "trigger" in p.name.lower()]
+        if (skill / "SKILL.md").is_file() and ((evals / "evals.json").is_file() or triggers):
+            shown = skill.relative_to(root).as_posix() or "."
+            files = ", ".join(p.name for p in [evals / "evals.json", *triggers] if p.is_file())
+            suites.append(
+                Suite(
+                    f"skill-creator evals of the skill in {shown} ({files})",
+                    f"ponybench import-skill-creator {shlex.quote(shown)}{out}",
+                )
+            )
+        elif n := _cases(evals):
+            suites.append(
+                Suite(
+                    f"a claude plugin eval suite ({n} case(s))",
+                    f"ponybench import-cpe {shlex.quote(rel)}{out}",
+                )
+            )
+    return suites
+
+
 def block_table(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> dict[str, Any]:
     """What `pyproject_block` must read back as: its [tool.ponybench] table."""
     arms: dict[str, Any] = {p.arm: {"plugin": p.path} for p in plugins}
     if not plugins:
         arms = {"careful": {"prompt": PROMPT_ARM}}
-    return {"tasks": tasks, "fixtures": _DEFAULT_FIXTURES, "out": "runs", "arms": arms}
+    return {"tasks": tasks, "fixtures": _DEFAULT_FIXTURES, "out": _DEFAULT_OUT, "arms": arms}
 
 
 def pyproject_block(plugins: list[Plugin], tasks: str = _DEFAULT_TASKS) -> str:
@@ -296,14 +382,20 @@ def _pyproject_text(
     return new
 
 
-def _append(path: Path, text: str) -> None:
-    """Append to a file, never through a link (O_NOFOLLOW: a link put there meanwhile fails)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # the file's own text stays byte for byte
-            fh.write(text)
-    except OSError as exc:
-        raise PonybenchError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+def _ignore(root: Path, out: str) -> LineStep:
+    """The root's .gitignore rules that keep what a run leaves out of git, so a run never makes
+    the checkout dirty (run.json's git_dirty): the out folder (when it is inside the root) and
+    the bytecode pytest writes of conftest.py and the cell module."""
+    rel = Path(out)
+    name = rel.as_posix().strip("/")
+    rules: list[tuple[str, Callable[[str], bool]]] = []
+    if not (rel.is_absolute() or ".." in rel.parts or name in ("", ".")):
+        rules.append((f"/{name}/", lambda line: line.rstrip("*").strip("/") == name))
+    rules.append((PYCACHE_RULE, lambda line: line.strip("/*") in ("__pycache__", "**/__pycache__")))
+    said = ", ".join(line for line, _ in rules)
+    return line_step(
+        root / ".gitignore", ".gitignore", IGNORE_COMMENT, rules, f"{said}: what runs leave, out of git"
+    )
 
 
 def _suite_plan(tasks: str, fixtures: str) -> list[tuple[Path, str, str]]:
@@ -331,6 +423,7 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     text, table, old = _read_pyproject(pyproject)
     tasks = _folder_key(table or {}, "tasks", _DEFAULT_TASKS)
     fixtures = _folder_key(table or {}, "fixtures", _DEFAULT_FIXTURES)
+    ignore = _ignore(root, _folder_key(table or {}, "out", _DEFAULT_OUT))
     bench = Path(tasks).parent.as_posix()
     plugins, notes = ([], []) if table is not None else find_plugins(root)
     files = [
@@ -367,17 +460,12 @@ def init_project(root: Path, *, with_suite: bool = False) -> InitResult:
     elif text is None:
         steps.append(write_new(pyproject, new_text, "pyproject.toml", what))
     else:
-        _append(pyproject, new_text[len(text) :])
+        append(pyproject, new_text[len(text) :])
         steps.append(Step("pyproject.toml", APPENDED, what))
-    return InitResult(root, tuple(steps), tuple(plugins), tuple(notes), bench)
-
-
-def _runs_ignored(root: Path) -> bool:
-    try:
-        lines = (root / ".gitignore").read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return False
-    return any(line.strip().strip("/") == "runs" for line in lines)
+    steps.append(add_lines(ignore))
+    return InitResult(
+        root, tuple(steps), tuple(plugins), tuple(notes), bench, tuple(find_suites(root, tasks))
+    )
 
 
 def render_init(result: InitResult, cwd: Path) -> str:
@@ -405,6 +493,7 @@ def render_init(result: InitResult, cwd: Path) -> str:
     out += [
         "Next:",
         *(f"  {c}" for c in cd),
+        *(f"  {s.command}\n      # {s.what}, as task folders (docs/cpe.md)" for s in result.suites),
         "  pytest --selftest-only -n 2",
         "      # every task's references scored as declared: no claude, no API",
         f"  pytest {bench} -n 2 --models offline-reference,offline-flawed",
@@ -414,6 +503,4 @@ def render_init(result: InitResult, cwd: Path) -> str:
         f"  pytest {bench} -n 2 --models sonnet --runs 3",
         "      # the live A/B (ANTHROPIC_API_KEY, or a logged-in claude); the verdict ends the summary",
     ]
-    if not _runs_ignored(result.root):
-        out.append("  (add runs/ to .gitignore: each run writes a folder there)")
     return "\n".join(out)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util.paths import PROBES
-from pytest_ponybench._util.textfiles import last_line, parse_jsonl
+from pytest_ponybench._util.textfiles import QUOTE_CHARS, parse_jsonl, quote, quote_file
 from pytest_ponybench.core.records import CheckOutcome, Record
 from pytest_ponybench.core.tasks import Task
 from pytest_ponybench.isolation import warm
@@ -55,6 +55,7 @@ __all__ = [
     "Score",
     "WHOLE_RUN",
     "axis_of",
+    "check_name",
     "checks_of",
     "disagreement",
     "expected_checks",
@@ -227,8 +228,8 @@ def _ended_early(ev: _Events, run: SandboxResult, limit_s: float) -> None:
     if blamed is not None:
         checks[blamed] = Check(blamed, what, f"{msg} (while running {blamed})")
     else:
-        tail = last_line(run.stderr)
-        checks["session"] = Check("session", what, msg + (f": {tail[:200]}" if tail else ""))
+        tail = quote_file(run.stderr, 200)
+        checks["session"] = Check("session", what, msg + (f": {tail}" if tail else ""))
 
 
 def disagreement(ev: _Events, run: SandboxResult) -> str | None:
@@ -251,9 +252,9 @@ def disagreement(ev: _Events, run: SandboxResult) -> str | None:
         # pytest always tells its plugins it is finishing before it exits by itself.
         if code != 0:
             return None
-        tail = last_line(run.stderr) or last_line(run.stdout)
+        tail = quote_file(run.stderr, 200) or quote_file(run.stdout, 200)
         return "the check process exited with status 0 without pytest finishing" + (
-            f" ({tail[:200]})" if tail else ""
+            f" ({tail})" if tail else ""
         )
     if code == FLUSH_FAILED and ev.finished[0] != 0:
         # pytest finished, then the interpreter could not flush its output (a full disk, the
@@ -351,12 +352,19 @@ def _verdict(checks: list[Check], axis: str, required: bool) -> tuple[bool, Chec
     return True, None
 
 
+def check_name(nodeid: str) -> str:
+    """A check's node id without its folders: `test_safe.py::test_x[//evil/]` (a parameter may
+    hold a `/` of its own, so only the file's path before `::` is shortened)."""
+    path, sep, rest = nodeid.partition("::")
+    return path.rsplit("/", 1)[-1] + sep + rest
+
+
 def _one_line(check: Check) -> str:
-    msg = " ".join(check.message.split())
-    short = check.nodeid.rsplit("/", 1)[-1]
+    """The check's name and the first line of its message (the probe keeps only that line)."""
+    msg = quote(check.message)
     if check.outcome == "skipped":
         msg = "skipped, which counts as failed" + (f": {msg}" if msg else "")
-    return f"{short}: {msg}"[:300] if msg else f"{short}: {check.outcome}"
+    return quote(f"{check_name(check.nodeid)}: {msg or check.outcome}", QUOTE_CHARS)
 
 
 _WARM_ROOTS = threading.Lock()  # one scoring at a time uses the warm scorer's folders

@@ -23,6 +23,7 @@ from pytest_ponybench.core.graders.verdict import Finding, verdict
 from pytest_ponybench.core.judge import Judge
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.core.tasks import Task
+from pytest_ponybench.core.transcript import ModelView, Transcript
 from pytest_ponybench.scoring import diff, metrics, workspace
 from pytest_ponybench.scoring.checks import Score
 from pytest_ponybench.scoring.hidden_checks import MEMO_KEY, HiddenChecks
@@ -33,9 +34,10 @@ __all__ = ["Grading", "Scored", "graders_of", "measure", "score_workspace"]
 
 @dataclass(frozen=True)
 class Grading:
-    """What graders read beyond the workspace: the session's stream and a judge to ask."""
+    """What graders read beyond the workspace: the session's transcript and a judge to ask."""
 
-    stream: Path | None = None  # claude.jsonl; None: no session (graders see an empty reply)
+    transcript: Transcript | None = None  # None: no session (graders see the reply alone)
+    view: ModelView | None = None  # what the gateway saw of the session
     judge: Judge | None = None  # None: judge graders cannot decide (and say so)
     judge_runs: int = 1
     live_judge: bool = True  # a judge that is not offline never sees the offline directives
@@ -126,15 +128,15 @@ def score_workspace(
 def _evidence(
     task: Task, ws: Path, seeded: dict[str, str], reply: str, git_dir: Path | None, grading: Grading
 ) -> CellEvidence:
-    """What the graders read; the session's stream is parsed only for a task that declares graders
-    (the checks read the workspace alone). The seeded base is the harness's copy (git_dir), read
+    """What the graders read: the session's transcript for a task that declares graders (the
+    checks read the workspace alone). The seeded base is the harness's copy (git_dir), read
     once, when a grader asks."""
 
     @functools.cache
     def base() -> Mapping[str, tuple[str, bytes]]:
         return diff.base_tree(ws, git_dir)
 
-    if not task.graders or grading.stream is None:
+    if not task.graders or grading.transcript is None:
         return CellEvidence(
             reply=reply, transcript=reply, workspace=WorkspaceFiles(ws), prompt=task.prompt, base=base
         )
@@ -142,7 +144,9 @@ def _evidence(
     def workspace_diff() -> str:
         return diff.workspace_diff(ws, lambda: diff.base_files(ws, git_dir), seeded)
 
-    return CellEvidence.from_stream(grading.stream, ws, prompt=task.prompt, diff=workspace_diff, base=base)
+    return CellEvidence.from_transcript(
+        grading.transcript, ws, prompt=task.prompt, diff=workspace_diff, base=base, view=grading.view
+    )
 
 
 def _axes(

@@ -12,25 +12,35 @@ import re
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench._util import textfiles
 from pytest_ponybench._util.paths import PACKAGE_ROOT
-from pytest_ponybench.core import armproof, skills
+from pytest_ponybench.agents import launch as launcher
+from pytest_ponybench.agents import registry
+from pytest_ponybench.agents.base import Agent, SessionSpec
+from pytest_ponybench.agents.install import sealed
+from pytest_ponybench.agents.launch import Prepared
+from pytest_ponybench.core import skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.endpoint import Endpoint, served_by
 from pytest_ponybench.core.graders import verdict as rules
 from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import CellError, ErrorKind, Record
+from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway import log as gateway_log
+from pytest_ponybench.gateway import meter
+from pytest_ponybench.gateway.routes import Route, Routes
+from pytest_ponybench.gateway.server import BudgetGate, Gateway, Seat, shared
+from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
 from pytest_ponybench.scoring.score import Grading, score_workspace
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps
-from pytest_ponybench.session import agent, armfiles, audit, integrity
+from pytest_ponybench.session import audit, integrity
 from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
@@ -71,6 +81,27 @@ class CellContext:
     slots: StartSlots | None = None
     caps: Caps = DEFAULT_CAPS
     judging: Judging | None = None  # None: judge graders cannot decide (and say so)
+    agent: Agent = field(default_factory=registry.get)  # the CLI the cells run
+    # The model gateway every request of the cell goes through (None: the process's own), the
+    # live upstream behind it (None: no credential), the models a live seat allows (None: any)
+    # and the run's budget, asked per request.
+    gateway: Gateway | None = None
+    live: Upstream | None = None
+    models: tuple[str, ...] | None = None
+    budget: BudgetGate | None = None
+
+    @property
+    def routes(self) -> Routes:
+        return Routes(self.gateway or shared(), self.endpoint, self.live, self.models, self.budget)
+
+
+@dataclass
+class Launched:
+    """The session's command ready to run, and its seat at the gateway."""
+
+    prepared: Prepared
+    route: Route
+    seat: Seat | None = None  # once closed
 
 
 @dataclass(frozen=True)
@@ -94,29 +125,20 @@ class Scratch:
 
 
 @dataclass
-class Launch:
-    """The command that runs claude on the cell, and what launching it added to the record."""
-
-    cmd: list[str]
-    env: dict[str, str]
-    confined: bool
-    prefix: confine.Prefix | None = None
-    fields: Record = field(default_factory=lambda: Record())
-
-
-@dataclass
 class Observed:
-    """What the session did, read from its stream."""
+    """What the session did, read once from its stream, and what the gateway metered of it."""
 
-    run: agent.Run
+    session: launcher.Session
     tried: audit.Audit
-    reply: str
-    error: CellError | None
     fields: Record
-    tampered: str | None = None  # why the stream is not the session's own (agent.tampering)
+    seat: Seat
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.session.transcript
 
 
-def seed(cell: Cell, place: Scratch, cdir: CellDir) -> dict[str, str]:
+def seed(cell: Cell, place: Scratch, cdir: CellDir, agent: Agent) -> dict[str, str]:
     """Lay the task into the workspace (and the arm's files into the workspace or the cell's
     HOME) and commit it as the base; keep the prompt (the report's transcript starts with it)
     and the seeded files' manifest (rescore needs it)."""
@@ -126,98 +148,90 @@ def seed(cell: Cell, place: Scratch, cdir: CellDir) -> dict[str, str]:
             "history the agent would see; point TMPDIR elsewhere"
         )
     seeded = workspace.lay(cell.task, place.workspace)
-    seeded.update(armfiles.lay_arm(cell.arm, place.workspace, place.home))
+    seeded.update(agent.install(cell.arm, place.workspace, place.home))
     workspace.snapshot(place.workspace, keep=place.base_git)
     cdir.prompt.write_text(cell.task.prompt, encoding="utf-8")
     write_json(cdir.seeded, seeded)
     return seeded
 
 
-def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launch:
-    """claude's command for the cell: its model's endpoint, its environment, its confinement
-    (refused for a paid model that cannot be confined, unless allowed)."""
-    offline = served_by(ctx.endpoint, cell.model)
-    url = (
-        ctx.endpoint.open(cell.id, place.workspace, cdir.requests, cell.task)
-        if ctx.endpoint and offline
-        else None
+def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launched:
+    """The agent's command for the cell: its seat at the gateway (the offline server's cell
+    behind it for an offline model), its environment, its confinement (refused for a paid model
+    that cannot be confined, unless allowed)."""
+    if not served_by(ctx.endpoint, cell.model) and not ctx.allow_unconfined:
+        refused = confine.refusal(["this cell's model"], False, ctx.unconfined_flag)
+        if refused is not None:  # before anything is opened for it
+            raise RuntimeError(refused)
+    route = ctx.routes.open(
+        cell.id,
+        cell.model,
+        workspace=place.workspace,
+        requests_log=cdir.requests,
+        log=cdir.gateway,
+        task=cell.task,
     )
     policy = cell.task.policy
     # The plugin and MCP folders as copies of their content: never the repository they live in.
-    arm = armfiles.sealed(cell.arm)
-    cmd = agent.build_command(
-        ctx.claude,
-        cell.task.prompt,
-        cell.model,
-        arm,
-        cell.max_turns(ctx.max_turns),
-        ctx.max_budget_usd,
-        policy=policy,
-    )
-    api_timeout_ms = int(min(cell.timeout_s(ctx.cell_timeout) * 0.6, 120 if offline else 600) * 1000)
-    env = agent.cell_env(
-        place.home,
-        base_url=url,
-        offline=offline,
-        api_timeout_ms=api_timeout_ms,
+    arm = sealed(cell.arm)
+    spec = SessionSpec(
+        prompt=cell.task.prompt,
+        model=cell.model,
+        home=place.home,
+        max_turns=cell.max_turns(ctx.max_turns),
+        offline=route.offline,
+        api_timeout_ms=int(min(cell.timeout_s(ctx.cell_timeout) * 0.6, 120 if route.offline else 600) * 1000),
+        max_budget_usd=ctx.max_budget_usd,
         memory=cell.arm.reads_memory,
         task_env=policy.env,
     )
-    credentials = None if offline else agent.login_credentials(env)
-    state = confine.status()
-    if not state.available:
-        if not offline and not ctx.allow_unconfined:
-            raise RuntimeError(confine.refusal(["this cell's model"], False, ctx.unconfined_flag))
-        if credentials is not None:
-            agent.place_credentials(place.home, credentials)
-        return Launch(cmd, env, confined=False, fields=Record(confined=False))
-    cmd, prefix = confine.agent_command(
-        cmd,
-        workspace=place.workspace,
-        home=place.home,
-        env=env,
-        hide=_harness_paths(cell, ctx),
-        readable=arm.readable(),
-        credentials=credentials,
-        credentials_path=place.home / agent.CREDENTIALS,
-        protected=confine.protected(ctx.run_dir.path.parent),
-    )
-    how = {
-        "method": state.method,
-        "userns": state.userns,
-        "seccomp": state.seccomp,
-        "cap_eff": state.caps.get("CapEff"),
-    }
-    return Launch(cmd, env, confined=True, prefix=prefix, fields=Record(confined=True, confinement=how))
+    try:
+        prepared = launcher.prepare(
+            ctx.agent,
+            ctx.agent.command(ctx.claude, spec, arm, policy),
+            spec,
+            ticket=route.ticket,
+            workspace=place.workspace,
+            readable=arm.readable(),
+            hide=_harness_paths(cell, ctx),
+            protected=confine.protected(ctx.run_dir.path.parent),
+            refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
+            open_network=policy.open_network,
+        )
+    except BaseException:
+        ctx.routes.close(route)
+        raise
+    return Launched(prepared, route)
 
 
-def observe(cell: Cell, place: Scratch, started: Launch, cdir: CellDir, ctx: CellContext) -> Observed:
-    """Run the session (after a start slot) and read what it did from its stream."""
+def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: CellContext) -> Observed:
+    """Run the session (after a start slot), close its seat (its token is refused from then
+    on), and read what it did, once: its transcript, checked against what the gateway saw."""
     slot = ctx.slots.take() if ctx.slots is not None else None
     t0 = time.monotonic()
-    run = agent.run_claude(
-        started.cmd,
-        cwd=place.workspace,
-        env=started.env,
-        stdout=cdir.stream,
+    session = launcher.run(
+        ctx.agent,
+        started.prepared,
+        workspace=place.workspace,
+        stream=cdir.stream,
         stderr=cdir.stderr,
         timeout_s=cell.timeout_s(ctx.cell_timeout),
-        confined=started.confined,
+        arm=cell.arm,
         on_started=slot.release if slot is not None else None,  # called however it ends
-        pass_fds=started.prefix.pass_fds if started.prefix is not None else (),
     )
     wall_s = time.monotonic() - t0
-    stream = agent.parse_stream(cdir.stream)
-    error = agent.invalid(stream, run, textfiles.last_line(cdir.stderr)) or _arm_not_applied(cell.arm, stream)
-    tampered = agent.tampering(run, stream) or _unanswered_error(error, stream, cdir, ctx, cell)
-    if tampered is not None:
-        error = None  # what a tampered stream says about the API is never believed, nor retried
-    reply = str((stream.result or {}).get("result") or stream.last_text or "")
-    fields = _session_fields(stream, run, reply, cdir)
+    seat = started.seat = ctx.routes.close(started.route)
+    if session.tampered is None:
+        session.tampered = _not_what_the_gateway_saw(session, seat, ctx.agent)
+        if session.tampered is not None:
+            session.error = None
+    if seat.refused is not None and session.tampered is None:
+        session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
+    fields = _session_fields(session, seat, cell.arm)
     fields["wall_s"] = round(wall_s, 3)
     fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
-    tried = audit.audit_stream(cdir.stream, place.workspace, place.home)
-    return Observed(run, tried, reply, error, fields, tampered)
+    tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
+    return Observed(session, tried, fields, seat)
 
 
 def judge(
@@ -226,19 +240,26 @@ def judge(
     """Score what the session left, said and did (its graders, a judge among them), and what it
     tried; every rule's finding (the workspace's, the audit's, a tampered stream, a timeout) goes
     to the one verdict, which writes both axes and the reason."""
-    grading = _grading(cell, cdir, ctx.judging)
+    grading = _grading(cell, seen.transcript, cdir, ctx.judging)
     scored = score_workspace(
-        cell.task, place.workspace, seeded, seen.reply, git_dir=place.base_git, caps=ctx.caps, grading=grading
+        cell.task,
+        place.workspace,
+        seeded,
+        seen.transcript.reply,
+        git_dir=place.base_git,
+        caps=ctx.caps,
+        grading=grading,
     )
     rec = Record(**scored.fields)
     rec.update(seen.tried.as_record())
     found = list(seen.tried.findings())
-    if seen.tampered is not None:
+    tampered = seen.session.tampered
+    if tampered is not None:
         # Valid and failed, against the arm: whatever the stream claimed, nothing of it counts
         # for the cell (the workspace, diffed against the harness's own base, still shows).
-        rec["tampered"] = seen.tampered
-        found.append(rules.tampered(seen.tampered))
-    if seen.run.timed_out:
+        rec["tampered"] = tampered
+        found.append(rules.tampered(tampered))
+    if seen.session.run.timed_out:
         found.append(rules.timed_out(cell.timeout_s(ctx.cell_timeout)))
     rec.update(verdict((*scored.findings, *found)))
     return rec
@@ -250,13 +271,16 @@ def run_cell(cell: Cell, ctx: CellContext) -> Record:
     rec = _opening(cell, cdir.fresh(), ctx)
     base = ctx.watched.take(append_only=[ctx.run_dir.results]) if ctx.watched else None
     place = Scratch(new_cell_dir())
-    started: Launch | None = None
+    started: Launched | None = None
     try:
-        seeded = seed(cell, place, cdir)
+        seeded = seed(cell, place, cdir, ctx.agent)
         started = launch(cell, place, cdir, ctx)
-        rec.update(started.fields)
+        rec.update(Record(confined=started.prepared.confined))
+        if started.prepared.confinement is not None:
+            rec["confinement"] = started.prepared.confinement
         seen = observe(cell, place, started, cdir, ctx)
-        rec.update(seen.error.as_record() if seen.error else Record(valid=True, error=None, error_kind=None))
+        error = seen.session.error
+        rec.update(error.as_record() if error else Record(valid=True, error=None, error_kind=None))
         rec.update(seen.fields)
         rec.update(judge(cell, place, seeded, seen, cdir, ctx))
     except Exception as exc:  # a harness fault in one cell must not lose the record
@@ -274,16 +298,16 @@ def settle(
     place: Scratch,
     cdir: CellDir,
     rec: Record,
-    started: Launch | None,
+    started: Launched | None,
     base: integrity.Baseline | None,
     ctx: CellContext,
 ) -> None:
     """Release the session's resources, keep its workspace (unless over the caps), check the
     harness is as it was, add the hooks' metrics and append the record."""
-    if started is not None and started.prefix is not None:
-        started.prefix.close()
-    if ctx.endpoint is not None:
-        ctx.endpoint.close(cell.id)
+    if started is not None:
+        started.prepared.close()
+        if started.seat is None:  # the session never ran to its end: its token goes now
+            started.seat = ctx.routes.close(started.route)
     over_cap = str(rec.get("refused") or "").startswith(workspace.OVER_CAP)
     try:
         if place.workspace.exists() and not over_cap:
@@ -302,26 +326,27 @@ def settle(
     ctx.run_dir.append(rec)
 
 
-def _unanswered_error(
-    error: CellError | None, stream: agent.Stream, cdir: CellDir, ctx: CellContext, cell: Cell
-) -> str | None:
-    """An offline cell whose stream reports an API error status the offline server never sent:
-    the stream is not the session's (its only evidence would be the stream)."""
-    status = (stream.result or {}).get("api_error_status")
+def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agent) -> str | None:
+    """The stream against the gateway, which saw every request: a tool call the model never
+    asked for, or an API error status the gateway never relayed, is something else's writing."""
+    asked = {i for m in seat.requests for i in m.tool_use_ids}
+    for call in session.transcript.tool_calls:
+        if call.id and call.id not in asked:
+            return f"the stream holds a tool call ({call.tool}, id {call.id}) the model never asked for"
+    status = agent.api_error_status(session.transcript)
+    error = session.error
     if error is None or error.kind is not ErrorKind.API or status is None:
         return None
-    if not served_by(ctx.endpoint, cell.model):
+    if any(m.status == status for m in seat.requests):
         return None
-    sent = {str(r.get("reply") or "") for r in textfiles.read_jsonl(cdir.requests).objects}
-    if any(reply.startswith(f"error {status}") for reply in sent):
-        return None
-    return f"the stream reports API error {status}, which the offline server never answered"
+    return f"the stream reports API error {status}, which the gateway never relayed"
 
 
-def _grading(cell: Cell, cdir: CellDir, judging: Judging | None) -> Grading:
+def _grading(cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None) -> Grading:
+    view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
     if judging is None:
-        return Grading(stream=cdir.stream)
-    return judging.grading(cell.task, cdir.stream, cdir.judge)
+        return Grading(transcript=transcript, view=view)
+    return replace(judging.grading(cell.task, transcript, cdir.judge), view=view)
 
 
 def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
@@ -345,33 +370,59 @@ def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
     return rec
 
 
-def _session_fields(stream: agent.Stream, run: agent.Run, reply: str, cdir: CellDir) -> Record:
-    """The session's figures as the CLI reported them."""
-    res: dict[str, Any] = stream.result or {}
-    usage = stream.usage
-    plugins = [p.get("name") if isinstance(p, dict) else p for p in (stream.init or {}).get("plugins") or []]
+def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
+    """The session's figures: tokens and dollars as the gateway metered them (every source in
+    the cell: the agent's session and any other, such as a plugin's hook calling a model), the
+    CLI's own kept beside them and checked against the gateway's view of its session; the rest
+    as the CLI reported it."""
+    t, run = session.transcript, session.run
+    res: dict[str, Any] = t.result or {}
+    sources = meter.by_source(seat.requests, t.session_id)
+    cell = meter.Totals.of(sources.get("main"), sources.get("side"))
     fields = Record(
         timed_out=run.timed_out,
         exit_code=run.exit_code,
         claude_cpu_s=None if run.cpu_s is None else round(run.cpu_s, 3),
-        cost_usd=res.get("total_cost_usd"),
-        input_tokens=usage.get("input_tokens"),
-        output_tokens=usage.get("output_tokens"),
-        cache_read_tokens=usage.get("cache_read_input_tokens"),
-        cache_write_tokens=usage.get("cache_creation_input_tokens"),
+        cost_usd=round(cell.cost_usd, 8),
+        input_tokens=cell.input_tokens,
+        output_tokens=cell.output_tokens,
+        cache_read_tokens=cell.cache_read_tokens,
+        cache_write_tokens=cell.cache_write_tokens,
+        spend={name: totals.as_record() for name, totals in sources.items()},
+        side_cost_usd=round(sources["side"].cost_usd, 8) if "side" in sources else 0.0,
+        cli_cost_usd=t.cost_usd,
+        meter_mismatch=_mismatch(t, sources.get("main")),
         turns=res.get("num_turns"),
         duration_ms=res.get("duration_ms"),
-        denials=len(res.get("permission_denials") or []),
-        reply_words=len(reply.split()),
-        peak_context_tokens=stream.peak_context_tokens,
-        subagents=stream.subagents,
-        tool_uses=stream.tool_uses,
+        denials=t.denials,
+        reply_words=len(t.reply.split()),
+        peak_context_tokens=t.peak_context_tokens,
+        subagents=t.subagents,
+        tool_uses=t.tool_uses,
         result_subtype=res.get("subtype"),
         api_error_status=res.get("api_error_status"),
-        plugins=[str(p) for p in plugins],
+        retry_after_s=t.retry_after_s,
+        plugins=t.plugins,
     )
-    fields.update(skills.usage(cdir.stream))
+    placed = [n for part in arm.parts if part.kind == "skills" for n in part.names]
+    fields.update(skills.usage(t, own=placed))
     return fields
+
+
+def _mismatch(t: Transcript, main: meter.Totals | None) -> str | None:
+    """Where the CLI's own token counts for its session differ from what the gateway metered of
+    it (None: they agree, or the CLI reported none)."""
+    if t.result is None:
+        return None
+    metered = main or meter.Totals()
+    pairs = (
+        ("input", t.usage.input_tokens, metered.input_tokens),
+        ("output", t.usage.output_tokens, metered.output_tokens),
+        ("cache read", t.usage.cache_read_tokens, metered.cache_read_tokens),
+        ("cache write", t.usage.cache_write_tokens, metered.cache_write_tokens),
+    )
+    off = [f"{name} {cli} (gateway {gw})" for name, cli, gw in pairs if cli != gw]
+    return "the CLI reports " + ", ".join(off) if off else None
 
 
 def _harness_paths(cell: Cell, ctx: CellContext) -> list[Path]:
@@ -389,20 +440,6 @@ def applied_policy(cell: Cell) -> dict[str, Any]:
     if cell.task.max_turns is not None:
         applied["max_turns"] = cell.task.max_turns
     return applied
-
-
-def _arm_not_applied(arm: Arm, stream: agent.Stream) -> CellError | None:
-    """A plugin the CLI could not load, or an MCP server that did not connect, measured the
-    baseline under the arm's name: invalid."""
-    init = stream.init or {}
-    errors = [e for e in init.get("plugin_errors") or [] if isinstance(e, dict)] if arm.has("plugin") else []
-    if errors:
-        return CellError(
-            ErrorKind.ARM, f"the arm's plugin was not loaded: {errors[0].get('message') or errors[0]}"
-        )
-    if arm.has("mcp") and stream.init is not None and (down := armproof.connection_problems(arm, init)):
-        return CellError(ErrorKind.ARM, f"the arm's MCP server was not applied: {down[0]}")
-    return None
 
 
 _TIMED_OUT = re.compile(r"^timed out after ([0-9][0-9.e+]*)s")
@@ -425,13 +462,14 @@ def rescore_cell(
     out: RunDir,
     extend: Extend | None = None,
     caps: Caps = DEFAULT_CAPS,
-    judging: Judging | None = None,
+    agent: Agent | None = None,
 ) -> Record:
     """Score a kept workspace again with the task as it is now; no claude, nothing paid.
 
     The new record starts from the old one (tokens, cost and time do not change) and is
     appended to the rescore run dir; the source run dir is only read.
     """
+    agent = agent or registry.get()
     old = next((r for r in reversed(source.records()) if r.get("cell_id") == cell.id), Record())
     cdir = source.cell_dir(cell.id)
     rec = Record(**old)
@@ -440,15 +478,23 @@ def rescore_cell(
     try:
         if not cdir.workspace.is_dir():
             raise FileNotFoundError(f"no kept workspace at {cdir.workspace}")
-        stream = agent.parse_stream(cdir.stream)
-        reply = str((stream.result or {}).get("result") or stream.last_text or "")
+        transcript = agent.parse(cdir.stream)
         base_git = cdir.base_git if cdir.base_git.is_dir() else None  # absent in older run dirs
+        # The graders read the session again; a judge is not asked (a rescore pays nothing).
         scored = score_workspace(
-            cell.task, cdir.workspace, cdir.read_seeded(), reply, git_dir=base_git, caps=caps
+            cell.task,
+            cdir.workspace,
+            cdir.read_seeded(),
+            transcript.reply,
+            git_dir=base_git,
+            caps=caps,
+            grading=Grading(
+                transcript=transcript, view=gateway_log.model_view(gateway_log.lines(cdir.gateway))
+            ),
         )
         # Scored again, judged again: what the agent tried still counts. The workspace path is
         # the one the session ran in, from the stream's init event.
-        tried = audit.audit_stream(cdir.stream)
+        tried = audit.audit_transcript(transcript)
         rec.update(scored.fields)
         rec.update(tried.as_record())
         rec.update(verdict((*scored.findings, *tried.findings(), *session_findings(old))))

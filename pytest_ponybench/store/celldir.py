@@ -23,6 +23,7 @@ class CellDir:
     STREAM = "claude.jsonl"  # the CLI's stream-json output
     STDERR = "claude.stderr"
     REQUESTS = "offline_requests.jsonl"  # what the offline server was asked
+    GATEWAY = "gateway.jsonl"  # every model request of the cell as the gateway metered it
     WORKSPACE = "workspace"  # the agent's workspace as it left it
     # The harness's own copy of the seeded base repository, which the agent never saw (every
     # diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
@@ -48,6 +49,10 @@ class CellDir:
     @property
     def requests(self) -> Path:
         return self.path / self.REQUESTS
+
+    @property
+    def gateway(self) -> Path:
+        return self.path / self.GATEWAY
 
     @property
     def workspace(self) -> Path:

@@ -1,10 +1,11 @@
 """Merge: shard run dirs of one grid joined into one run dir that every command accepts.
 
-The parts must describe the same grid (tasks, arms, models, runs: the grid hash) and, unless
-allowed, the same claude version. Every record and every cell folder is taken; a cell recorded by
-more than one part is reported as a duplicate and, as everywhere, its last valid attempt counts
-(parts are ordered by when they started). Cells of the grid that no part recorded (a shard that
-never arrived) are listed by id; `pytest --resume OUT` runs exactly those.
+The parts must describe the same grid (tasks, arms, models, runs: the grid hash, which holds the
+task and arm content hashes) and, unless allowed, the same claude version and resource envelope.
+Every record and every cell folder is taken; a cell recorded by more than one part is reported
+as a duplicate and, as everywhere, its last valid attempt counts (parts are ordered by when they
+started). Cells of the grid that no part recorded (a shard that never arrived) are listed by id;
+`pytest --resume OUT` runs exactly those.
 
 The inputs are only read. Cell folders are hard-linked where the file system allows (a merged
 dir of thousands of workspaces costs no copy), else copied; symlinks an agent left in a
@@ -18,31 +19,28 @@ import os
 import shutil
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.analysis import report
 from pytest_ponybench.core.records import Record, latest
-from pytest_ponybench.core.shards import GridSpec, describe_difference, spec_from_run_json
+from pytest_ponybench.core.shards import GridSpec, describe_difference
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.store import owner
+from pytest_ponybench.store import owner, runinfo
 from pytest_ponybench.store.results import (
     REPORT,
     RESULTS,
-    RUN_JSON,
     SUMMARY,
     RunDir,
     now_iso,
     read_records,
     write_json,
 )
+from pytest_ponybench.store.runinfo import RUN_JSON, RunInfo, RunInfoError
 from pytest_ponybench.store.spend import LEDGER
 
 __all__ = ["MergeError", "Merged", "Part", "check_parts", "merge", "read_part"]
-
-# run.json keys that describe one process's run, not the merged grid: kept per part instead.
-_PER_PART = ("shard", "started", "finished", "exitstatus", "missing", "argv", "cwd", "preflight", "warmup")
 
 
 class MergeError(PonybenchError):
@@ -52,23 +50,23 @@ class MergeError(PonybenchError):
 @dataclass
 class Part:
     path: Path
-    info: dict[str, Any]
+    info: RunInfo
     records: list[Record]
     spec: GridSpec
 
     @property
     def claude_version(self) -> str | None:
-        version = self.info.get("claude_version")
-        return str(version) if version else None
+        return self.info.claude_version or None
 
     def provenance(self) -> dict[str, Any]:
         """Where this part came from, for the merged run.json."""
         keep = ("shard", "started", "finished", "exitstatus", "argv", "claude_version", "harness", "platform")
+        written = self.info.to_json()
         out: dict[str, Any] = {"path": str(self.path), "records": len(self.records)}
         for key in keep:
-            if key in self.info:
-                value = self.info[key]
-                if key == "shard" and isinstance(value, dict):
+            if key in written:
+                value = written[key]
+                if key == "shard":
                     value = {k: v for k, v in value.items() if k != "cells"}
                 out[key] = value
         return out
@@ -83,6 +81,7 @@ class Merged:
     duplicates: dict[str, list[str]] = field(default_factory=dict)
     claude_versions: dict[str, str | None] = field(default_factory=dict)
     spent_usd: float = 0.0
+    envelopes: dict[str, str] = field(default_factory=dict)  # each part's, when they differ
 
     @property
     def mixed(self) -> bool:
@@ -96,14 +95,10 @@ def read_part(path: Path) -> Part:
     if not run_json.is_file():
         raise MergeError(f"{path}: no {RUN_JSON}, so not a ponybench run dir")
     try:
-        info = json.loads(run_json.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise MergeError(f"{run_json}: unreadable: {exc}") from None
-    if not isinstance(info, dict):
-        raise MergeError(f"{run_json}: not a JSON object")
-    try:
-        spec = spec_from_run_json(info)
-    except ValueError as exc:
+        info = runinfo.read(path)
+        info.check()
+        spec = info.grid_spec()
+    except (OSError, RunInfoError, ValueError) as exc:
         raise MergeError(f"{run_json}: {exc}") from None
     return Part(path, info, read_records(path / RESULTS), spec)
 
@@ -130,6 +125,20 @@ def check_parts(parts: Sequence[Part], allow_mixed: bool) -> None:
             f"the parts ran different claude versions ({listed}); their cells are not comparable. "
             "Pass --allow-mixed to merge them anyway (the versions are recorded in run.json)"
         )
+    envelopes = _envelopes(parts)
+    if len(set(envelopes.values())) > 1 and not allow_mixed:
+        listed = "; ".join(f"{path}: {text}" for path, text in envelopes.items())
+        raise MergeError(
+            f"the parts ran with different resources ({listed}); the same benchmark moves by points "
+            "between them. Pass --allow-mixed to merge them anyway (each part's is recorded in run.json)"
+        )
+
+
+def _envelopes(parts: Sequence[Part]) -> dict[str, str]:
+    """Each part's resource envelope in words (store/history's wording)."""
+    from pytest_ponybench.store.history import envelope_text
+
+    return {str(p.path): envelope_text(p.info.envelope) for p in parts}
 
 
 def _link_tree(src: Path, dst: Path) -> None:
@@ -246,7 +255,7 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
         parts.append(read_part(path))
     check_parts(parts, allow_mixed)
     # Oldest first, so "the last valid attempt" means the latest in time across machines.
-    parts.sort(key=lambda p: str(p.info.get("started") or ""))
+    parts.sort(key=lambda p: p.info.started or "")
     records = [r for p in parts for r in p.records]
     spec = parts[0].spec
     expected = spec.cell_ids()
@@ -274,41 +283,64 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
         write_json(out / REPORT, joined)
 
     versions = {str(p.path): p.claude_version for p in parts}
-    info = {k: v for k, v in parts[0].info.items() if k not in _PER_PART}
-    options = dict(info.get("options") or {})
-    options.pop("shard", None)  # the merged dir is the whole grid: --resume runs what is missing
-    budgets = [(p.info.get("options") or {}).get("budget_usd") for p in parts]
-    shares = [float(b) for b in budgets if isinstance(b, int | float)]
-    if len(shares) == len(parts):
-        options["budget_usd"] = sum(shares)  # each shard had its share
-    info["options"] = options
-    starts = [str(p.info["started"]) for p in parts if p.info.get("started")]
-    ends = [str(p.info["finished"]) for p in parts if p.info.get("finished")]
-    info.update(
-        {
-            "mode": "merge",
-            "grid_hash": spec.hash,
-            "grid": expected,
-            "started": min(starts) if starts else now_iso(),
-            "finished": max(ends) if ends else now_iso(),
-            "missing": missing,
-            "merged": {
-                "at": now_iso(),
-                "parts": [p.provenance() for p in parts],
-                "duplicates": duplicates,
-                "claude_versions": versions,
-                "mixed_claude_versions": len(set(versions.values())) > 1,
-                "spent_usd": spend["spent_usd"],
-            },
-        }
+    first = parts[0].info
+    shares = [p.info.options.budget_usd for p in parts]
+    options = first.options
+    if all(b is not None for b in shares):
+        options = replace(options, budget_usd=sum(b for b in shares if b is not None))  # each shard's share
+    starts = [p.info.started for p in parts if p.info.started]
+    ends = [p.info.finished for p in parts if p.info.finished]
+    info = replace(
+        first,
+        # What describes one process's run, not the merged grid, is kept per part instead.
+        shard=None,
+        exitstatus=None,
+        argv=None,
+        cwd=None,
+        preflight=None,
+        warmup=None,
+        options=options,
+        mode="merge",
+        grid_hash=spec.hash,
+        grid=tuple(expected),
+        started=min(starts) if starts else now_iso(),
+        finished=max(ends) if ends else now_iso(),
+        missing=tuple(missing),
+        merged={
+            "at": now_iso(),
+            "parts": [p.provenance() for p in parts],
+            "duplicates": duplicates,
+            "claude_versions": versions,
+            "mixed_claude_versions": len(set(versions.values())) > 1,
+            "spent_usd": spend["spent_usd"],
+        },
     )
     if len(set(versions.values())) > 1:
-        info["claude_version"] = None  # no single version ran this grid; see merged.claude_versions
-    write_json(out / RUN_JSON, info)
+        info = replace(info, claude_version=None)  # no single version ran this grid; see merged
+    envelopes = _envelopes(parts)
+    if len(set(envelopes.values())) > 1:
+        merged = {**(info.merged or {}), "envelopes": envelopes}
+        info = replace(info, envelope=None, merged=merged)  # no single envelope; each part's kept
+    write_json(out / RUN_JSON, info.to_json())
+    intended: dict[str, Any] = {}
+    for part in parts:  # the cells each part's offline agent failed on purpose, as each said
+        try:
+            said = json.loads((part.path / SUMMARY).read_text(encoding="utf-8")).get("expected_failures")
+        except (OSError, ValueError, AttributeError):
+            said = None
+        intended.update(said if isinstance(said, dict) else {})
     write_json(
         out / SUMMARY,
-        {"rows": report.aggregate(records), "models": report.model_totals(records), "missing": missing},
+        {
+            "rows": report.aggregate(records),
+            "models": report.model_totals(records),
+            "missing": missing,
+            "expected_failures": {k: v for k, v in sorted(intended.items()) if k in set(expected)},
+        },
     )
+    from pytest_ponybench.store import history  # it reads run dirs through this wing's modules
+
+    history.join(out, records, create=False)  # a folder that keeps an index gains the merge
     return Merged(
         out=out,
         expected=len(expected),
@@ -317,4 +349,5 @@ def _merge(paths: Sequence[Path], out: Path, allow_mixed: bool, holds: list[owne
         duplicates=duplicates,
         claude_versions=versions,
         spent_usd=float(spend["spent_usd"]),
+        envelopes=envelopes if len(set(envelopes.values())) > 1 else {},
     )

@@ -1,7 +1,7 @@
 """The run directory: provenance, append-only records, per-cell folders.
 
 runs/<stamp>/
-  run.json        provenance (written at start, completed at the end)
+  run.json        provenance (written at start, completed at the end; store/runinfo.py)
   results.jsonl   one line per cell attempt, appended whole under a file lock
   summary.json    aggregated rows
   stopped.json    why no more cells start (a sequential run that decided)
@@ -18,12 +18,15 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_ponybench._util import textfiles
 from pytest_ponybench.core.records import Record, loaded
+from pytest_ponybench.store import runinfo
 from pytest_ponybench.store.celldir import CellDir
+from pytest_ponybench.store.runinfo import RUN_JSON, RunInfo
 
 __all__ = [
     "REPORT",
@@ -40,7 +43,6 @@ __all__ = [
 ]
 
 RESULTS = "results.jsonl"
-RUN_JSON = "run.json"
 SUMMARY = "summary.json"
 REPORT = "report.json"
 # Written when the run decided it needs no more cells (--until-decided); every worker reads it
@@ -119,25 +121,27 @@ class RunDir:
     def records(self) -> list[Record]:
         return read_records(self.results)
 
-    def read_run_json(self) -> dict[str, Any]:
-        path = self.path / RUN_JSON
-        if not path.exists():
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
+    def info(self) -> RunInfo:
+        """run.json, typed (store/runinfo.py): empty before it is written; RunInfoError when
+        it cannot be read."""
+        try:
+            return runinfo.read(self.path)
+        except FileNotFoundError:
+            return RunInfo()
 
-    def start(self, provenance: dict[str, Any]) -> None:
+    def _write(self, info: RunInfo) -> None:
+        write_json(self.path / RUN_JSON, info.to_json())
+
+    def start(self, info: RunInfo) -> None:
         """Write run.json once (the first writer wins; later workers keep it)."""
         with locked(self.path / ".lock"):
             if not (self.path / RUN_JSON).exists():
-                write_json(self.path / RUN_JSON, {**provenance, "started": now_iso()})
+                self._write(replace(info, started=now_iso()))
 
-    def update(self, extra: dict[str, Any]) -> None:
-        """Set keys of run.json (the controller's, mid-run), whole or not at all."""
+    def update(self, **changes: Any) -> None:
+        """Set fields of run.json (the controller's, mid-run), whole or not at all."""
         with locked(self.path / ".lock"):
-            data = self.read_run_json()
-            data.update(extra)
-            write_json(self.path / RUN_JSON, data)
+            self._write(replace(self.info(), **changes))
 
     def stop(self, reason: str) -> None:
         """Tell every worker to start no more cells, and why."""
@@ -151,12 +155,19 @@ class RunDir:
             return None
         return str(data.get("reason") or "stopped") if isinstance(data, dict) else "stopped"
 
-    def finish(self, extra: dict[str, Any]) -> None:
+    def finish(self, exitstatus: int, missing: list[str]) -> None:
+        """How the session ended, and the cells that left no record; then the run's line in
+        the out folder's history index (a rescore, whose folder is its run's, has none)."""
         with locked(self.path / ".lock"):
-            data = self.read_run_json()
-            data.update(extra)
-            data["finished"] = now_iso()
-            write_json(self.path / RUN_JSON, data)
+            info = replace(self.info(), exitstatus=exitstatus, missing=tuple(missing))
+            self._write(replace(info, finished=now_iso()))
+        if info.mode != "rescore":
+            from pytest_ponybench.store import history  # it names this module's files
+
+            try:
+                history.join(self.path, self.records())
+            except OSError:
+                pass  # a full disk: the run is whole; `ponybench history` adds its line later
 
 
 def read_records(path: Path) -> list[Record]:

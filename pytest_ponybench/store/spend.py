@@ -4,6 +4,11 @@ No cell starts once the recorded spend plus the caps of the cells still running 
 budget. A cell's cap is --max-budget-usd when given, else the dearest cell seen so far; while
 no cell has finished yet, one runs at a time so the first one calibrates the rest. A running
 cell whose process died (a crashed worker) no longer holds its reservation.
+
+The spend itself is charged per request by the model gateway (`charge`), whoever in the cell
+asked (the agent, a plugin's hook, the judge), and a request that would take the run over the
+budget is refused before it is sent (`admit`): the budget holds between requests, not only
+between cells.
 """
 
 from __future__ import annotations
@@ -75,16 +80,35 @@ class Ledger:
             time.sleep(self.poll_s)  # cells still running may leave room when they finish
 
     def release(self, cell_id: str, cost_usd: float | None) -> float:
-        """Record what a cell (or a warm-up) cost; return the run's spend so far."""
+        """A cell (or a warm-up) is done: its reservation freed, its cost (charged already, a
+        request at a time) kept as the dearest cell's if it is; return the run's spend so far."""
         with locked(self.run_dir / ".spend.lock"):
             data = self._read()
             data["running"].pop(cell_id, None)
-            cost = float(cost_usd or 0.0)
-            data["spent_usd"] = float(data["spent_usd"]) + cost
             if cost_usd is not None:
-                data["max_cell_usd"] = max(cost, float(data["max_cell_usd"] or 0.0))
+                data["max_cell_usd"] = max(float(cost_usd), float(data["max_cell_usd"] or 0.0))
             write_json(self.path, data)
             return float(data["spent_usd"])
+
+    def admit(self, usd: float) -> str | None:
+        """None when a request estimated at usd may go; else why not (the budget's words)."""
+        if self.budget_usd is None:
+            return None
+        with locked(self.run_dir / ".spend.lock"):
+            spent = float(self._read()["spent_usd"])
+        if spent + usd > self.budget_usd:
+            return (
+                f"the run's budget of ${self.budget_usd:g} would be passed: ${spent:.4f} spent, "
+                f"this request at least ${usd:.4f}"
+            )
+        return None
+
+    def charge(self, usd: float) -> None:
+        """What one request cost, added to the run's spend at once."""
+        with locked(self.run_dir / ".spend.lock"):
+            data = self._read()
+            data["spent_usd"] = float(data["spent_usd"]) + usd
+            write_json(self.path, data)
 
 
 def retryable(record: Record) -> bool:

@@ -53,7 +53,6 @@ __all__ = [
     "check_api",
     "credentials",
     "kind_of",
-    "retry_after_s",
 ]
 
 WEATHER = "weather.json"
@@ -99,26 +98,6 @@ def kind_of(record: Record) -> str | None:
     if any(word in error.lower() for word in _UNREACHABLE_WORDS):
         return UNREACHABLE
     return OTHER
-
-
-def retry_after_s(stream_path: Path) -> float | None:
-    """The delay the CLI last computed for a retry (from the server's retry-after), if any."""
-    delay: float | None = None
-    try:
-        with open(stream_path, encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                if '"api_retry"' not in line:
-                    continue
-                try:
-                    event = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                ms = number(event.get("retry_delay_ms")) if isinstance(event, dict) else None
-                if ms is not None:
-                    delay = ms / 1000
-    except OSError:
-        return None
-    return delay
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ answering in JSON with additionalContext (explanatory-output-style), one answeri
 asynchronously with hooks on other events too (security-guidance), an agent only
 (code-simplifier), a skill only (frontend-design), a command, hooks on PreToolUse only; and the
 broken ones: a hook that prints nothing, one whose JSON gives the model nothing, one that fails
-after printing. Each runs through the real CLI against the offline server.
+after printing, one whose script crashes (node, a module not there). Each runs through the real
+CLI against the offline server.
 
 The other arm kinds too: an MCP config (its server confined with the agent), a CLAUDE.md in the
 workspace or the user's memory, a skills folder, subagents, an output style, and arms composed of
@@ -22,6 +23,9 @@ import pytest
 
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm, parse_spec
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles import preflight
 from tests.support import CLAUDE, NOTES_MCP, REPO, arm_project, confined_or_skip, write
@@ -37,9 +41,14 @@ def server() -> Iterator[OfflineServer]:
         yield srv
 
 
+def routes(server: OfflineServer) -> Routes:
+    """The probe sessions through this process's gateway, the offline server behind it."""
+    return Routes(shared(), OfflineEndpoint(server))
+
+
 def check(name: str, server: OfflineServer) -> dict[str, object]:
     arm = Arm(name, (Part("plugin", path=PLUGINS / name),))
-    return preflight.activation_check(arm, "claude", server)
+    return preflight.activation_check(arm, "claude", routes(server))
 
 
 @pytest.mark.parametrize(
@@ -106,6 +115,19 @@ def test_a_hook_whose_output_never_reaches_the_model_is_refused(
     assert result["problems"] == [problem]
 
 
+def test_a_crashing_hook_is_quoted_by_its_ends_and_its_error(server: OfflineServer) -> None:
+    """node's crash begins with where it was thrown and ends with its version; what failed is
+    a line between, which the problem keeps (it was once cut four letters before it)."""
+    result = check("crashing-hook", server)
+    assert not result["ok"]
+    problems = result["problems"]
+    assert isinstance(problems, list) and len(problems) == 1, problems
+    problem = str(problems[0])
+    assert "node:internal/modules/cjs/loader:" in problem, problem
+    assert " … Error: Cannot find module '" in problem and "hooks/session-start.js'" in problem, problem
+    assert " … Node.js v" in problem, problem
+
+
 def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: OfflineServer) -> None:
     # A SKILL.md without front matter: the CLI does not register it, and the check says so.
     plugin = tmp_path / "misplaced"
@@ -113,7 +135,7 @@ def test_a_skill_the_cli_did_not_register_is_refused(tmp_path: Path, server: Off
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "misplaced", "version": "1.0.0"}')
     (plugin / "skills" / "review").mkdir(parents=True)
     (plugin / "skills" / "review" / "SKILL.md").write_text("no front matter, so no description\n")
-    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", server)
+    result = preflight.activation_check(Arm("m", (Part("plugin", path=plugin),)), "claude", routes(server))
     registered = result["evidence"]["registered"]["skills"]
     if "misplaced:review" in registered:
         pytest.skip("this CLI registers a skill without front matter")
@@ -151,7 +173,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def check_spec(spec: str, root: Path, server: OfflineServer) -> dict[str, Any]:
-    return preflight.activation_check(parse_spec(spec, root), CLAUDE or "claude", server)
+    return preflight.activation_check(parse_spec(spec, root), CLAUDE or "claude", routes(server))
 
 
 @pytest.mark.parametrize(
@@ -215,7 +237,7 @@ def test_a_part_the_session_does_not_show_is_refused(tmp_path: Path, server: Off
         Part("agents", path=agents, names=("ghost",)),
         Part("prompt", text="PONY-P-1"),
     )
-    result = preflight.activation_check(Arm("broken", parts), CLAUDE or "claude", server)
+    result = preflight.activation_check(Arm("broken", parts), CLAUDE or "claude", routes(server))
     assert result["problems"] == [
         "skills: its skill 'review' is not listed in the session's skills",
         "output-style: its output style 'terse' never reached the model's system prompt",

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.core.arms import parse_spec
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.session import armfiles
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir
 from tests.support import (
@@ -187,7 +187,7 @@ def test_a_cell_calls_the_mcp_tools_and_the_server_is_confined_with_it(
     original = project / "mcp" / "notes" / "server.py"
     arm = parse_spec("notes=mcp:mcp/notes/mcp.json", project)
     # The server runs from a copy of its folder (made once per process, so this is the cell's).
-    copied = armfiles.sealed(arm).of("mcp")[0].path
+    copied = sealed(arm).of("mcp")[0].path
     assert copied is not None and not copied.is_relative_to(project)
     own = copied.parent / "server.py"
     reads = [str(task_file), str(REPO / "pyproject.toml"), str(original), str(own)]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.process import run_process
 from pytest_ponybench.core.arms import resolve
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.records import Record
@@ -21,10 +22,9 @@ from pytest_ponybench.isolation import confine, scratch, warm
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.config import OPT_ALLOW_UNCONFINED
-from pytest_ponybench.session import agent
 from pytest_ponybench.session.run import CellContext, run_cell
 from pytest_ponybench.store.results import RunDir
-from tests.support import CLAUDE, REPO, tagged_processes
+from tests.support import CLAUDE, GATEWAY_TOKEN, REPO, claude_env, tagged_processes
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_a_timeout_ends_every_confined_process(tmp_path: Path, process_tag: str)
     cmd, pre = confine.wrap(script, confine.View(writable=(ws, home), chdir=ws))
     env = {"PATH": "/usr/bin:/bin", "PONYBENCH_TEST_TAG": process_tag}
     out = tmp_path / "out"
-    run = agent.run_claude(
+    run = run_process(
         cmd, cwd=ws, env=env, stdout=out, stderr=out, timeout_s=1.0, confined=True, pass_fds=pre.pass_fds
     )
     pre.close()
@@ -136,7 +136,10 @@ def test_a_timeout_ends_every_confined_process(tmp_path: Path, process_tag: str)
     assert tagged_processes(process_tag) == []
 
 
-def test_the_environment_is_an_allowlist(tmp_path: Path) -> None:
+def test_the_environment_is_an_allowlist_and_holds_no_credential(tmp_path: Path) -> None:
+    """Offline or live, a session's only key is its own gateway token: no ANTHROPIC_* or
+    CLAUDE_CODE_* variable of the harness, no proxy (the gateway is its only way out, and the
+    gateway uses the harness's proxy itself), no other credential-shaped name."""
     user = tmp_path / "user"
     (user / ".claude").mkdir(parents=True)
     (user / ".claude" / ".credentials.json").write_text("{}")
@@ -154,28 +157,26 @@ def test_the_environment_is_an_allowlist(tmp_path: Path) -> None:
         "ANTHROPIC_MODEL": "opus",
         "MCP_TIMEOUT": "1",
         "ANTHROPIC_API_KEY": "sk-ant-real",
+        "ANTHROPIC_AUTH_TOKEN": "real-auth-token",
+        "CLAUDE_CODE_OAUTH_TOKEN": "real-oauth-token",
         "CLAUDE_CODE_USE_BEDROCK": "1",
     }
-    offline = agent.cell_env(tmp_path / "h1", base_url="http://x", offline=True, api_timeout_ms=1, base=base)
-    live = agent.cell_env(tmp_path / "h2", base_url=None, offline=False, api_timeout_ms=1, base=base)
+    gateway = "http://127.0.0.1:8421"
+    offline = claude_env(tmp_path / "h1", base_url=gateway, offline=True, base=base)
+    live = claude_env(tmp_path / "h2", base_url=gateway, offline=False, base=base)
     for env in (offline, live):
         for name in ("AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "OPENAI_API_KEY", "CLAUDECODE", "MCP_TIMEOUT"):
             assert name not in env
-        assert "CLAUDE_CODE_ENTRYPOINT" not in env and "ANTHROPIC_MODEL" not in env
-        assert env["LC_ALL"] == "C.UTF-8" and env["HTTPS_PROXY"] == "http://proxy:3128"
-        assert env["NODE_EXTRA_CA_CERTS"] == "/etc/ssl/proxy.pem"
-    assert offline["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
-    assert "CLAUDE_CODE_USE_BEDROCK" not in offline
-    assert live["ANTHROPIC_API_KEY"] == "sk-ant-real" and live["CLAUDE_CODE_USE_BEDROCK"] == "1"
-    # With a key, no credentials are needed; a logged-in user (no key) has them handed over by
-    # the cell (a file inside the sandbox only), never copied by the environment's builder.
-    assert agent.login_credentials(live, base=base) is None
-    keyless = {k: v for k, v in base.items() if k != "ANTHROPIC_API_KEY"}
-    env = agent.cell_env(tmp_path / "h3", base_url=None, offline=False, api_timeout_ms=1, base=keyless)
-    assert agent.login_credentials(env, base=keyless) == b"{}"
-    assert agent.login_credentials(offline, base=keyless) is None
-    for home in ("h1", "h2", "h3"):
-        assert not (tmp_path / home / agent.CREDENTIALS).exists()
+        for name in ("CLAUDE_CODE_ENTRYPOINT", "ANTHROPIC_MODEL", "CLAUDE_CODE_USE_BEDROCK", "HTTPS_PROXY"):
+            assert name not in env
+        assert "NODE_EXTRA_CA_CERTS" not in env and "ANTHROPIC_AUTH_TOKEN" not in env
+        assert env["LC_ALL"] == "C.UTF-8"
+        assert env["ANTHROPIC_API_KEY"] == GATEWAY_TOKEN and env["ANTHROPIC_BASE_URL"] == gateway
+        values = " ".join(env.values())
+        assert "sk-ant-real" not in values and "real-auth-token" not in values and "real-oauth" not in values
+    assert offline["CLAUDE_CODE_MAX_RETRIES"] == "0" and live["CLAUDE_CODE_MAX_RETRIES"] == "2"
+    for home in ("h1", "h2"):
+        assert not (tmp_path / home / ".claude" / ".credentials.json").exists()
 
 
 @pytest.fixture
@@ -309,37 +310,6 @@ def test_a_script_install_runs_with_its_interpreter_visible(tmp_path: Path) -> N
     pre.close()
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ran ")
-
-
-def test_a_login_exists_only_inside_the_sandbox(tmp_path: Path) -> None:
-    """A logged-in user's credentials reach a confined session as a file on its own tmpfs:
-    nothing of them is ever written where the host (or a killed session's leftovers) keeps it."""
-    bwrap_or_skip()
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    creds = home / agent.CREDENTIALS
-    secret = b'{"claudeAiOauth": {"accessToken": "fake-token-for-tests"}}'
-    script = f"cat {creds}; echo; sleep 1"
-    cmd, pre = confine.agent_command(
-        ["/bin/sh", "-c", script],
-        workspace=ws,
-        home=home,
-        env={"PATH": "/usr/bin:/bin"},
-        credentials=secret,
-        credentials_path=creds,
-    )
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, pass_fds=pre.pass_fds)
-    pre.close()
-    seen_on_host = []
-    while proc.poll() is None:
-        if creds.exists():
-            seen_on_host.append(creds.read_bytes())
-        time.sleep(0.05)
-    out = proc.stdout.read() if proc.stdout else b""
-    assert secret in out  # the session read it
-    assert all(data == b"" for data in seen_on_host)  # the host's path is only the mount point
-    assert not creds.exists() or creds.read_bytes() == b""
 
 
 def test_a_killed_session_leaves_nothing_the_next_one_keeps(

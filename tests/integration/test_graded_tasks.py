@@ -11,18 +11,22 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents import launch
+from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.claude import ClaudeCode
 from pytest_ponybench.core.arms import BASELINE
 from pytest_ponybench.core.graders import CellEvidence, grade_cell, record_fields
 from pytest_ponybench.core.judge import judge_in_process
 from pytest_ponybench.core.tasks import Task, load_task, load_tasks
-from pytest_ponybench.isolation import confine
+from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.server import shared
+from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.offline.endpoint import session_of
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.roles.reference_proofs import lay_reference, offline_calls
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.scoring.workspace import lay, snapshot
-from pytest_ponybench.session import agent
 from pytest_ponybench.store.celldir import CellDir
 from tests.support import CLAUDE, REPO, records, run_dirs
 
@@ -37,7 +41,7 @@ def server() -> Iterator[OfflineServer]:
         yield srv
 
 
-def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[Path, Path]:
+def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[Transcript, Path]:
     """One cell's session as the harness runs it (command, environment, confinement); returns
     (its stream, its workspace)."""
     assert CLAUDE is not None
@@ -56,27 +60,18 @@ def session(server: OfflineServer, task: Task, model: str, root: Path) -> tuple[
             bad_session=session_of(task.bad_meta),
         ),
     )
-    cmd = agent.build_command(CLAUDE, task.prompt, model, BASELINE, 20)
-    env = agent.cell_env(home, base_url=server.cell_url(cell_id), offline=True, api_timeout_ms=20_000)
-    confined = confine.status().available
-    fds: list[int] = []
-    if confined:
-        cmd, pre = confine.agent_command(cmd, workspace=ws, home=home, env=env)
-        fds = pre.pass_fds
-    stream = root / "claude.jsonl"
-    ran = agent.run_claude(
-        cmd,
-        cwd=ws,
-        env=env,
-        stdout=stream,
-        stderr=root / "stderr",
-        timeout_s=120,
-        confined=confined,
-        pass_fds=fds,
+    cli = ClaudeCode()
+    spec = SessionSpec(
+        prompt=task.prompt, model=model, home=home, max_turns=20, offline=True, api_timeout_ms=20_000
     )
+    ticket = shared().open(cell_id, Upstream(server.cell_url(cell_id)))
+    prepared = launch.prepare(cli, cli.command(CLAUDE, spec, BASELINE), spec, ticket=ticket, workspace=ws)
+    stream = root / "claude.jsonl"
+    ran = launch.run(cli, prepared, workspace=ws, stream=stream, stderr=root / "stderr", timeout_s=120)
+    shared().close(ticket)
     server.unregister(cell_id)
-    assert agent.invalid_reason(agent.parse_stream(stream), ran, "") is None, (root / "stderr").read_text()
-    return stream, ws
+    assert ran.error is None and ran.tampered is None, (root / "stderr").read_text()
+    return ran.transcript, ws
 
 
 @pytest.mark.parametrize("model", ["offline-reference", "offline-flawed"])
@@ -86,9 +81,9 @@ def test_offline_agents_make_the_declared_calls_and_say_the_declared_reply(
 ) -> None:
     task = load_task(REPO / "benchmarks" / "tasks" / task_id, REPO / "fixtures")
     ref = task.references[0 if model == "offline-reference" else 1]
-    stream, ws = session(server, task, model, tmp_path / "cell")
-    evidence = CellEvidence.from_stream(
-        stream, ws, prompt=task.prompt, base=lambda: diff.base_tree(ws, tmp_path / "cell" / "base.git")
+    transcript, ws = session(server, task, model, tmp_path / "cell")
+    evidence = CellEvidence.from_transcript(
+        transcript, ws, prompt=task.prompt, base=lambda: diff.base_tree(ws, tmp_path / "cell" / "base.git")
     )
 
     # What the selftest grades as this reference is what the agent did through the real CLI.

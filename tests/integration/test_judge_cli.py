@@ -15,10 +15,12 @@ from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGr
 from pytest_ponybench.core.graders.outcome import GradeContext
 from pytest_ponybench.core.judge import JudgeRequest, criteria_request, parse
 from pytest_ponybench.core.judge import prompt as judge_prompt
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import shared
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.session.judge import CliJudge, offline_session, run
+from pytest_ponybench.session.judge import CliJudge, run
 from tests.support import CLAUDE
 
 pytestmark = pytest.mark.needs_claude
@@ -40,7 +42,12 @@ def server() -> Iterator[OfflineServer]:
 
 def judge(server: OfflineServer, root: Path, model: str = "offline-judge") -> CliJudge:
     assert CLAUDE is not None
-    return CliJudge(claude=CLAUDE, model=model, root=root, endpoint=OfflineEndpoint(server), timeout_s=60)
+    return CliJudge(claude=CLAUDE, model=model, root=root, routes=routes(server), timeout_s=60)
+
+
+def routes(server: OfflineServer) -> Routes:
+    """The judge's sessions through this process's gateway, the offline server behind it."""
+    return Routes(shared(), OfflineEndpoint(server))
 
 
 def logged(folder: Path) -> list[dict[str, object]]:
@@ -58,8 +65,15 @@ def test_one_judge_call_through_the_cli(server: OfflineServer, tmp_path: Path) -
         live=False,
     )
     folder = tmp_path / "call"
-    with offline_session(OfflineEndpoint(server), "judge-one", folder) as url:
-        reply = run(request, claude=CLAUDE, model="offline-judge", folder=folder, base_url=url, timeout_s=60)
+    reply = run(
+        request,
+        claude=CLAUDE,
+        model="offline-judge",
+        folder=folder,
+        routes=routes(server),
+        session_id="judge-one",
+        timeout_s=60,
+    )
     assert reply.error is None, (folder / "judge.stderr").read_text()
     assert parse(reply.text, "verdict").value == "pass"
     assert reply.cost_usd > 0 and reply.input_tokens > 0 and reply.output_tokens > 0
@@ -72,8 +86,9 @@ def test_one_judge_call_through_the_cli(server: OfflineServer, tmp_path: Path) -
     assert "You are a grader in a benchmark" in system and "Claude Code" not in system
     users = [m for m in body["messages"] if m["role"] == "user"]  # the CLI adds a system entry
     assert users == [{"role": "user", "content": request.prompt}]  # from stdin, whole
-    # its HOME (where a logged-in user's credentials would be copied) and cwd are gone
+    # its HOME and cwd are gone; the gateway's log of the call is kept beside its stream
     assert sorted(p.name for p in folder.iterdir()) == [
+        "gateway.jsonl",
         "judge.jsonl",
         "judge.stderr",
         "offline_requests.jsonl",
@@ -89,8 +104,15 @@ def test_a_prompt_longer_than_an_argument_may_be_goes_through_stdin(
     huge = JudgeRequest(system=base.system, prompt=base.prompt + "\n" + "padding " * 40_000, kind="verdict")
     assert len(huge.prompt.encode()) > 300_000  # Linux refuses a single argument over 128 KiB
     folder = tmp_path / "huge"
-    with offline_session(OfflineEndpoint(server), "judge-huge", folder) as url:
-        reply = run(huge, claude=CLAUDE, model="offline-judge", folder=folder, base_url=url, timeout_s=60)
+    reply = run(
+        huge,
+        claude=CLAUDE,
+        model="offline-judge",
+        folder=folder,
+        routes=routes(server),
+        session_id="judge-huge",
+        timeout_s=60,
+    )
     assert reply.error is None and parse(reply.text, "verdict").value == "pass"
 
 
@@ -154,8 +176,15 @@ def test_the_judge_session_is_confined_where_bubblewrap_runs(server: OfflineServ
     folder = tmp_path / "confined"
     hidden = tmp_path / "hidden"
     hidden.mkdir()
-    with offline_session(OfflineEndpoint(server), "judge-confined", folder) as url:
-        reply = run(request, claude=CLAUDE, model="offline-judge", folder=folder, base_url=url, hide=[hidden])
+    reply = run(
+        request,
+        claude=CLAUDE,
+        model="offline-judge",
+        folder=folder,
+        routes=routes(server),
+        session_id="judge-confined",
+        hide=[hidden],
+    )
     assert reply.error is None and parse(reply.text, "verdict").value == "fail"
     init = next(
         json.loads(line)

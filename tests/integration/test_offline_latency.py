@@ -11,32 +11,34 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents.process import run_process
 from pytest_ponybench.core.arms import BASELINE
+from pytest_ponybench.core.transcript import Transcript
 from pytest_ponybench.offline.agents import is_served, split_hold
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
-from pytest_ponybench.session import agent
-from tests.support import CLAUDE, records, run_dirs
+from tests.support import CLAUDE, claude_command, claude_env, records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
 
 GOOD = {"greet.py": b"def greet(name):\n    return f'Hello, {name}!'\n"}
 
 
-def session(server: OfflineServer, base: Path, cell_id: str, model: str) -> tuple[agent.Stream, float]:
+def session(server: OfflineServer, base: Path, cell_id: str, model: str) -> tuple[Transcript, float]:
     """One cell's claude session as the harness starts it; (stream, wall seconds)."""
     assert CLAUDE is not None
     ws, home = base / cell_id / "ws", base / cell_id / "home"
     ws.mkdir(parents=True)
     server.register(cell_id, CellScript(ws.resolve(), GOOD, {}, base / cell_id / "requests.jsonl"))
-    cmd = agent.build_command(CLAUDE, "Write greet.py.", model, BASELINE, 10)
-    env = agent.cell_env(home, base_url=server.cell_url(cell_id), offline=True, api_timeout_ms=60_000)
+    cmd = claude_command("Write greet.py.", model, BASELINE, 10, binary=CLAUDE)
+    env = claude_env(home, base_url=server.cell_url(cell_id), offline=True, api_timeout_ms=60_000)
     start = time.monotonic()
-    agent.run_claude(
+    run_process(
         cmd, cwd=ws, env=env, stdout=base / cell_id / "out.jsonl", stderr=base / cell_id / "err", timeout_s=90
     )
     took = time.monotonic() - start
-    return agent.parse_stream(base / cell_id / "out.jsonl"), took
+    return claude_stream.parse(base / cell_id / "out.jsonl"), took
 
 
 def test_model_names() -> None:

@@ -67,6 +67,7 @@ def offline_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=600,
     )
     assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    (root / "terminal.txt").write_text(done.stdout)  # what pytest said, beside the project
     (run,) = run_dirs(root)
     return run
 
@@ -176,6 +177,24 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     # Nothing came from anywhere but the file system.
     urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert all(u.startswith("file://") for u in urls), urls
+    # The page opens on the answer: each arm's verdict per model, the terminal's pass row; both
+    # models are scripted offline ones and say so.
+    first = browser.find_element(By.CSS_SELECTOR, "main > section")
+    assert first.get_attribute("id") == "answer" and first.location["y"] < 200
+    cards = first.find_elements(By.CSS_SELECTOR, ".answer-card")
+    assert [c.get_attribute("data-model") for c in cards] == ["offline-flawed", "offline-reference"]
+    for card in cards:
+        model = card.get_attribute("data-model")
+        _, _, rows = _verdict_rows(terminal, f"told vs baseline ({model})")
+        metric, change, interval, word, tasks, p = rows[0]
+        assert card.find_element(By.CSS_SELECTOR, ".headline").text == (
+            f"{word} on {metric}: {change}, 95% interval {interval}, {tasks} paired tasks, p {p} (adjusted)"
+        )
+        assert word in str(card.get_attribute("class")).split()
+        assert card.find_element(By.CSS_SELECTOR, ".why").text.startswith("Why: ")
+        assert "offline, scripted" in card.find_element(By.CSS_SELECTOR, "h3").text
+        assert card.find_element(By.CSS_SELECTOR, ".offline-note").text.startswith("A scripted offline model")
+    shot(browser, tmp_path, "report-answer")
     assert "Run" in browser.find_element(By.ID, "run-1").text
     assert "told" in browser.find_element(By.CSS_SELECTOR, "table.arms").text
     assert "Be careful." in browser.find_element(By.CSS_SELECTOR, "table.arms").text
@@ -222,14 +241,28 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
             )
             assert td.text.split()[0] == f"{round((row['passed'] or 0) * row['scored'])}/{row['scored']}"
 
-    # The table: every cell, then filtered.
+    # The table: every cell, then filtered. The flawed model's cells failed as it intends:
+    # expected failures (the terminal's xfailed), not failed.
     count = browser.find_element(By.ID, "f-count")
     assert count.text == f"{len(cells)} of {len(cells)} cells"
+    intended = summary["expected_failures"]
+    not_passed = [c for c in cells.values() if c.get("valid") and not (c.get("correct") and c.get("safe"))]
+    failed = [c for c in not_passed if c["cell_id"] not in intended]
+    xfailed = [c for c in not_passed if c["cell_id"] in intended]
+    assert xfailed, "the flawed model fails some cells, as it intends"
+    said = (run.parents[1] / "terminal.txt").read_text().splitlines()[-1]
+    assert re.search(rf"\b{len(xfailed)} xfailed\b", said) and (" failed" in said) == bool(failed), said
+    counts = browser.find_element(By.CSS_SELECTOR, "#run-1 .counts").text
+    assert f"{len(failed)} failed, {len(xfailed)} expected failures" in counts, counts
     Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("failed")
-    failed = [c for c in cells.values() if c.get("valid") and not (c.get("correct") and c.get("safe"))]
-    assert failed, "the flawed model fails some cells"
     assert count.text == f"{len(failed)} of {len(cells)} cells"
-    assert set(_texts(browser, "#cell-table tbody td.outcome")) == {"failed"}
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("xfailed (expected failure)")
+    assert count.text == f"{len(xfailed)} of {len(cells)} cells"
+    assert set(_texts(browser, "#cell-table tbody td.outcome")) == {"xfailed"}
+    colour = browser.find_element(By.CSS_SELECTOR, "#cell-table tbody td.outcome").value_of_css_property(
+        "color"
+    )
+    assert colour == "rgba(87, 96, 106, 1)", colour  # muted, never the red of a failure
     Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("every outcome")
     browser.find_element(By.ID, "f-text").send_keys("line_count")
     assert set(_texts(browser, "#cell-table tbody tr td:first-child")) == {"line_count"}
@@ -254,20 +287,21 @@ def test_report_of_a_real_run_shows_the_summary_figures_and_every_part_works(
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "f-task").get_attribute("value") == task)
     assert set(_texts(browser, "#cell-table tbody tr td:first-child")) == {task}
 
-    # A failed cell: its failing check, transcript (a Write or Edit shown as code) and diff.
+    # A cell that failed as intended: its failing check, transcript (a Write or Edit shown as
+    # code) and diff.
     browser.find_element(By.ID, "f-clear").click()
-    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("failed")
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_visible_text("xfailed (expected failure)")
     row = browser.find_element(By.CSS_SELECTOR, "#cell-table tbody tr")
     cell_id = next(
         c["cell_id"]
-        for c in failed
+        for c in xfailed
         if [c["task"], c["arm"], c["model"], str(c["run"])] == _texts(browser, "td", row)[:4]
     )
     record = cells[cell_id]
     open_overlay(browser, row.find_element(By.CSS_SELECTOR, "a.open"))
     view = browser.find_element(By.ID, "overlay-body")
     assert browser.find_element(By.ID, "overlay-title").text == cell_id
-    assert view.find_element(By.CSS_SELECTOR, ".badge").text == "failed"
+    assert view.find_element(By.CSS_SELECTOR, ".badge").text == "xfailed"
     assert view.find_element(By.CSS_SELECTOR, ".cellhead .reason").text == record["reason"]
     failing = [c for c in record["checks"] if c["outcome"] != "passed"]
     if failing:

@@ -163,6 +163,34 @@ def test_rescore_after_editing_one_check_changes_only_that_task(
     assert {r["cell_id"]: r for r in records_tolerant(run_dir)} == before
 
 
+def test_a_rescore_grades_the_sessions_tool_calls_again(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tool graders read the kept session on a rescore, as in the cell: an unchanged task gives
+    every cell the same grader outcomes, score and axes (they once read the reply alone, and a
+    `tool_used` grader failed on a cell that had made the call)."""
+    # Tasks whose graders read the tool path and no judge (a rescore asks none).
+    root = bench_project(tasks=["graded_skill_parse_port", "graded_workflow_slug_tests"])
+    pytester.runpytest_subprocess("benchmarks", "-n", "2", "--models", QUICK_MODELS)
+    run_dir = run_dirs(root)[0]
+    before = {r["cell_id"]: r for r in records(run_dir)}
+    monkeypatch.setenv("PATH", _path_without_claude(pytester.path))
+    pytester.runpytest_subprocess("benchmarks", "--rescore", str(run_dir))
+    (rescored,) = [p for p in run_dir.iterdir() if p.name.startswith("rescore-")]
+    after = {r["cell_id"]: r for r in records(rescored)}
+    assert set(after) == set(before) and len(after) == 4
+    tool_graded = 0
+    for cell_id, rec in after.items():
+        old = before[cell_id]
+        outcomes = {g["name"]: g["passed"] for g in rec["graders"]}
+        assert outcomes == {g["name"]: g["passed"] for g in old["graders"]}, cell_id
+        assert (rec["correct"], rec["safe"], rec["score"]) == (old["correct"], old["safe"], old["score"]), (
+            cell_id
+        )
+        tool_graded += any(g["type"].startswith("tool_") and g["passed"] for g in rec["graders"])
+    assert tool_graded >= 2  # a tool grader passed on rescored cells: the calls were read
+
+
 def records_tolerant(run_dir: Path) -> list[dict[str, object]]:
     out = []
     for line in (run_dir / "results.jsonl").read_text().splitlines():

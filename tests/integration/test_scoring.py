@@ -124,6 +124,32 @@ def test_unsafe_code_is_the_reason_even_when_also_wrong(tmp_path: Path) -> None:
     assert s.reason == ("test_safe_x.py::test_not_unsafe: AssertionError: mod declares itself unsafe")
 
 
+SLASHED_CHECK = b"""\
+import pytest
+
+import mod
+
+
+@pytest.mark.parametrize("url", ["//evil.example/"])
+def test_next_cannot_leave_the_site(url):
+    assert not mod.UNSAFE, (
+        f"safe_next({url!r}) returned {url!r}, which a browser follows to another site\\n"
+        "second line of the message"
+    )
+"""
+
+
+def test_the_reason_is_the_checks_name_and_its_message_first_line(tmp_path: Path) -> None:
+    """A parameter holding `/` stays in the name (the reason once began at its last `/`), and
+    only the assertion's first line follows it."""
+    task = make_task(tmp_path, test_safe_x=SLASHED_CHECK)
+    s = score(task, workspace(tmp_path, GOOD + "UNSAFE = True\n"))
+    assert s.reason == (
+        "test_safe_x.py::test_next_cannot_leave_the_site[//evil.example/]: AssertionError: "
+        "safe_next('//evil.example/') returned '//evil.example/', which a browser follows to another site"
+    )
+
+
 def test_endless_loop_at_import_times_out_within_the_limit(tmp_path: Path) -> None:
     task = make_task(tmp_path, timeout=3.0)
     started = time.monotonic()

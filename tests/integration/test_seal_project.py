@@ -201,18 +201,18 @@ def test_a_claude_wrapper_in_a_repository_binds_itself_not_its_folder(tmp_path: 
 
 
 # Runs as uid 65534: the plugin repository sealed the way a cell's launch seals it (the plan's
-# apart_from, the session's armfiles.sealed, confine.agent_view), then a shell inside that view.
+# apart_from, the session's install.sealed, confine.agent_view), then a shell inside that view.
 AS_USER = """\
 import json, os, subprocess, sys
 from pathlib import Path
 from pytest_ponybench.core.arms import apart_from, parse_spec
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.session import armfiles
+from pytest_ponybench.agents.install import sealed
 
 root, cell = Path(sys.argv[1]), Path(sys.argv[2])
 os.chdir(root)
 (arm,) = apart_from([parse_spec("p=plugin:.", root)], [root / "benchmarks" / "tasks", root / "runs"])
-arm = armfiles.sealed(arm)
+arm = sealed(arm)
 (plugin,) = arm.plugin_dirs
 ws, home = cell / "ws", cell / "home"
 ws.mkdir(parents=True)

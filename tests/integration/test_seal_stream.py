@@ -3,7 +3,7 @@ SessionStart hook and an MCP server try to reopen claude's stdout (and every soc
 process of the cell holds) to truncate it, make it huge and sparse, or write a forged `result`
 and forged tool calls into it. None of it can: the record keeps the session's true cost, tokens,
 tool calls and audit. And where a stream does hold what the CLI never writes (a second writer,
-a second result, more than its cap, an API error the offline server never sent, from a `--claude`
+a second result, more than its cap, an API error the gateway never relayed, from a `--claude`
 that plays a compromised CLI), the cell is tampered: valid and failed, never retried, never a
 cause of the shared backoff.
 
@@ -167,10 +167,10 @@ CASES: dict[str, tuple[str, str]] = {
         'sys.stdout.flush(); os.execv(sys.argv[1], sys.argv[1:])\' "$REAL" "$@"',
         "the stream went over its cap of 33554432 bytes",
     ),
-    # An overloaded API that only the stream claims: the offline server answered nothing of it.
+    # An overloaded API that only the stream claims: the gateway relayed nothing of it.
     "unsent-error": (
         f"echo '{API_ERROR}'",
-        "the stream reports API error 529, which the offline server never answered",
+        "the stream reports API error 529, which the gateway never relayed",
     ),
 }
 
@@ -213,7 +213,9 @@ AS_USER = r"""
 import json, os, sys
 from pathlib import Path
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.session import agent
+from pytest_ponybench.agents import claude_stream
+from pytest_ponybench.agents.launch import tampering
+from pytest_ponybench.agents.process import run_process
 
 root = Path(sys.argv[1])
 ws, home = root / "ws", root / "home"
@@ -232,11 +234,11 @@ script = 'echo "{}"; /usr/bin/python3 -c "$0"; sleep 0.2'
 state = confine.status()
 view = confine.View(writable=(ws, home), chdir=ws)
 cmd = [*confine.bwrap_argv(state.bwrap, view), "/bin/sh", "-c", script, child]
-run = agent.run_claude(cmd, cwd=ws, env={"PATH": "/usr/bin:/bin"}, stdout=root / "s.jsonl",
-                       stderr=root / "s.stderr", timeout_s=60, confined=True)
-stream = agent.parse_stream(root / "s.jsonl")
+run = run_process(cmd, cwd=ws, env={"PATH": "/usr/bin:/bin"}, stdout=root / "s.jsonl",
+                  stderr=root / "s.stderr", timeout_s=60, confined=True)
+stream = claude_stream.parse(root / "s.jsonl")
 print(json.dumps({"uid": os.getuid(), "available": state.available,
-                  "stderr": (root / "s.stderr").read_text(), "tampered": agent.tampering(run, stream),
+                  "stderr": (root / "s.stderr").read_text(), "tampered": tampering(run, stream),
                   "writer": run.stdout.writer if run.stdout else None}))
 """
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench.core.tasks import load_tasks
+from pytest_ponybench.cpe.importer import import_suite
+from tests.support import REPO
 
 
 def test_selftest_over_the_shipped_suite(
@@ -160,3 +162,28 @@ def test_a_correctness_assertion_in_a_safety_check_is_caught_by_a_declared_refer
     )
     result.stdout.fnmatch_lines(["sql_lookup: * refs *; */* as declared; mutants * -- 1 NOT AS DECLARED"])
     assert "FAILED selftest::sql_lookup?good?" not in result.stdout.str()
+
+
+def test_graders_no_reference_proves_are_unproven_on_the_summary_line(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """An imported suite's graders have no references yet: the selftest says so per task and on
+    its total line, instead of a bare "0/0 outcomes as declared"."""
+    root = bench_project(tasks=["graded_explain_yield_teardown"])
+    shutil.copytree(REPO / "examples" / "careful-plugin", root / "careful")
+    shutil.copytree(REPO / "tests" / "unit" / "data" / "cpe" / "careful-evals", root / "careful" / "evals")
+    import_suite(root / "careful" / "evals", root / "benchmarks" / "tasks", cwd=root)
+    result = pytester.runpytest_subprocess("--selftest-only", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(
+        [
+            "graded_explain_yield_teardown: *; 4 graders, 24/24 outcomes as declared",
+            "greet: 2 refs (2 graded); 2/2 as declared; *; 3 graders, 0/0 outcomes as declared, "
+            "3 unproven -- UNPROVEN: says_done, review_skill, wrote_greet (no reference declares each "
+            "passing and failing)",
+            "4 tasks, * references (*); */* as declared; 6 grader(s) unproven; 3 task(s) flagged",
+        ]
+    )
+    out = result.stdout.str()
+    assert "BELOW MINIMUM: grader" not in out  # said once, as unproven
+    proven = next(line for line in out.splitlines() if line.startswith("graded_explain_yield_teardown:"))
+    assert "unproven" not in proven.lower()

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.core import shards
 from pytest_ponybench.core.shards import Shard
+from pytest_ponybench.store import runinfo
 from tests.support import records, run_dirs
 
 pytestmark = pytest.mark.needs_claude
@@ -73,8 +73,7 @@ def test_three_shards_merged_equal_one_run_and_no_block_is_split(
     pytester: pytest.Pytester, grid: dict[str, Any]
 ) -> None:
     root, whole, parts = grid["root"], grid["whole"], grid["parts"]
-    info = json.loads((parts[0] / "run.json").read_text())
-    spec = shards.spec_from_run_json(info)
+    spec = runinfo.read(parts[0]).grid_spec()
     assert len(spec.cell_ids()) == 16  # 4 tasks x 2 arms x 2 models x 1 run
     where: dict[tuple[str, str, int], set[int]] = defaultdict(set)
     for index, part in enumerate(parts, start=1):
@@ -110,7 +109,7 @@ def test_a_missing_shard_is_listed_and_resume_runs_exactly_its_cells(
     pytester: pytest.Pytester, grid: dict[str, Any]
 ) -> None:
     root, parts = grid["root"], grid["parts"]
-    spec = shards.spec_from_run_json(json.loads((parts[0] / "run.json").read_text()))
+    spec = runinfo.read(parts[0]).grid_spec()
     lost = spec.shard_cell_ids(Shard(2, 3))
     done = ponybench(root, "merge", "-o", "partial", str(parts[0]), str(parts[2]))
     assert done.returncode == 1, done.stdout + done.stderr

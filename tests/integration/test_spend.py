@@ -30,7 +30,10 @@ def test_budget_stops_an_xdist_run_early_within_one_cell(
     spent = sum(r["cost_usd"] for r in recs)
     most = max(r["cost_usd"] for r in recs)
     assert spent <= budget + most, (spent, budget, most)
-    assert len(recs) == outcomes.get("passed", 0) + outcomes.get("failed", 0)
+    # A cell the gateway stopped mid-session for the budget has a record and is skipped, as
+    # the cells never started are.
+    stopped = [r for r in recs if r.get("error_kind") == "budget"]
+    assert len(recs) - len(stopped) == outcomes.get("passed", 0) + outcomes.get("failed", 0)
     summary = json.loads((run_dirs(root)[0] / "summary.json").read_text())
     assert summary["missing"] == []  # skipped for budget is not lost
     assert result.ret == pytest.ExitCode.OK

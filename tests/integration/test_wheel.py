@@ -204,6 +204,10 @@ def test_init_in_an_empty_git_repository_with_a_plugin(installed: tuple[Path, Pa
     out = ok(run([ponybench, "init"], repo, bin_dir))
     assert "  arm       my_plugin = the plugin my-plugin in .\n" in out, out
     assert "  pytest benchmarks -n 2 --models offline-reference,offline-flawed\n" in out
+    assert (repo / ".gitignore").read_text().splitlines()[1:] == ["/runs/", "__pycache__/"]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    ok(run([*git, "add", "-A"], repo, bin_dir))
+    ok(run([*git, "commit", "-qm", "opted in"], repo, bin_dir))
 
     out = ok(run([pytest_bin, "--selftest-only", "-n", "2"], repo, bin_dir))
     assert "4 tasks, 18 references" in out and "18/18 as declared; 0 task(s) flagged" in out, out[-3000:]
@@ -219,6 +223,8 @@ def test_init_in_an_empty_git_repository_with_a_plugin(installed: tuple[Path, Pa
     assert "my_plugin vs baseline (offline-reference): 4 paired tasks" in out
     recs = records(run_dirs(repo)[0])
     assert len(recs) == 16 and all(r["valid"] for r in recs)
+    # The run dir is ignored: the checkout the run measured stays clean, as the report says.
+    assert json.loads((run_dirs(repo)[0] / "run.json").read_text())["project"]["git_dirty"] is False
     assert all(("my-plugin" in r["plugins"]) == (r["arm"] == "my_plugin") for r in recs)
     # The plugin is the repository, records and tasks included: the arm it measures is one
     # arm all run long, whatever the run writes beside it.
@@ -266,3 +272,10 @@ def test_init_in_an_empty_git_repository_with_a_plugin(installed: tuple[Path, Pa
     assert re.search(
         r"^my_check: 2 refs .*2/2 as declared.* -- BELOW MINIMUM: 1 correct \(needs 2\)$", out, re.M
     ), out[-3000:]
+    # The command the selftest names for the mutation figure is in the wheel, and writes it.
+    assert "no mutation figure (ponybench mutate)" in out, out[-3000:]
+    out = ok(run([ponybench, "mutate", "--tasks", "my_check"], repo, bin_dir))
+    assert re.search(r"^my_check: mutants \d+/\d+ killed", out, re.M) and "1 task(s)" in out, out
+    assert (repo / "benchmarks" / "tasks" / "my_check" / "mutants.toml").is_file()
+    out = ok(run([pytest_bin, "--selftest-only", "-k", "my_check"], repo, bin_dir))
+    assert re.search(r"^my_check: .*; mutants \d+/\d+ killed", out, re.M), out[-3000:]

@@ -95,3 +95,30 @@ def test_ci_variable_turns_the_skip_into_a_failure(repo_copy: Path, path_without
     )
     assert done.returncode == pytest.ExitCode.USAGE_ERROR
     assert f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("benchmarks", "--collect-only", "-q"),
+        ("benchmarks", "--collect-only", "-q", "-n", "2", "--models", "sonnet,offline-coin"),
+        ("--pyargs", "pytest_ponybench.suite", "--collect-only", "-q"),
+    ],
+    ids=["benchmarks", "benchmarks-n2", "pyargs-suite"],
+)
+def test_listing_the_cells_needs_no_claude(
+    repo_copy: Path, path_without_claude: str, args: tuple[str, ...]
+) -> None:
+    """Collecting runs no cell, so it looks for no claude (and -n 2, which xdist ignores when
+    only collecting, lists the cells, not the tasks' own checks)."""
+    done = run(repo_copy, path_without_claude, "python", "-m", "pytest", *args)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    listed = [line for line in done.stdout.splitlines() if "::test_cell[" in line]
+    assert listed and len(listed) == int(re.findall(r"(\d+) tests? collected", done.stdout)[-1])
+    assert "claude CLI was not found" not in done.stdout + done.stderr
+
+
+def test_a_run_without_claude_still_names_the_missing_cli(repo_copy: Path, path_without_claude: str) -> None:
+    done = run(repo_copy, path_without_claude, "python", "-m", "pytest", "benchmarks", "--tasks", "csv_parse")
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "ponybench: the claude CLI was not found (--claude 'claude')" in done.stderr

@@ -1,5 +1,6 @@
-"""A plugin arm's content hash: what the plugin is, and not the benchmark that lives beside it
-when the plugin is the repository ponybench runs in (`ponybench init` in a plugin's repo)."""
+"""A plugin arm's (and a skills arm's) content hash: what the plugin is, and not the benchmark
+that lives beside it when the plugin is the repository ponybench runs in (`ponybench init` in a
+plugin's repo, a skill at its repository's root)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.install import lay_arm
 from pytest_ponybench.core.arms import apart_from, make_arm
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles.previous import arms_of
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO
 
 
@@ -93,7 +96,7 @@ def test_resume_rebuilds_a_root_plugin_with_the_same_hash_after_records_were_wri
 ) -> None:
     root = plugin_repo(tmp_path / "repo")
     (arm,) = apart_from([make_arm("mine", [("plugin", ".")], root, "pyproject.toml")], own(root))
-    info = {"arms": [arm.describe()]}
+    info = RunInfo.from_json({"arms": [arm.describe()]})
     run_dir = RunDir(root / "runs" / "20261201-000000")
     (run_dir.path / "cells" / "t1-mine-offline-reference-r0").mkdir(parents=True)
     (run_dir.path / "results.jsonl").write_text('{"cell": 1}\n')
@@ -103,3 +106,27 @@ def test_resume_rebuilds_a_root_plugin_with_the_same_hash_after_records_were_wri
     (root / "skills" / "tidy" / "SKILL.md").write_text("changed\n")
     with pytest.raises(PonybenchError, match="arm 'mine' changed since that run"):
         arms_of(info, "--resume", run_dir, own(root))
+
+
+def test_a_skill_at_the_repository_root_carries_neither_the_tasks_nor_the_runs(tmp_path: Path) -> None:
+    """skill-creator's usual layout: SKILL.md at the repository's root, the benchmark beside it.
+    The skills arm of that folder is the skill: a run's records do not move its hash, and a cell's
+    copy of it holds no task (nor its references) and no run dir."""
+    root = plugin_repo(tmp_path / "repo")
+    (root / "SKILL.md").write_text("---\nname: repo-skill\ndescription: Does the repo's thing.\n---\nBody.\n")
+    (arm,) = apart_from([make_arm("skill", [("skills", ".")], root, "pyproject.toml")], own(root))
+    assert arm.parts[0].apart == tuple(p.resolve() for p in own(root))
+    before = arm.content_hash()
+    (root / "runs" / "20261201-000000").mkdir(parents=True)
+    (root / "runs" / "20261201-000000" / "results.jsonl").write_text('{"cell": 1}\n')
+    (root / "benchmarks" / "tasks" / "t1" / "prompt.md").write_text("Do it again.\n")
+    assert arm.content_hash() == before
+    (root / "SKILL.md").write_text("---\nname: repo-skill\ndescription: Does it better.\n---\nBody.\n")
+    assert arm.content_hash() != before
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    lay_arm(arm, ws, home)
+    laid = {p.relative_to(home).as_posix() for p in home.rglob("*") if p.is_file()}
+    assert f".claude/skills/{root.name}/SKILL.md" in laid
+    assert f".claude/skills/{root.name}/skills/tidy/SKILL.md" in laid
+    assert not [p for p in laid if "/benchmarks/" in p or "/runs/" in p or "/fixtures" in p], laid

@@ -13,14 +13,15 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents import install
 from pytest_ponybench.core import armproof
 from pytest_ponybench.core.armparts import HOME, WORKSPACE, Part, front_matter, mcp_tool_prefix
 from pytest_ponybench.core.arms import BASELINE, Arm, from_table, parse_spec, resolve
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.roles import previous
-from pytest_ponybench.session import agent, armfiles
 from pytest_ponybench.store.results import RunDir
-from tests.support import REPO
+from pytest_ponybench.store.runinfo import RunInfo
+from tests.support import REPO, claude_command, claude_env
 
 ARMS = REPO / "tests" / "arms"
 NOTES = REPO / "examples" / "notes-mcp"
@@ -341,7 +342,7 @@ def test_the_arms_files_are_copied_into_the_cell(project: Path, tmp_path: Path) 
     )
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
-    laid = armfiles.lay_arm(a, ws, home)
+    laid = install.lay_arm(a, ws, home)
     text = (project / "arms" / "memory" / "CLAUDE.md").read_bytes()
     assert laid == {"CLAUDE.md": hashlib.sha256(text).hexdigest()}  # joins the seeded base
     assert (ws / "CLAUDE.md").read_bytes() == text and not (ws / "CLAUDE.md").is_symlink()
@@ -353,7 +354,7 @@ def test_the_arms_files_are_copied_into_the_cell(project: Path, tmp_path: Path) 
         ".claude/skills/tidy-imports/SKILL.md",
     ]
     with pytest.raises(RuntimeError, match="the workspace already holds CLAUDE.md"):
-        armfiles.lay_arm(a, ws, tmp_path / "home2")
+        install.lay_arm(a, ws, tmp_path / "home2")
 
 
 # --- the command and the environment --------------------------------------------------------------
@@ -361,16 +362,16 @@ def test_the_arms_files_are_copied_into_the_cell(project: Path, tmp_path: Path) 
 
 def test_the_command_carries_the_arms_sources_and_flags(project: Path) -> None:
     a = arm("x=skills:arms/skills+mcp:mcp/notes/mcp.json", project)
-    cmd = agent.build_command("claude", "do it", "offline-idle", a, 5)
+    cmd = claude_command("do it", "offline-idle", a, 5)
     assert cmd[cmd.index("--setting-sources") + 1] == "user,project,local"
     assert "--strict-mcp-config" in cmd and cmd[cmd.index("--mcp-config") + 1] == a.mcp_config
-    base = agent.build_command("claude", "do it", "offline-idle", BASELINE, 5)
+    base = claude_command("do it", "offline-idle", BASELINE, 5)
     assert base[base.index("--setting-sources") + 1] == "project,local" and "--mcp-config" not in base
 
 
 def test_only_a_claude_md_arm_turns_memory_on(tmp_path: Path) -> None:
-    plain = agent.cell_env(tmp_path / "h1", base_url=None, offline=True, api_timeout_ms=1000, base={})
-    memory = agent.cell_env(
+    plain = claude_env(tmp_path / "h1", base_url=None, offline=True, api_timeout_ms=1000, base={})
+    memory = claude_env(
         tmp_path / "h2", base_url=None, offline=True, api_timeout_ms=1000, base={}, memory=True
     )
     assert plain["CLAUDE_CODE_DISABLE_CLAUDE_MDS"] == "1"
@@ -393,8 +394,10 @@ def test_every_kind_is_rebuilt_from_run_json_with_its_hash(project: Path, tmp_pa
         project,
         "pyproject.toml",
     )
-    info = {"arms": [a.describe() for a in arms]}
-    again = previous.arms_of(json.loads(json.dumps(info)), "--resume", RunDir(tmp_path))
+    info = RunInfo.from_json({"arms": [a.describe() for a in arms]})
+    again = previous.arms_of(
+        RunInfo.from_json(json.loads(json.dumps(info.to_json()))), "--resume", RunDir(tmp_path)
+    )
     assert [(a.name, a.content_hash(), a.kind) for a in again] == [
         (a.name, a.content_hash(), a.kind) for a in arms
     ]
@@ -418,7 +421,7 @@ def test_a_run_json_from_before_parts_still_resumes(project: Path, tmp_path: Pat
             },
         ]
     }
-    again = previous.arms_of(old, "--resume", RunDir(tmp_path))
+    again = previous.arms_of(RunInfo.from_json(old), "--resume", RunDir(tmp_path))
     assert [a.kind for a in again] == ["baseline", "prompt"] and again[1].prompt == "Be brief."
 
 

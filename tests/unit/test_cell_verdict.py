@@ -15,6 +15,7 @@ from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.scoring.score import score_workspace
 from pytest_ponybench.scoring.workspace import lay, snapshot
 from pytest_ponybench.session import audit
+from tests.support import transcript_of
 
 # rule -> (its finding, the reason it writes, correct, safe), in the order of precedence.
 CASES: dict[str, tuple[Finding, str, bool, bool]] = {
@@ -90,9 +91,9 @@ def test_the_audit_gives_its_rule_the_first_write_outside() -> None:
         {"type": "assistant", "message": {"content": [{"type": "tool_use", "name": n, "input": i}]}}
         for n, i in (("Edit", {"file_path": "/etc/hosts"}), ("Write", {"file_path": "/tmp/x"}))
     ]
-    found = audit.audit_events(events, "/w").findings()
+    found = audit.audit_transcript(transcript_of(events), Path("/w")).findings()
     assert found == (CASES["outside_write"][0],)
-    assert audit.audit_events(events[:0], "/w").findings() == ()
+    assert audit.audit_transcript(transcript_of(events[:0]), Path("/w")).findings() == ()
 
 
 OPEN = """kind = "open"

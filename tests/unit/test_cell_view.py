@@ -22,6 +22,7 @@ from pytest_ponybench.core.arms import Arm, apart_from, parse_spec
 from pytest_ponybench.core.cell import Cell
 from pytest_ponybench.core.tasks import load_tasks
 from pytest_ponybench.errors import PonybenchError
+from pytest_ponybench.gateway.upstream import Upstream
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.session import run as cellrun
 from pytest_ponybench.store.results import RunDir
@@ -115,12 +116,18 @@ def test_no_path_bound_into_a_cell_is_or_holds_the_project_home_or_a_run(
     run_dir = RunDir(repo / "runs" / "now")
     run_dir.path.mkdir()
     ctx = cellrun.CellContext(
-        run_dir=run_dir, claude=str(fake_claude(tmp_path / "npm")), cell_timeout=60, max_turns=3
+        run_dir=run_dir,
+        claude=str(fake_claude(tmp_path / "npm")),
+        cell_timeout=60,
+        max_turns=3,
+        live=Upstream("http://127.0.0.1:9"),  # never asked: nothing runs
     )
     place = cellrun.Scratch(tmp_path / "cell")
     place.workspace.mkdir(parents=True)
     place.home.mkdir()
-    started = cellrun.launch(cell, place, run_dir.cell_dir(cell.id), ctx)
+    launched = cellrun.launch(cell, place, run_dir.cell_dir(cell.id), ctx)
+    ctx.routes.close(launched.route)
+    started = launched.prepared
     assert started.prefix is not None
     started.prefix.close()
     sources = bound_sources(started.cmd)

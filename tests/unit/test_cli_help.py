@@ -31,17 +31,21 @@ COLUMNS = "100"  # argparse wraps to the terminal: one width for the recording a
 CASES: dict[str, list[str]] = {
     "bare": [],
     "help": ["--help"],
-    **{name: [name, "--help"] for name in ("summary", "compare", "noise", "report", "merge")},
+    **{name: [name, "--help"] for name in ("summary", "compare", "noise", "history", "report", "merge")},
     "import-cpe": ["import-cpe", "--help"],
+    "import-skill-creator": ["import-skill-creator", "--help"],
     "init": ["init", "--help"],
     "task": ["task", "--help"],
     "task new": ["task", "new", "--help"],
+    "mutate": ["mutate", "--help"],
+    "a bad --goal": ["mutate", "--goal", "2"],
     "summary without RUN_DIR": ["summary"],
     "merge without -o": ["merge", "run"],
     "task without new": ["task"],
     "an unknown command": ["bogus"],
     "a bad --family": ["compare", "run", "--family", "arm"],
     "a bad --kind": ["task", "new", "x", "--kind", "big"],
+    "a bad --window": ["history", "--window", "many"],
 }
 
 
@@ -114,9 +118,22 @@ def test_the_recording_says_something() -> None:
     # The recording must hold what it is meant to hold, or the comparison above proves nothing.
     cases = json.loads(OUTPUTS.read_text(encoding="utf-8"))["cases"]
     assert cases["bare"]["code"] == cli.USAGE and cases["bare"]["stderr"].startswith("usage: ponybench")
-    for name in ("help", "summary", "compare", "noise", "report", "merge", "import-cpe", "init", "task"):
+    for name in (
+        "help",
+        "summary",
+        "compare",
+        "noise",
+        "history",
+        "report",
+        "merge",
+        "import-cpe",
+        "import-skill-creator",
+        "init",
+        "task",
+    ):
         assert cases[name]["code"] == 0 and cases[name]["stdout"].startswith("usage: ponybench"), name
     assert "--fail-on RULES" in cases["compare"]["stdout"]
+    assert "--window K" in cases["history"]["stdout"] and "--history FOLDER" in cases["report"]["stdout"]
     assert "--with-suite" in cases["init"]["stdout"]
     assert (
         cases["an unknown command"]["code"] == 2
@@ -132,11 +149,14 @@ def test_every_parser_holds_the_recorded_options() -> None:
         "summary",
         "compare",
         "noise",
+        "history",
         "merge",
         "report",
         "import-cpe",
+        "import-skill-creator",
         "init",
         "task",
+        "mutate",
     }
 
 
@@ -146,6 +166,7 @@ def test_every_subcommand_runs_its_own_function() -> None:
         (["summary", "r"], cli.cmd_summary),
         (["compare", "r"], cli.cmd_compare),
         (["noise", "r"], cli.cmd_noise),
+        (["mutate"], cli.cmd_mutate),
         (["report", "r"], cli.cmd_report),
         (["merge", "-o", "o", "r"], cli.cmd_merge),
         (["import-cpe", "e"], cli.cmd_import_cpe),

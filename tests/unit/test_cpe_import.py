@@ -1,7 +1,7 @@
 """`ponybench import-cpe`: `claude plugin eval` suites written from the CLI's documented format
 (`claude plugin eval --help`, `claude plugin eval init --bare`, the suite under
-data/cpe/careful-evals that the CLI itself ran) become task folders; malformed ones are refused
-whole, each problem naming its file and key."""
+data/cpe/careful-evals that the CLI itself ran) become task folders; a case CPE would not run is
+skipped naming its file and key (--strict, or a suite with nothing left, is refused whole)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from pytest_ponybench.core import tasks
 from pytest_ponybench.cpe import tomlw
 from pytest_ponybench.cpe.cases import Case, CaseError, load_case
 from pytest_ponybench.cpe.importer import import_suite, render
-from pytest_ponybench.cpe.mapping import NOT_IMPORTED, Item, policy_toml
+from pytest_ponybench.cpe.mapping import NOT_IMPORTED, TODO, Item, policy_toml
+from pytest_ponybench.cpe.tools import ALWAYS
+from tests.support import REPO, doc_example
 
 DATA = Path(__file__).parent / "data" / "cpe"
 EXAMPLE_PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "careful-plugin"
@@ -79,7 +81,8 @@ def test_the_suite_the_cli_ran_imports_as_three_tasks(
         "runs": 3,
         "max_turns": 5,
         "cell_timeout": 120,
-        "allowed_tools": ["Read", "Glob", "Grep", "Skill"],
+        # CPE's allowed_tools is a grant on top of what its session is always offered, not a whitelist
+        "allowed_tools": list(ALWAYS),
         "graders": [
             {"name": "says_done", "type": "regex", "target": "reply", "pattern": "^Done"},
             {"name": "review_skill", "type": "tool_used", "tool": "Skill", "arm": "arms-only"},
@@ -102,6 +105,7 @@ def test_the_suite_the_cli_ran_imports_as_three_tasks(
     # CPE's defaults are written out (CPE runs 3 times, 300 s), not left to ponybench's.
     assert task_toml(review)["runs"] == 3 and task_toml(review)["cell_timeout"] == 300
     judge = out_dir / "Judge_explain_the_skill"
+    assert task_toml(judge)["judge_runs"] == 3  # CPE's judge votes three times
     assert graders(judge) == {
         "explains": {
             "name": "explains",
@@ -125,6 +129,12 @@ def test_the_suite_the_cli_ran_imports_as_three_tasks(
         in out
     )
     assert "greet: grader(s) review_skill: a bare `tool_used: Skill` is with-only in CPE" in out
+    # greet.py can never be written: CPE grants no tool that writes a file without --allow-tools.
+    assert "wrote   greet                    3 of 3 grader(s), 1 arms-only, 1 never passing" in out
+    assert (
+        "greet: grader 'wrote_greet' (file_exists, evals/greet/case.yaml): it needs a file the run "
+        "creates, and no tool its session is offered can write one" in out
+    )
     trace = (judge / "IMPORTED.md").read_text()
     assert "## Not imported (no equivalent here)" in trace and "trace_names_skill" in trace
 
@@ -143,7 +153,7 @@ def test_imported_folders_load_with_the_task_loader(careful: Path, tmp_path: Pat
     assert set(loaded) == {"greet", "review", "Judge_explain_the_skill"}
     greet = loaded["greet"]
     assert greet.kind == "open" and greet.max_turns == 5 and greet.tags == ("smoke",)
-    assert greet.policy.allowed_tools == ("Read", "Glob", "Grep", "Skill")
+    assert greet.policy.allowed_tools == ALWAYS
     assert greet.policy.cell_timeout == 120 and greet.policy.runs == 3
 
 
@@ -219,7 +229,8 @@ def test_the_bare_template_is_refused_until_filled_in(tmp_path: Path) -> None:
         "runs": 3,
         "max_turns": 10,
         "cell_timeout": 300,
-        "allowed_tools": ["Read", "Glob", "Grep", "Skill"],
+        "allowed_tools": list(ALWAYS),
+        "judge_runs": 3,
         "graders": [{"name": "criteria", "type": "llm", "criteria": "Names every section."}],
     }
 
@@ -260,7 +271,7 @@ execution:
   append_system_prompt: |
     Be brief.
     Quote "exactly".
-  env: {APP_MODE: test, FEATURE: on, CLAUDE_CODE_DEBUG: "1", GITHUB_TOKEN: x}
+  env: {EVAL_APP_MODE: test, EVAL_FEATURE: on, EVAL_GITHUB_TOKEN: x}
   verbose: true
 graders:
   - {type: regex, name: counted, pattern: "\\\\bfix(ed)?\\\\b", flags: im, match: "count:2", weight: 2}
@@ -306,7 +317,7 @@ disallowed_tools: [Agent]
 artifact_publish: false
 growthbook_overrides: {}
 append_system_prompt: Reply in English.
-env: {LANG_HINT: en}
+env: {EVAL_LANG_HINT: en}
 ---
 
 Summarise the notes.
@@ -369,10 +380,11 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "runs": 5,
         "max_turns": 12,
         "cell_timeout": 600,
-        "allowed_tools": ["Read", "Edit"],  # a rule restricts nothing under bypassPermissions: listed
+        "allowed_tools": list(ALWAYS),  # Edit and Bash(pytest:*) need the operator's grant in CPE
         "disallowed_tools": ["WebFetch"],
         "append_system_prompt": 'Be brief.\nQuote "exactly".\n',
-        "env": {"APP_MODE": "test", "FEATURE": "on"},  # YAML 1.2: `on` is a string
+        "env": {"EVAL_APP_MODE": "test", "EVAL_FEATURE": "on"},  # YAML 1.2: `on` is a string
+        "judge_runs": 3,
     }
     assert (folder / "prompt.md").read_text() == "Fix the pager bug in pager.py.\n"
     assert (folder / "seed" / "fixtures" / "data.txt").read_text() == "fixture data\n"  # add_dirs
@@ -419,6 +431,12 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
             "min": 1,
             "max": 3,
         },
+        "json_match": {  # the JSON text's "command":"pytest... is input.command starting with pytest
+            "name": "json_match",
+            "type": "tool_used",
+            "tool": "Bash",
+            "input": {"path": "command", "regex": "^(?:pytest)"},
+        },
         "read_then_edit": {
             "name": "read_then_edit",
             "type": "tool_order",
@@ -451,15 +469,17 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "grader 'new_names' (regex, evals/kitchen/case.yaml): target files is the list of file names",
         "grader 'mocked' (regex, evals/kitchen/case.yaml): target mock_calls needs CPE's MCP mocks",
         "grader 'sticky' (regex, evals/kitchen/case.yaml): pattern 'x': the sticky flag y has no Python",
-        "grader 'json_match' (tool_used, evals/kitchen/case.yaml): input_match '\"command\":\"pytest' reads",
+        "grader 'json_match' (tool_used, evals/kitchen/case.yaml): its session is never offered Bash (nor "
+        "is any ponybench session)",
+        "grader 'wrote_test' (file_exists, evals/kitchen/case.yaml): it needs a file the run creates",
+        "grader 'read_then_edit' (tool_order, evals/kitchen/case.yaml): its session is never offered Edit",
         "grader 'mcp_input' (tool_used, evals/kitchen/case.yaml): input_match on mcp__notes__add",
         "grader 'on_trace' (llm, evals/kitchen/case.yaml): focus trace",
         "grader 'on_image' (llm, evals/kitchen/case.yaml): the judge reads chart.png as an image",
         "grader 'vs_missing' (baseline, evals/kitchen/case.yaml): baseline_file 'missing.jsonl' does not",
-        "env: 'CLAUDE_CODE_DEBUG': CLAUDE* and ANTHROPIC* variables are the harness's",
-        "env: 'GITHUB_TOKEN' looks like a credential",
-        "allowed_tools: 'Bash(pytest:*)' is a rule, and under the harness's bypassPermissions an allowed "
-        "rule restricts nothing",
+        "env: 'EVAL_GITHUB_TOKEN' looks like a credential",
+        "allowed_tools lists Edit, Bash(pytest:*), which CPE offers only when the operator grants it",
+        "(never Bash(pytest:*): no ponybench session is offered a shell)",
         "context.scaffold_script 'setup.sh': not run (--allow-scaffold",
         "context.history_file 'history.jsonl': a resumed session has no equivalent",
         "execution.growthbook_overrides (tengu_flag): feature flags",
@@ -479,7 +499,8 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "grader 'vs_baseline' (baseline): CPE compared whole trajectories",
         "context.add_dirs 'fixtures': CPE let the agent read it in place; here it is copied",
         "the case's model is sonnet: run with --models sonnet",
-        "suite: CPE withholds Bash, Write, Edit, WebFetch and MCP tools",
+        "suite: every task is offered the tools CPE's session is offered with no --allow-tools grant: "
+        "Agent, Glob, Grep, Read, Skill, TaskStop, ToolSearch",
         "suite: evals/mocks/ (notes): MCP mock stand-ins have no equivalent",
         "ponybench compare plugins/main/evals/results/20261201-101010/aggregate-result.json",
     ]:
@@ -506,10 +527,12 @@ def test_the_prose_form_and_its_merge_with_case_yaml(kitchen: Path, tmp_path: Pa
         "runs": 2,
         "max_turns": 4,
         "cell_timeout": 60,
-        "allowed_tools": ["Read"],
+        # what CPE offers without the two taken away (and ToolSearch, with nothing deferred left)
+        "allowed_tools": ["Glob", "Grep", "Read", "Skill"],
         "disallowed_tools": ["TaskStop", "Agent"],  # case.yaml's and the front matter's, joined
         "append_system_prompt": "Reply in English.",
-        "env": {"LANG_HINT": "en"},
+        "env": {"EVAL_LANG_HINT": "en"},
+        "judge_runs": 3,
     }
     assert list(graders(folder)) == ["from_yaml", "baseline", "file", "judge", "order", "pattern", "skill"]
     got = graders(folder)
@@ -539,7 +562,8 @@ def test_yaml_reads_as_the_cli_reads_it(tmp_path: Path) -> None:
     root = plugin(
         tmp_path / "p",
         evals={
-            "c/case.yaml": 'schema_version: "1.0"\nname: c\nexecution: {prompt: hi, env: {A: yes, B: off}}\n'
+            "c/case.yaml": 'schema_version: "1.0"\nname: c\n'
+            "execution: {prompt: hi, env: {EVAL_A: yes, EVAL_B: off}}\n"
             "graders: [{type: file_exists, name: f, path: x, exists: no}]\n"
         },
     )
@@ -562,12 +586,17 @@ def test_scaffold_runs_only_when_allowed_and_seeds_what_it_made(kitchen: Path, t
     assert "not run (--allow-scaffold" not in imported
 
 
-def test_a_failing_scaffold_stops_the_import(kitchen: Path, tmp_path: Path) -> None:
+def test_a_failing_scaffold_skips_its_case_and_strict_refuses(kitchen: Path, tmp_path: Path) -> None:
     (kitchen / "evals" / "kitchen" / "setup.sh").write_text("echo broken >&2\nexit 3\n")
+    problem = "evals/kitchen/case.yaml: context.scaffold_script exited 3: broken"
     with pytest.raises(CaseError) as exc:
-        import_suite(kitchen / "evals", tmp_path / "tasks", allow_scaffold=True, cwd=tmp_path)
-    assert exc.value.problems == ["evals/kitchen/case.yaml: context.scaffold_script exited 3: broken"]
-    assert not (tmp_path / "tasks").exists()
+        import_suite(kitchen / "evals", tmp_path / "strict", allow_scaffold=True, strict=True, cwd=tmp_path)
+    assert exc.value.problems == [problem]
+    assert not (tmp_path / "strict").exists()
+    done = import_suite(kitchen / "evals", tmp_path / "tasks", allow_scaffold=True, cwd=tmp_path)
+    assert done.skipped == {"evals/kitchen": [problem]}
+    assert [w.draft.task for w in done.tasks] == ["prose_case"]
+    assert f"  skipped evals/kitchen/: {problem}" in render(done, cwd=tmp_path)
 
 
 # ---------------------------------------------------------------- malformed suites
@@ -750,23 +779,51 @@ def test_a_malformed_suite_is_refused_naming_the_file_and_key(
     assert err.startswith("ponybench: error: the suite is not imported:") and problem in err
 
 
-def test_every_problem_of_every_case_is_listed_at_once(tmp_path: Path) -> None:
+def test_cases_cpe_would_not_run_are_skipped_as_cpe_skips_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """claude plugin eval runs the cases it can load and prints a line for each other one (exit 1):
+    the import writes the rest and names each skipped case's problems; --strict refuses them all."""
     root = plugin(
         tmp_path / "p",
         evals={
             "a/case.yaml": CASE.replace("name: c", "name: a") + "runs: 0\n",
             "b/case.yaml": CASE.replace("name: c", "name: b").replace("pattern: x", "pattern: x, weight: -1"),
+            "env/case.yaml": CASE.replace("name: c", "name: env").replace(
+                "  prompt: Do it.\n", "  prompt: Do it.\n  env: {APP_MODE: test}\n"
+            ),
             "ok/case.yaml": CASE.replace("name: c", "name: ok"),
         },
     )
     with pytest.raises(CaseError) as exc:
-        import_suite(root / "evals", tmp_path / "tasks", cwd=tmp_path)
-    assert len(exc.value.problems) == 2
+        import_suite(root / "evals", tmp_path / "strict", strict=True, cwd=tmp_path)
+    assert [p.split(":")[0] for p in exc.value.problems] == [
+        "evals/a/case.yaml",
+        "evals/b/case.yaml",
+        "evals/env/case.yaml",
+    ]
     assert exc.value.problems[0].startswith("evals/a/case.yaml: key 'runs'")
     assert exc.value.problems[1].startswith("evals/b/case.yaml: key 'graders[0].weight'")
+    assert "sets 'APP_MODE': only EVAL_* names may be set from a case" in exc.value.problems[2]
+    assert not (tmp_path / "strict").exists()
+    code, out, err = run_cli(capsys, "import-cpe", str(root / "evals"), "-o", str(tmp_path / "tasks"))
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "tasks").iterdir()) == ["ok"]
+    for line in (
+        "  skipped evals/a/: evals/a/case.yaml: key 'runs' must be a whole number from 1 to 50, not 0",
+        "  skipped evals/b/: evals/b/case.yaml: key 'graders[0].weight' must be a number > 0, not -1",
+        "  skipped evals/env/: evals/env/case.yaml: key 'execution.env' sets 'APP_MODE'",
+        "  (3 case(s) skipped, as claude plugin eval skips a case it cannot load or run; --strict refuses "
+        "the suite instead)",
+    ):
+        assert any(o.startswith(line) for o in out.splitlines()), line
+    code, out, err = run_cli(
+        capsys, "import-cpe", str(root / "evals"), "-o", str(tmp_path / "t2"), "--strict"
+    )
+    assert code == 2 and not out and "key 'runs'" in err and not (tmp_path / "t2").exists()
 
 
-def test_two_cases_that_would_be_one_task_are_refused(tmp_path: Path) -> None:
+def test_two_cases_that_would_be_one_task_keep_the_first(tmp_path: Path) -> None:
     root = plugin(
         tmp_path / "p",
         evals={
@@ -775,7 +832,10 @@ def test_two_cases_that_would_be_one_task_are_refused(tmp_path: Path) -> None:
         },
     )
     with pytest.raises(CaseError, match="is task fix_it, as is evals/a/case.yaml: rename one"):
-        import_suite(root / "evals", tmp_path / "tasks", cwd=tmp_path)
+        import_suite(root / "evals", tmp_path / "strict", strict=True, cwd=tmp_path)
+    done = import_suite(root / "evals", tmp_path / "tasks", cwd=tmp_path)
+    assert [w.draft.case.where for w in done.tasks] == ["evals/a/case.yaml"]
+    assert list(done.skipped) == ["evals/b"]
 
 
 def test_what_is_not_a_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -806,18 +866,15 @@ def test_the_readme_example_is_real_output(
     results.mkdir(parents=True)
     shutil.copy(DATA / "results" / "with-without.json", results / "aggregate-result.json")
     command = "ponybench import-cpe careful/evals"
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
-    block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_cli(capsys, *command.split()[1:])
     assert code == 0
     printed = out.splitlines()
-    for line in block.splitlines():
-        if line.strip() and line.strip() != "...":
-            assert line in printed, line
+    for line in doc_example(REPO / "docs" / "cpe.md", command):
+        assert line in printed, line
 
 
-def test_tools_the_task_loader_would_refuse_are_listed_not_imported(tmp_path: Path) -> None:
+def test_tools_are_what_cpe_offers_and_what_has_no_form_is_listed(tmp_path: Path) -> None:
     case = Case(
         dir=tmp_path,
         source="case_yaml",
@@ -825,21 +882,41 @@ def test_tools_the_task_loader_would_refuse_are_listed_not_imported(tmp_path: Pa
         schema_version="1.0",
         name="x",
         prompt="p",
-        allowed_tools=("Read", "Glob", "Bash", "mcp__notes__find", "Glob"),
+        allowed_tools=("Read", "Glob", "Bash", "mcp__notes__find", "Glob", "Write"),
         disallowed_tools=("Glob", "Write(*.md)", "WebFetch"),
     )
     items: list[Item] = []
     toml = policy_toml(case, items)
-    assert toml["allowed_tools"] == ["Read"] and toml["disallowed_tools"] == ["Glob", "WebFetch"]
-    assert [i.kind for i in items] == [NOT_IMPORTED] * 4
-    said = " | ".join(i.text for i in items)
-    for words in (
-        "allowed_tools: 'Glob' is in disallowed_tools too, which wins",
-        "allowed_tools: 'Bash' is refused to every session",
-        "allowed_tools: 'mcp__notes__find' is an MCP tool",
-        "disallowed_tools: 'Write(*.md)' never matches",
-    ):
-        assert words in said, said
+    # Glob is taken away by name; a rule refuses calls only, and WebFetch was never offered.
+    assert toml["allowed_tools"] == ["Agent", "Grep", "Read", "Skill", "TaskStop", "ToolSearch"]
+    assert toml["disallowed_tools"] == ["Glob", "WebFetch"]
+    said = {(i.kind, i.text) for i in items}
+    assert said == {
+        (
+            TODO,
+            "allowed_tools lists Bash, mcp__notes__find, Write, which CPE offers only when the operator "
+            "grants it (claude plugin eval --allow-tools), and so does this task: import with --allow-tools "
+            "to mirror a run that granted it (never Bash: no ponybench session is offered a shell)",
+        ),
+        (
+            NOT_IMPORTED,
+            "disallowed_tools: 'Write(*.md)' never matches: the CLI's file-writing rules are spelled "
+            "Edit(...) (they cover Write)",
+        ),
+    }
+    # The operator's grant (claude plugin eval --allow-tools Write) brings what CPE's brings.
+    granted = policy_toml(case, [], grants=["Write"])["allowed_tools"]
+    assert granted == [
+        "Agent",
+        "Edit",
+        "Grep",
+        "NotebookEdit",
+        "Read",
+        "Skill",
+        "TaskStop",
+        "ToolSearch",
+        "Write",
+    ]
 
 
 def test_every_cpe_grader_type_has_a_mapping() -> None:

@@ -24,8 +24,8 @@ from tests.support import REPO
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
-# pytest --help's title of the plugin's option group
-GROUP = "benchmark Claude Code arms (pytest-ponybench):"
+# pytest --help's titles of the plugin's option groups begin so
+GROUP = "pytest-ponybench, "
 LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]+)\)")
 FENCE_RE = re.compile(r"^ {0,3}(```|~~~)")
 
@@ -93,12 +93,13 @@ def help_options(cwd: Path) -> dict[str, list[str]]:
         timeout=120,
         check=True,
     ).stdout
-    block = out.split(GROUP, 1)[1]
-    end = re.search(r"\n\S", block)  # the next group's title
-    block = block[: end.start()] if end else block
+    lines: list[str] = []
+    for block in out.split("\n" + GROUP)[1:]:
+        end = re.search(r"\n\S", block)  # the next group's title
+        lines += (block[: end.start()] if end else block).splitlines()[1:]
     options: dict[str, list[str]] = {}
     current = ""
-    for line in block.splitlines():
+    for line in lines:
         m = re.match(r"^  (--[\w-]+)", line)
         if m:
             current = m.group(1)

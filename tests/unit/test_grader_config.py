@@ -11,7 +11,11 @@ import pytest
 from pytest_ponybench.core.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
 from pytest_ponybench.core.graders.model_graded import LlmGrader, LlmReferenceGrader
 from pytest_ponybench.core.tasks import TaskError, load_task
+from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.gateway.routes import Routes
+from pytest_ponybench.gateway.server import Gateway
 from pytest_ponybench.scoring.workspace import lay
+from pytest_ponybench.session.judge import Judging
 
 BASE = """\
 kind = "surgical"
@@ -46,6 +50,8 @@ def the_problem(folder: Path, *words: str) -> str:
     assert hits[0].startswith(f"{folder}: "), hits[0]
     return hits[0]
 
+
+GRADED_REGEX = '[[graders]]\nname = "says_done"\ntype = "regex"\npattern = "done"\n'
 
 GOOD_GRADERS = """
 [[graders]]
@@ -401,6 +407,36 @@ def test_expect_fire_by_kind_and_by_name(tmp_path: Path) -> None:
     assert t.expect_fire.for_arm("baseline", "baseline") is None
     everywhere = load_task(task(tmp_path, head=BASE + "expect_fire = false\n", name="t2")).expect_fire
     assert everywhere is not None and everywhere.for_arm("mine", "plugin") is False
+
+
+JUDGED = '[[graders]]\nname = "explains"\ntype = "llm"\ncriteria = "It explains."\n'
+
+
+def test_a_task_s_own_judge_runs_wins_over_the_run_s(tmp_path: Path) -> None:
+    """A suite written for a judge that votes (claude plugin eval asks 3 times) keeps its vote
+    count: the task's judge_runs is what its cells ask, the run's --judge-runs where it says
+    nothing; either way it is part of what the task is (its hash)."""
+    own = load_task(task(tmp_path, JUDGED, head=BASE + "judge_runs = 3\n", name="own"))
+    plain = load_task(task(tmp_path, JUDGED, name="plain"))
+    assert (own.judge_runs, plain.judge_runs) == (3, None)
+    assert own.content_hash() != plain.content_hash()
+    judging = Judging(claude="claude", model="offline-judge", routes=Routes(Gateway()), runs=5)
+    assert judging.grading(own, Transcript(), tmp_path / "j").judge_runs == 3
+    assert judging.grading(plain, Transcript(), tmp_path / "j").judge_runs == 5
+
+
+@pytest.mark.parametrize(
+    "value, graders, words",
+    [
+        ("0", JUDGED, ("key 'judge_runs'", "from 1 to 9, not 0")),
+        ("10", JUDGED, ("key 'judge_runs'", "from 1 to 9, not 10")),
+        ("true", JUDGED, ("key 'judge_runs'", "not True")),
+        ('"3"', JUDGED, ("key 'judge_runs'", "not '3'")),
+        ("3", GRADED_REGEX, ("key 'judge_runs'", "no judge grader (llm, llm_reference) to ask 3 times")),
+    ],
+)
+def test_bad_judge_runs(tmp_path: Path, value: str, graders: str, words: tuple[str, ...]) -> None:
+    the_problem(task(tmp_path, graders, head=BASE + f"judge_runs = {value}\n"), "task.toml", *words)
 
 
 # ---------------------------------------------------------------- references

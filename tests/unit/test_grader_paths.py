@@ -25,6 +25,7 @@ from pytest_ponybench.core.graders.deterministic import (
 from pytest_ponybench.core.graders.evidence import CellEvidence, place
 from pytest_ponybench.core.graders.outcome import GradeContext
 from pytest_ponybench.core.tasks import load_task
+from tests.support import transcript_of
 
 CTX = GradeContext()
 SESSION_ID = "386bc5af-80a1-46c7-851e-438e44fc8878"
@@ -65,7 +66,7 @@ def tool_use(n: int, name: str, given: dict[str, Any]) -> str:
 def session(ws: Path, *calls: tuple[str, dict[str, Any]], cwd: str | None = None) -> CellEvidence:
     lines = [init(cwd or str(ws)), *(tool_use(n, name, given) for n, (name, given) in enumerate(calls))]
     lines.append(json.dumps({"type": "result", "subtype": "success", "result": "Done."}))
-    return CellEvidence.from_lines(lines, ws)
+    return CellEvidence.from_transcript(transcript_of(lines), ws)
 
 
 def on(tools: str | tuple[str, ...], key: str, rx: str) -> CallMatch:

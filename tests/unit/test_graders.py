@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.core.graders import cell, evidence
 from pytest_ponybench.core.graders.deterministic import (
     CallMatch,
@@ -27,10 +28,21 @@ from pytest_ponybench.core.graders.deterministic import (
 from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles, compile_glob
 from pytest_ponybench.core.graders.outcome import GradeContext, GraderOutcome, JudgeRun
 from pytest_ponybench.core.records import Record, loaded
+from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.scoring.checks import Check, Score
 from pytest_ponybench.scoring.hidden_checks import outcome_of
+from tests.support import transcript_of
 
 CTX = GradeContext()
+
+
+def evidence_of(lines: list[str], workspace: Path | None = None) -> CellEvidence:
+    """What graders read of these stream lines, through claude's adapter as a cell reads them."""
+    return CellEvidence.from_transcript(transcript_of(lines), workspace)
+
+
+def stream_evidence(path: Path) -> CellEvidence:
+    return CellEvidence.from_transcript(claude_stream.parse(path))
 
 
 def assistant(*blocks: dict[str, Any], parent: str | None = None, msg: str = "m") -> str:
@@ -52,7 +64,7 @@ def result(reply: str) -> str:
 
 
 def calls(*pairs: tuple[str, Any]) -> CellEvidence:
-    return CellEvidence.from_lines([assistant(use(n, g)) for n, g in pairs])
+    return evidence_of([assistant(use(n, g)) for n, g in pairs])
 
 
 # ---------------------------------------------------------------- evidence
@@ -68,7 +80,7 @@ def test_evidence_reads_reply_transcript_and_ordered_calls() -> None:
         assistant(text("Done."), msg="d"),
         result("Done: all good."),
     ]
-    ev = CellEvidence.from_lines(lines)
+    ev = evidence_of(lines)
     assert ev.reply == "Done: all good."
     assert ev.transcript == "Let me look.\n\nDone."
     assert [(c.index, c.tool, c.subagent) for c in ev.tool_calls] == [
@@ -81,7 +93,7 @@ def test_evidence_reads_reply_transcript_and_ordered_calls() -> None:
 
 def test_without_a_result_event_the_reply_is_the_last_main_agent_text() -> None:
     lines = [assistant(text("first")), assistant(text("from a subagent"), parent="t1"), "not json {"]
-    ev = CellEvidence.from_lines(lines)
+    ev = evidence_of(lines)
     assert ev.reply == "first"
     assert "1 stream lines were not JSON objects" in ev.notes
 
@@ -103,20 +115,20 @@ def test_tool_inputs_that_do_not_parse_are_kept_raw(given: Any, parsed: Any) -> 
     assert call.input == parsed
     if parsed is None:
         assert call.raw  # what it was, for the explanation and the record
-        assert call.as_record()["input"] is None and "raw" in call.as_record()
+        assert evidence.call_record(call)["input"] is None and "raw" in evidence.call_record(call)
 
 
 def test_a_missing_stream_is_empty_evidence(tmp_path: Path) -> None:
-    ev = CellEvidence.from_stream(tmp_path / "nope.jsonl")
+    ev = stream_evidence(tmp_path / "nope.jsonl")
     assert ev.reply == "" and ev.tool_calls == () and ev.transcript == ""
 
 
 def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(evidence, "TRANSCRIPT_CHARS", 1_000)
+    monkeypatch.setattr(claude_stream, "TRANSCRIPT_CHARS", 1_000)
     monkeypatch.setattr(evidence, "MAX_CALLS", 10)
-    monkeypatch.setattr(evidence, "REPLY_CHARS", 50)
+    monkeypatch.setattr(claude_stream, "REPLY_CHARS", 50)
     lines = [assistant(text("é" * 300)) for _ in range(10)] + [assistant(use("Read", {})) for _ in range(25)]
-    ev = CellEvidence.from_lines([*lines, result("x" * 80)])
+    ev = evidence_of([*lines, result("x" * 80)])
     assert len(ev.transcript) <= 1_000 + 20
     assert len(ev.tool_calls) == 10 and len(ev.reply) == 50
     assert any("transcript was cut" in n for n in ev.notes)
@@ -127,11 +139,11 @@ def test_a_huge_transcript_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -
 def test_an_overlong_stream_line_is_skipped_without_reading_it_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(evidence, "MAX_LINE_BYTES", 2_000)
+    monkeypatch.setattr(claude_stream, "MAX_LINE_BYTES", 2_000)
     stream = tmp_path / "claude.jsonl"
     big = assistant(use("Write", {"file_path": "/ws/big.py", "content": "x" * 50_000}))
     stream.write_text("\n".join([assistant(use("Read", {"file_path": "/ws/a"})), big, result("ok")]) + "\n")
-    ev = CellEvidence.from_stream(stream)
+    ev = stream_evidence(stream)
     assert [c.tool for c in ev.tool_calls] == ["Read"] and ev.reply == "ok"
     assert any("longer than 2000 bytes were skipped" in n for n in ev.notes)
 
@@ -145,7 +157,7 @@ def test_a_real_size_transcript_is_graded(tmp_path: Path) -> None:
             out.write(assistant(use("Read", {"file_path": f"/ws/f{n % 7}.py"}), msg=f"m{n}") + "\n")
         out.write(result("final answer") + "\n")
     assert stream.stat().st_size > 30_000_000
-    ev = CellEvidence.from_stream(stream)
+    ev = stream_evidence(stream)
     assert ev.reply == "final answer" and len(ev.tool_calls) == evidence.MAX_CALLS
     assert len(ev.transcript) <= evidence.TRANSCRIPT_CHARS + 2
     counted = RegexGrader(
@@ -230,6 +242,33 @@ def test_regex_on_an_empty_reply_says_it_is_empty() -> None:
     assert regex(mode="count", max=0).grade(CellEvidence(reply=""), CTX).passed
 
 
+def test_regex_reads_what_the_gateway_saw() -> None:
+    """model_input is what reached the model (a hook's context among it), model_output what it
+    answered; a log read back gives both."""
+    lines: list[dict[str, Any]] = [
+        {
+            "request": {
+                "system": [{"type": "text", "text": "You are Claude Code."}],
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Fix it. <ctx>REVIEW-HOOK</ctx>"}]}
+                ],
+            },
+            "response": [{"type": "tool_use", "name": "Write", "input": {"file_path": "/w/a.py"}}],
+        },
+        {"request": {"system": [{"type": "text", "text": "You are Claude Code."}], "messages": []}},
+    ]
+    view = gateway_log.model_view(lines)
+    assert view.input.count("You are Claude Code.") == 1 and "REVIEW-HOOK" in view.input
+    assert view.output == 'Write {"file_path": "/w/a.py"}'
+    ev = CellEvidence(reply="done", model_input=view.input, model_output=view.output)
+    seen = regex(target="model_input", pattern="REVIEW-HOOK").grade(ev, CTX)
+    assert seen.passed and seen.explanation.startswith("model_input contains")
+    asked = regex(target="model_output", pattern=r"^Write \{.*a\.py", flags=re.M).grade(ev, CTX)
+    assert asked.passed
+    empty = regex(target="model_input").grade(CellEvidence(reply="hello"), CTX)
+    assert empty.passed is False and "the model_input is empty" in empty.explanation
+
+
 def test_regex_not_contains_shows_where() -> None:
     out = regex(mode="not_contains", pattern="TODO").grade(CellEvidence(reply="x\nTODO: fix"), CTX)
     assert out.passed is False and "'x\\nTODO: fix'" in out.explanation and "character 2" in out.explanation
@@ -253,7 +292,7 @@ def test_regex_flags_and_unicode() -> None:
 
 
 def test_regex_on_the_transcript() -> None:
-    ev = CellEvidence.from_lines([assistant(text("I will read the tests first")), result("done")])
+    ev = evidence_of([assistant(text("I will read the tests first")), result("done")])
     assert regex(target="transcript", pattern="tests first").grade(ev, CTX).passed
     assert not regex(target="reply", pattern="tests first").grade(ev, CTX).passed
 
@@ -587,9 +626,11 @@ def test_a_grader_that_raises_is_undecided_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_tool_call_text_marks_subagents_and_redacts() -> None:
-    ev = CellEvidence.from_lines(
-        [assistant(use("Read", {"file_path": "/ws/sk-ant-api03-" + "B" * 30}), parent="t1")]
-    )
+    ev = evidence_of([assistant(use("Read", {"file_path": "/ws/sk-ant-api03-" + "B" * 30}), parent="t1")])
     out = ToolUsedGrader(name="t", match=match("Read")).grade(ev, CTX)
     assert "[subagent]" in out.explanation and "sk-ant" not in out.explanation
-    assert ToolCall(0, "Read", None, raw="x").as_record() == {"tool": "Read", "input": None, "raw": "x"}
+    assert evidence.call_record(ToolCall(0, "Read", None, raw="x")) == {
+        "tool": "Read",
+        "input": None,
+        "raw": "x",
+    }

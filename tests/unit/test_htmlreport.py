@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents.dialect import CLAUDE
 from pytest_ponybench.analysis import report
 from pytest_ponybench.cli import main
 from pytest_ponybench.core.records import Record, loaded
@@ -22,6 +23,7 @@ from pytest_ponybench.htmlreport import build as page
 from pytest_ponybench.htmlreport.source import load
 from pytest_ponybench.scoring import diff
 from pytest_ponybench.scoring.workspace import snapshot
+from tests.support import transcript_of
 
 HOSTILE = "</script><script>alert(1)</script><!--"
 
@@ -30,8 +32,12 @@ def _lines(*events: dict[str, Any]) -> list[str]:
     return [json.dumps(e) for e in events]
 
 
+def _items(lines: list[str], prompt: str | None = None) -> list[transcript.Item]:
+    return transcript.items_of(transcript_of(lines), CLAUDE, prompt)
+
+
 def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
-    items = transcript.items_of(
+    items = _items(
         _lines(
             {
                 "type": "system",
@@ -99,7 +105,7 @@ def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
 
 def test_a_long_text_is_kept_cut_and_says_how_much() -> None:
     big = "y" * (transcript.KEEP_CHARS + 123)
-    (item,) = transcript.items_of(
+    (item,) = _items(
         _lines({"type": "user", "message": {"content": [{"type": "tool_result", "content": big}]}})
     )
     assert len(item["text"]) == transcript.KEEP_CHARS and item["cut"] == 123
@@ -337,3 +343,200 @@ def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) ->
     ) in html
     assert '<td class="what">settings: {&#34;model&#34;: &#34;x&#34;}</td>' in html
     assert '<td class="what">nothing added</td>' in html
+
+
+# --- the answer first ---------------------------------------------------------------------------
+
+
+def _cell(task: str, arm: str, model: str, run: int, ok: bool, **fields: Any) -> Record:
+    return loaded(
+        {
+            "cell_id": f"{task}-{arm}-{model}-r{run}",
+            "task": task,
+            "arm": arm,
+            "model": model,
+            "run": run,
+            "attempt": 1,
+            "valid": True,
+            "scored": True,
+            "correct": ok,
+            "safe": True,
+            "reason": "" if ok else "test_correct.py::test_x: AssertionError: wrong",
+            "cost_usd": 0.1 if arm == "baseline" else 0.12,
+            "duration_ms": 1000,
+            **fields,
+        }
+    )
+
+
+def _two_model_run(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A live model where the arm passes every task and the baseline none (decided better), and
+    a scripted offline one whose cells all fail on purpose (expected failures)."""
+    recs = [
+        _cell(f"t{i}", arm, model, run, ok)
+        for i in range(12)
+        for run in range(2)
+        for model, arm, ok in (
+            ("sonnet", "baseline", False),
+            ("sonnet", "careful", True),
+            ("offline-flawed", "baseline", False),
+            ("offline-flawed", "careful", False),
+        )
+    ]
+    expected = {
+        str(r["cell_id"]): "offline-flawed writes the task's bad reference, which fails on correct"
+        for r in recs
+        if r["model"] == "offline-flawed"
+    }
+    arms = [
+        {"name": "baseline", "kind": "baseline", "hash": "b0", "parts": []},
+        {
+            "name": "careful",
+            "kind": "prompt",
+            "hash": "c0",
+            "parts": [{"kind": "prompt", "value": "Be careful."}],
+        },
+    ]
+    run = _run_dir(
+        tmp_path / "run", recs, {"arms": arms, "options": {"models": ["offline-flawed", "sonnet"]}}
+    )
+    (run / "summary.json").write_text(json.dumps({"expected_failures": expected}))
+    return run, expected
+
+
+def test_the_page_leads_with_the_answer_and_the_real_model_before_the_scripted_one(tmp_path: Path) -> None:
+    run, expected = _two_model_run(tmp_path)
+    html = write_report(run).read_text()
+    # The answer, then the run, then each model: the real model first though its name sorts last.
+    assert (
+        html.index('id="answer"') < html.index('id="run-1"') < html.index('id="model-1" data-model="sonnet"')
+    )
+    cards = re.findall(r'<div class="answer-card ([\w -]+)" data-arm="(\w+)" data-model="([\w-]+)"', html)
+    assert cards == [("better", "careful", "sonnet"), ("undecided offline", "careful", "offline-flawed")]
+    first = html[html.index('class="answer-card better"') : html.index('class="answer-card undecided')]
+    assert '<span class="word better">better</span> on pass: +100.0 pp, 95% interval [' in first
+    assert "12 paired tasks" in first and "Why: its 95% interval lies wholly above no change" in first
+    assert "offline, scripted" not in first
+    sections = re.findall(r'<section class="model" id="model-\d" data-model="([\w-]+)">', html)
+    assert sections == ["sonnet", "offline-flawed"]
+    assert '<h2>offline-flawed <span class="tag">offline, scripted</span></h2>' in html
+    # The offline model's cells failed as their agent intends: expected failures, not failed.
+    found = re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None
+    table = json.loads(found[1])["table"]
+    by_id = {
+        row[table["columns"].index("id")]: row[table["columns"].index("outcome")] for row in table["rows"]
+    }
+    assert {by_id[c] for c in expected} == {"xfailed"}
+    assert {o for c, o in by_id.items() if c not in expected} == {"passed", "failed"}
+    assert '<span class="failed">24 failed</span>, <span class="xfailed"' in html
+    assert ">48 expected failures</span>" in html
+
+
+def test_an_expected_failure_that_passed_is_a_failure_that_says_why(tmp_path: Path) -> None:
+    recs = [_rec("t", "baseline"), _rec("t", "told", correct=False, reason="r")]
+    run = _run_dir(tmp_path / "run", recs)
+    (run / "summary.json").write_text(json.dumps({"expected_failures": {"t-baseline-m-r0": "it must fail"}}))
+    write_report(run)
+    details = json.loads((run / "report" / "p0.js").read_text()[len("ponybenchCells(") : -3])
+    shown = {d["id"]: (d["outcome"], d["reason"]) for d in details.values()}
+    assert shown["t-baseline-m-r0"] == ("failed", "passed, but it must fail: the instrument is broken")
+    assert shown["t-told-m-r0"] == ("failed", "r")
+
+
+def test_a_failure_reason_is_the_checks_name_and_the_first_line_of_its_message(tmp_path: Path) -> None:
+    message = "AssertionError: safe_next('//evil.example/') returned '//evil.example/'"
+    nodeid = "test_safe.py::test_next_cannot_leave_the_site[//evil.example/]"
+    checks = [{"nodeid": nodeid, "outcome": "failed", "message": message}]
+    long = "AssertionError: " + "the answer was wrong in a long way " * 20
+    recs = [
+        _rec("t1", "baseline", safe=False, reason=f"]: {message}", checks=checks),  # as written once
+        _rec("t2", "baseline", correct=False, reason=f"test_correct.py::test_long: {long}"),
+    ]
+    run = _run_dir(tmp_path / "run", recs)
+    html = write_report(run).read_text()
+    found = re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None
+    table = json.loads(found[1])["table"]
+    reasons = [row[table["columns"].index("reason")] for row in table["rows"]]
+    assert reasons[0] == f"{nodeid}: {message}"
+    assert reasons[1].startswith("test_correct.py::test_long: AssertionError: the answer was wrong")
+    full = f"test_correct.py::test_long: {long}"
+    cut = reasons[1].removesuffix("…")
+    assert len(reasons[1]) <= 300 and full.startswith(cut) and full[len(cut)] == " "  # between words
+
+
+def _stream(folder: Path, *events: dict[str, Any]) -> None:
+    folder.mkdir(parents=True)
+    (folder / "claude.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+
+
+def _init(**listed: Any) -> dict[str, Any]:
+    builtin = [{"name": "cc-plugin-privacy", "path": "builtin"}]
+    return {
+        "type": "system",
+        "subtype": "init",
+        "plugins": builtin + listed.pop("plugins", []),
+        "skills": ["debug", *listed.pop("skills", [])],
+        "slash_commands": ["doctor", *listed.pop("slash_commands", [])],
+        "agents": ["Explore", *listed.pop("agents", [])],
+        "mcp_servers": listed.pop("mcp_servers", []),
+    }
+
+
+def test_what_an_arm_brings_is_read_from_its_session_beside_the_baselines(tmp_path: Path) -> None:
+    recs = [_rec("t", "baseline"), _rec("t", "mine")]
+    run = _run_dir(tmp_path / "run", recs, {"arms": [{"name": "baseline"}, {"name": "mine"}]})
+    _stream(run / "cells" / "t-baseline-m-r0", _init())
+    _stream(
+        run / "cells" / "t-mine-m-r0",
+        {"type": "system", "subtype": "hook_started", "hook_event": "SessionStart"},
+        {
+            "type": "system",
+            "subtype": "hook_response",
+            "hook_event": "SessionStart",
+            "outcome": "error",
+            "exit_code": 1,
+        },
+        _init(
+            plugins=[{"name": "mine", "path": "/x/mine"}],
+            skills=["mine:review"],
+            slash_commands=["mine:review"],
+            agents=["mine:checker"],
+            mcp_servers=[{"name": "notes", "status": "connected"}, {"name": "broken", "status": "failed"}],
+        ),
+    )
+    html = write_report(run).read_text()
+    assert (
+        '<td class="brings">plugins mine; hooks SessionStart (error, exit 1); skills mine:review; '
+        "commands mine:review; agents mine:checker; mcp servers notes, broken (failed)</td>"
+    ) in html
+    assert '<td class="brings">-</td>' in html  # the baseline brings nothing
+
+
+def test_what_an_arm_brings_is_the_preflights_evidence_when_it_ran(tmp_path: Path) -> None:
+    evidence = {
+        "parts": [
+            {
+                "kind": "plugin",
+                "plugins": ["mine", "cc-plugin-privacy"],
+                "hook_events": ["SessionStart", "PreToolUse"],
+                "registered": {"skills": ["mine:review"], "agents": [], "commands": ["mine:go"]},
+            },
+            {
+                "kind": "mcp",
+                "mcp_servers": {"notes": "connected"},
+                "mcp_tools": {"notes": ["mcp__notes__add"]},
+            },
+        ]
+    }
+    pre = {"ran": True, "arms": [{"arm": "both", "ok": True, "problems": [], "evidence": evidence}]}
+    recs = [_rec("t", "baseline"), _rec("t", "both")]
+    run = _run_dir(
+        tmp_path / "run", recs, {"arms": [{"name": "baseline"}, {"name": "both"}], "preflight": pre}
+    )
+    html = write_report(run).read_text()
+    assert (
+        '<td class="brings">hooks SessionStart, PreToolUse; skills mine:review; commands mine:go; '
+        "mcp servers notes</td>"
+    ) in html

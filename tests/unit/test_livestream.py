@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ponybench.session import agent, livestream
+from pytest_ponybench.agents import claude_stream, livestream
+from pytest_ponybench.agents.launch import tampering
+from pytest_ponybench.agents.process import Run
 
 RESULT = json.dumps({"type": "result", "subtype": "success", "total_cost_usd": 0.5, "num_turns": 2})
 ASSISTANT = json.dumps(
@@ -50,16 +52,16 @@ def test_a_second_process_writing_into_the_stream_is_named(tmp_path: Path) -> No
     )
     cap = run_writer(livestream.LiveOutput(tmp_path / "s.jsonl", 1 << 20), code)
     assert len(cap.foreign) == 1 and cap.foreign[0] != cap.writer
-    run = agent.Run(0, False, 1.0, stdout=cap)
-    assert "a process other than the session" in (agent.tampering(run, agent.parse_stream(cap.path)) or "")
+    run = Run(0, False, 1.0, stdout=cap)
+    assert "a process other than the session" in (tampering(run, claude_stream.parse(cap.path)) or "")
 
 
 def test_the_copy_stops_at_the_cap_and_the_session_is_never_blocked(tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
     cap = run_writer(livestream.LiveOutput(out, 1000), "import sys; sys.stdout.write('x' * 300_000)")
     assert out.stat().st_size == 1000 and cap.bytes == 1000 and cap.dropped == 299_000
-    run = agent.Run(0, False, 1.0, stdout=cap)
-    assert agent.tampering(run, agent.parse_stream(out)) == (
+    run = Run(0, False, 1.0, stdout=cap)
+    assert tampering(run, claude_stream.parse(out)) == (
         "the stream went over its cap of 1000 bytes (300000 written)"
     )
 
@@ -104,8 +106,8 @@ def test_the_socket_cannot_be_opened_through_proc(tmp_path: Path) -> None:
 def test_what_only_another_writer_leaves_is_tampering(tmp_path: Path, lines: list[str], why: str) -> None:
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    stream = agent.parse_stream(path)
-    assert agent.tampering(agent.Run(0, False, 1.0), stream) == why
+    stream = claude_stream.parse(path)
+    assert tampering(Run(0, False, 1.0), stream) == why
     assert stream.result is not None and stream.result["total_cost_usd"] == 0.5  # the first counts
 
 
@@ -114,8 +116,8 @@ def test_a_session_as_the_cli_writes_it_is_not_tampering(tmp_path: Path) -> None
     path.write_text(
         json.dumps({"type": "system", "subtype": "init"}) + "\n" + ASSISTANT + "\n" + RESULT + "\n"
     )
-    stream = agent.parse_stream(path)
-    assert agent.tampering(agent.Run(0, False, 1.0), stream) is None
+    stream = claude_stream.parse(path)
+    assert tampering(Run(0, False, 1.0), stream) is None
     assert stream.tool_uses == {"Write": 1} and stream.results == 1
 
 
@@ -125,10 +127,10 @@ def test_the_stream_is_read_a_line_at_a_time(tmp_path: Path) -> None:
         for n in range(20_000):
             fh.write(json.dumps({"type": "assistant", "message": {"id": f"m{n}", "content": []}}) + "\n")
         fh.write("not json\n" + RESULT + "\n")
-    stream = agent.parse_stream(path)
+    stream = claude_stream.parse(path)
     assert stream.assistant_turns == 20_000 and stream.bad_lines == 1 and stream.results == 1
     assert (
-        not os.path.exists(tmp_path / "missing") and agent.parse_stream(tmp_path / "missing").result is None
+        not os.path.exists(tmp_path / "missing") and claude_stream.parse(tmp_path / "missing").result is None
     )
 
 

@@ -12,14 +12,24 @@ import pytest
 
 from pytest_ponybench import cli
 from pytest_ponybench.core import records
-from pytest_ponybench.core.shards import GridSpec, Shard, provenance
+from pytest_ponybench.core.runs import Runs
+from pytest_ponybench.core.shards import GridSpec, Shard
+from pytest_ponybench.store import history
 
 SPEC = GridSpec(
     tasks={"alpha": "ha", "beta": "hb", "gamma": "hc"},
     arms={"baseline": "b0", "terse": "t1"},
     models=("offline-reference",),
-    runs=2,
+    runs=Runs(2),
 )
+
+
+def provenance(shard: Shard | None, spec: GridSpec) -> dict[str, Any]:
+    """What a shard's run.json records about its place in the grid."""
+    if shard is None:
+        return {"grid_hash": spec.hash}
+    cells = spec.shard_cell_ids(shard)
+    return {"grid_hash": spec.hash, "shard": {"index": shard.index, "count": shard.count, "cells": cells}}
 
 
 def _run_json(spec: GridSpec, shard: Shard | None, started: str, **extra: Any) -> dict[str, Any]:
@@ -29,7 +39,7 @@ def _run_json(spec: GridSpec, shard: Shard | None, started: str, **extra: Any) -
         "finished": started.replace("T10", "T11"),
         "options": {
             "models": list(spec.models),
-            "runs": spec.runs,
+            "runs": spec.runs.count,
             "arms": list(spec.arms),
             "budget_usd": 1.5,
         },
@@ -160,10 +170,45 @@ def test_different_claude_versions_need_allow_mixed_and_are_recorded(
     assert set(merged["claude_versions"].values()) == {"2.1.332 (Claude Code)", "2.1.400 (Claude Code)"}
 
 
+def test_different_resources_need_allow_mixed_and_each_part_s_is_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = {"cpus": 2, "memory_gib": 7.8, "workers": "2"}
+    a = make_part(tmp_path, "a", SPEC, Shard(1, 2), envelope=small)
+    b = make_part(tmp_path, "b", SPEC, Shard(2, 2), envelope={**small, "cpus": 16})
+    assert cli.main(["merge", "-o", str(tmp_path / "m1"), str(a), str(b)]) == cli.USAGE
+    err = capsys.readouterr().err
+    assert "different resources" in err and "2 CPUs, 7.8 GiB" in err and "16 CPUs, 7.8 GiB" in err
+    assert cli.main(["merge", "--allow-mixed", "-o", str(tmp_path / "m2"), str(a), str(b)]) == cli.OK
+    assert "mixed resources, recorded in run.json" in capsys.readouterr().err
+    written = json.loads((tmp_path / "m2" / "run.json").read_text())
+    assert "envelope" not in written
+    assert set(written["merged"]["envelopes"].values()) == {
+        "2 CPUs, 7.8 GiB, workers 2",
+        "16 CPUs, 7.8 GiB, workers 2",
+    }
+    # Parts with one envelope keep it in the merged run.json.
+    c = make_part(tmp_path, "c", SPEC, Shard(2, 2), envelope=small)
+    assert cli.main(["merge", "-o", str(tmp_path / "m3"), str(a), str(c)]) == cli.OK
+    assert json.loads((tmp_path / "m3" / "run.json").read_text())["envelope"] == small
+
+
+def test_a_merge_joins_the_history_index_of_its_folder_when_there_is_one(tmp_path: Path) -> None:
+    parts = shards_of(tmp_path, SPEC, n=2)
+    out = tmp_path / "runs"
+    out.mkdir()
+    assert cli.main(["merge", "-o", str(out / "m1"), *map(str, parts)]) == cli.OK
+    assert not (out / history.INDEX).exists()  # no index there: none is made
+    (out / history.INDEX).write_text("")
+    assert cli.main(["merge", "-o", str(out / "m2"), *map(str, parts)]) == cli.OK
+    (entry,) = history.read(out).entries
+    assert entry.run == "m2" and entry.grid_hash == SPEC.hash and entry.point.cells
+
+
 def test_a_duplicate_cell_is_reported_and_its_last_valid_attempt_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), 1)
+    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), Runs(1))
     cid = "alpha-baseline-offline-reference-r0"
     early = make_part(tmp_path, "early", spec, None, started="2026-11-30T10:00:00+00:00")
     late = make_part(tmp_path, "late", spec, None, started="2026-11-30T10:05:00+00:00")
@@ -192,7 +237,7 @@ def test_a_duplicate_cell_is_reported_and_its_last_valid_attempt_counts(
 
 
 def test_earlier_attempt_folders_of_a_part_are_kept(tmp_path: Path) -> None:
-    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), 1)
+    spec = GridSpec({"alpha": "ha"}, {"baseline": "b0"}, ("offline-reference",), Runs(1))
     cid = "alpha-baseline-offline-reference-r0"
     part = make_part(tmp_path, "p", spec, None)
     (part / "cells" / f"{cid}~1").mkdir()

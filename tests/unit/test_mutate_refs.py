@@ -1,40 +1,29 @@
-"""scripts/mutate_refs.py: each mutation operator on a small source, ids that survive unrelated
-edits, and the task folder's mutants.toml (its errors name the file and the key; the selftest
-reads the figure the script writes)."""
+"""`ponybench mutate` (pytest_ponybench/mutation): each mutation operator on a small source, ids
+that survive unrelated edits, and the task folder's mutants.toml (its errors name the file and
+the key; the selftest reads the figure `ponybench mutate` writes)."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib.util
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from pytest_ponybench import cli, mutation
 from pytest_ponybench.core.tasks import load_task
+from pytest_ponybench.mutation import runner
 from pytest_ponybench.roles.selftest import mutation_figure
 from tests.support import REPO
 
 
-def script() -> ModuleType:
-    name = "mutate_refs"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "mutate_refs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def mutants(source: str, operator: str | None = None) -> list[Any]:
-    found = script().mutants_of("good", "m.py", source)
+    found = mutation.mutants_of("good", "m.py", source)
     for m in found:  # every mutant is a valid program that differs from the source
         assert ast.dump(ast.parse(m.source)) != ast.dump(ast.parse(source)), m
     return [m for m in found if operator is None or m.operator == operator]
@@ -158,10 +147,10 @@ def test_encoding_and_errors_keywords_are_dropped() -> None:
 def test_only_changed_lines_are_mutated() -> None:
     base = "def f(a):\n    return a + 1\n\n\ndef g(b):\n    return b\n"
     text = base.replace("return b\n", "return b < 3\n")
-    lines = script().changed_lines(base, text)
-    got = script().mutants_of("good", "m.py", text, lines)
+    lines = mutation.changed_lines(base, text)
+    got = mutation.mutants_of("good", "m.py", text, lines)
     assert got and all(m.line == 6 for m in got)
-    assert script().changed_lines(None, text) is None  # a new file: every line
+    assert mutation.changed_lines(None, text) is None  # a new file: every line
 
 
 def test_ids_are_deterministic_and_survive_unrelated_edits() -> None:
@@ -169,19 +158,19 @@ def test_ids_are_deterministic_and_survive_unrelated_edits() -> None:
     first = {m.id: m.describe().split(":", 2)[-1] for m in mutants(source)}
     assert first == {m.id: m.describe().split(":", 2)[-1] for m in mutants(source)}
     moved = "import os\n\n\ndef helper():\n    return 1\n\n\n" + source
-    again = {m.id for m in script().mutants_of("good", "m.py", moved) if "helper" not in m.before}
+    again = {m.id for m in mutation.mutants_of("good", "m.py", moved) if "helper" not in m.before}
     assert set(first) <= again
     assert len(set(first)) == len(first)
     # the same edit on two identical lines: told apart by their rank
     twice = mutants("x = a < 1\nx = a < 1\n", "compare")
     assert len({m.id for m in twice}) == 2
     # the id names the reference and the file too
-    other = script().mutants_of("refs_x", "m.py", source)
+    other = mutation.mutants_of("refs_x", "m.py", source)
     assert not {m.id for m in other} & set(first)
 
 
 def test_test_files_are_not_mutated() -> None:
-    is_test = script().is_test_file
+    is_test = mutation.is_test_file
     assert is_test("tests/test_cart.py") and is_test("test_x.py") and is_test("pkg/conftest.py")
     assert not is_test("shopcart/discounts.py") and not is_test("audit.py")
 
@@ -213,26 +202,27 @@ def write(tmp_path: Path, text: str) -> Path:
 )
 def test_a_bad_mutants_file_names_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path, text)
-    with pytest.raises(script().MutantsFileError) as caught:
-        script().read_mutants_file(path)
+    with pytest.raises(mutation.MutantsFileError) as caught:
+        mutation.read_mutants_file(path)
     assert str(path) in str(caught.value) and message in str(caught.value)
 
 
 def test_a_missing_mutants_file_is_empty(tmp_path: Path) -> None:
-    parsed = script().read_mutants_file(tmp_path / "mutants.toml")
+    parsed = mutation.read_mutants_file(tmp_path / "mutants.toml")
     assert parsed.equivalent == {} and parsed.result == {}
 
 
 def test_the_written_file_reads_back_and_the_selftest_shows_its_figure(tmp_path: Path) -> None:
-    mod = script()
     task = load_task(REPO / "benchmarks" / "tasks" / "merge_intervals")
     found = mutants("def f(a):\n    return a < 1\n")
-    outcome = mod.TaskOutcome("t", found, killed=len(found) - 2, survived=[found[0]], equivalent=[found[1]])
-    old = mod.MutantsFile(tmp_path / "mutants.toml", equivalent={found[1].id: 'a "quoted" reason'})
+    outcome = mutation.TaskOutcome(
+        "t", found, killed=len(found) - 2, survived=[found[0]], equivalent=[found[1]]
+    )
+    old = mutation.MutantsFile(tmp_path / "mutants.toml", equivalent={found[1].id: 'a "quoted" reason'})
     folder = tmp_path / "task"
     folder.mkdir()
-    (folder / "mutants.toml").write_text(mod.render_mutants_file(outcome, old), encoding="utf-8")
-    back = mod.read_mutants_file(folder / "mutants.toml")
+    (folder / "mutants.toml").write_text(mutation.render_mutants_file(outcome, old), encoding="utf-8")
+    back = mutation.read_mutants_file(folder / "mutants.toml")
     assert back.equivalent == {found[1].id: 'a "quoted" reason'}
     assert back.result == {"killed": len(found) - 2, "survived": 1, "equivalent": 1, "total": len(found)}
     assert (folder / "mutants.toml").read_text().count(found[0].id) == 1  # listed as a survivor
@@ -246,7 +236,7 @@ def test_the_selftest_says_when_a_task_has_no_figure_or_a_broken_one(tmp_path: P
     folder = tmp_path / "task"
     folder.mkdir()
     bare = dataclasses.replace(task, path=folder)
-    assert mutation_figure(bare) == ("no mutation figure (scripts/mutate_refs.py)", False)
+    assert mutation_figure(bare) == ("no mutation figure (ponybench mutate)", False)
     (folder / "mutants.toml").write_text("[result]\nkilled = 1\n", encoding="utf-8")
     figure, low = mutation_figure(bare)
     assert figure.startswith("mutants.toml has no readable [result]") and low
@@ -283,7 +273,7 @@ def test_changed_since_names_the_tasks_whose_folder_or_fixture_changed(tmp_path:
     git("-c", "user.name=t", "-c", "user.email=t@example.com", "add", "-A")
     git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
     tasks = {"a": None, "b": None, "c": "shop"}
-    changed = script().changed_tasks
+    changed = mutation.changed_tasks
     assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == []
     (tmp_path / "benchmarks" / "tasks" / "a" / "prompt.md").write_text("y\n")  # edited, not committed
     (tmp_path / "fixtures" / "shop" / "cart.py").write_text("x = 2\n")  # c's fixture
@@ -291,7 +281,11 @@ def test_changed_since_names_the_tasks_whose_folder_or_fixture_changed(tmp_path:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "mutate_refs.py").write_text("")  # a new mutator: every task
     assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == ["a", "b", "c"]
-    with pytest.raises(script().ChangedSinceError, match="--changed-since nope"):
+    (tmp_path / "scripts" / "mutate_refs.py").unlink()
+    (tmp_path / "pytest_ponybench" / "mutation").mkdir(parents=True)
+    (tmp_path / "pytest_ponybench" / "mutation" / "python.py").write_text("")  # the mutator's own code
+    assert changed("HEAD", tmp_path, tmp_path / "benchmarks" / "tasks", tasks) == ["a", "b", "c"]
+    with pytest.raises(mutation.ChangedSinceError, match="--changed-since nope"):
         changed("nope", tmp_path, tmp_path / "benchmarks" / "tasks", tasks)
 
 
@@ -299,10 +293,11 @@ def test_changed_since_names_the_tasks_whose_folder_or_fixture_changed(tmp_path:
 
 
 def js_mutants(source: str, operator: str | None = None, path: str = "m.js") -> list[Any]:
-    mod = script()
-    found = mod.mutants_of("good", path, source)
+    found = mutation.mutants_of("good", path, source)
     for m in found:  # every mutant reads as JavaScript and differs from the source
-        assert mod.js_shape(m.source) is not None and mod.js_shape(m.source) != mod.js_shape(source), m
+        assert mutation.js_shape(m.source) is not None and mutation.js_shape(m.source) != mutation.js_shape(
+            source
+        ), m
     return [m for m in found if operator is None or m.operator == operator]
 
 
@@ -501,45 +496,49 @@ def test_js_ids_are_stable_across_unrelated_edits() -> None:
     first = {m.id for m in js_mutants(source)}
     assert first == {m.id for m in js_mutants(source)}
     moved = "// a new comment\nconst helper = () => 1;\n\n" + source
-    again = {m.id for m in script().mutants_of("good", "m.js", moved) if "helper" not in m.before}
+    again = {m.id for m in mutation.mutants_of("good", "m.js", moved) if "helper" not in m.before}
     assert first and first <= again
-    assert not first & {m.id for m in script().mutants_of("good", "other.js", source)}
+    assert not first & {m.id for m in mutation.mutants_of("good", "other.js", source)}
 
 
 def test_js_unreadable_sources_make_no_mutants() -> None:
-    assert script().mutants_of("good", "m.js", 'const s = "never closed;\n') == []
-    assert script().mutants_of("good", "m.js", "function f() {\n  return 1;\n") == []
-    assert script().mutants_of("good", "m.js", "f(a < 1;\n") == []
-    assert script().mutants_of("good", "m.js", "const s = `open ${x < 1}\n") == []
+    assert mutation.mutants_of("good", "m.js", 'const s = "never closed;\n') == []
+    assert mutation.mutants_of("good", "m.js", "function f() {\n  return 1;\n") == []
+    assert mutation.mutants_of("good", "m.js", "f(a < 1;\n") == []
+    assert mutation.mutants_of("good", "m.js", "const s = `open ${x < 1}\n") == []
 
 
 def test_javascript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
-    mod = script()
-    assert mod.is_mutated("src/export.js") and mod.is_mutated("lib/a.mjs") and mod.is_mutated("b.cjs")
-    assert not mod.is_mutated("test/export-quoting.test.js") and not mod.is_mutated("src/a.spec.mjs")
-    assert not mod.is_mutated("README.md") and not mod.is_mutated("src/__tests__/a.js")
+    assert (
+        mutation.is_mutated("src/export.js")
+        and mutation.is_mutated("lib/a.mjs")
+        and mutation.is_mutated("b.cjs")
+    )
+    assert not mutation.is_mutated("test/export-quoting.test.js") and not mutation.is_mutated(
+        "src/a.spec.mjs"
+    )
+    assert not mutation.is_mutated("README.md") and not mutation.is_mutated("src/__tests__/a.js")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node parses the mutants")
 def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
     makes of the shipped JavaScript references is a program (one node process compiles them)."""
-    mod = script()
     files: list[tuple[str, list[str]]] = []
     for folder in sorted((REPO / "benchmarks" / "tasks").iterdir()):
         task = load_task(folder, REPO / "fixtures")
-        for ref, refs_files in mod.references_to_mutate(task):
+        for ref, refs_files in runner.references_to_mutate(task):
             for path, data in sorted(refs_files.items()):
-                if mod.is_javascript(path) and mod.is_mutated(path):
+                if mutation.is_javascript(path) and mutation.is_mutated(path):
                     text = data.decode("utf-8")
-                    lines = mod.changed_lines(mod.base_text(task, path), text)
-                    files.append((text, [m.source for m in mod.mutants_of(ref, path, text, lines)]))
+                    lines = mutation.changed_lines(runner.base_text(task, path), text)
+                    files.append((text, [m.source for m in mutation.mutants_of(ref, path, text, lines)]))
     assert sum(len(m) for _, m in files) > 500
-    verdicts = mod.js_parses(files)
+    verdicts = runner.js_parses(files)
     assert verdicts is not None
     assert all(all(oks) for oks in verdicts)
     # and it does tell: a broken mutant is refused, in the original's mode (module or script)
-    assert mod.js_parses([("export const a = 1;\n", ["export const a = ;", "export const a = 2;"])]) == [
+    assert runner.js_parses([("export const a = 1;\n", ["export const a = ;", "export const a = 2;"])]) == [
         [False, True]
     ]
 
@@ -550,10 +549,51 @@ def test_only_a_process_that_died_before_any_check_counts_as_a_sandbox_failure()
     def scored(*checks: tuple[str, str]) -> Any:
         return Score(False, False, "r", [Check(n, o, "m") for n, o in checks])
 
-    failed = script().sandbox_failed
+    failed = mutation.sandbox_failed
     assert failed(scored(("session", "crashed")))
     # A check that ran and crashed, a timeout, a plain failure: the mutant's doing.
     assert not failed(scored(("test_correct.py::test_a", "crashed")))
     assert not failed(scored(("session", "timeout")))
     assert not failed(scored(("test_correct.py::test_a", "failed")))
     assert not failed(scored(("session", "crashed"), ("test_correct.py::test_a", "not run")))
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def test_ponybench_mutate_lists_a_tasks_mutants_from_the_projects_folders(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)  # [tool.ponybench] tasks and fixtures of this repository
+    assert cli.main(["mutate", "--list", "--tasks", "merge_intervals"]) == cli.OK
+    out = capsys.readouterr().out
+    assert re.match(
+        r"merge_intervals: (\d+) mutants \(\1 made\)\n  [0-9a-f]{10} good/intervals\.py:\d+ ", out
+    )
+
+
+def test_ponybench_mutate_names_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["mutate"]) == cli.USAGE  # no tasks folder where it runs
+    assert "benchmarks/tasks: no tasks folder here (give --tasks-dir" in capsys.readouterr().err
+    where = ["--tasks-dir", str(REPO / "benchmarks" / "tasks"), "--fixtures-dir", str(REPO / "fixtures")]
+    assert cli.main(["mutate", *where, "--tasks", "merge_intervals,nope", "--list"]) == cli.USAGE
+    assert "--tasks: unknown task(s) nope in " in capsys.readouterr().err
+    assert cli.main(["mutate", *where, "--changed-since", "no-such-ref"]) == cli.USAGE
+    assert "--changed-since no-such-ref: git diff --name-only no-such-ref --: " in capsys.readouterr().err
+    assert cli.main(["mutate", *where, "--jobs", "0"]) == cli.USAGE
+    assert "--jobs must be at least 1, not 0" in capsys.readouterr().err
+
+
+def test_the_repositorys_script_is_the_command_pointed_at_the_shipped_suite(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "mutate_refs.py"), "--list", "--tasks", "merge_intervals"],
+        cwd=tmp_path,  # from anywhere
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("merge_intervals: ")

@@ -18,6 +18,7 @@ from pytest_ponybench.roles import config as cfg
 from pytest_ponybench.roles import plan as plan_mod
 from pytest_ponybench.roles import previous
 from pytest_ponybench.store.results import RunDir
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import one_task_project
 
 TASK = "merge_intervals"
@@ -51,6 +52,27 @@ def test_every_flag_and_ini_key_is_in_help_with_one_text(pytester: pytest.Pytest
                 row.key
             )
     assert text.count(flat(cfg.HELP[cfg.OPT_RUNS])) == 2
+
+
+def test_help_lists_the_grid_then_the_spend_then_the_output_then_the_modes(pytester: pytest.Pytester) -> None:
+    out = pytester.runpytest("--help").stdout.str()
+    titles = [out.index(f"\n{title}:\n") for _, title in cfg.SECTIONS.values()]
+    assert titles == sorted(titles), "the groups are out of order"
+    where = {row.flag: out.index(f"\n  {cfg.long_name(row.flag)}") for row in cfg.OPTIONS if row.flag}
+    grid = [cfg.OPT_MODELS, cfg.OPT_RUNS, cfg.OPT_TASKS, cfg.OPT_ARMS]
+    assert [where[f] for f in grid] == sorted(where[f] for f in grid)
+    # Each option under its own group's title: the grid before the first spend title, and so on.
+    assert max(where[f] for f in grid) < titles[1] < where[cfg.OPT_BUDGET] < titles[2] < where[cfg.OPT_OUT]
+    assert titles[3] < where[cfg.OPT_DRY_RUN] and titles[3] < where[cfg.OPT_RESCORE]
+
+
+def test_the_arm_help_names_every_arm_kind(pytester: pytest.Pytester) -> None:
+    from pytest_ponybench.core.armparts import SPEC_KINDS
+
+    text = flat(pytester.runpytest("--help").stdout.str())
+    said = text.split(flat(cfg.long_name(cfg.OPT_ARM) + "=NAME=KIND:VALUE"), 1)[1].split("[also", 1)[0]
+    assert [k for k in SPEC_KINDS if k not in said] == []
+    assert len(SPEC_KINDS) == 9
 
 
 # key -> (its TOML value, its ini value, the setting it gives); a path is under the project root.
@@ -177,7 +199,7 @@ def _recorded(pytester: pytest.Pytester, table: dict[str, tuple[tuple[str, ...],
     requested = cfg.requested_mode(config)
     assert requested is not None
     plan = plan_mod.resolve(config, *requested)
-    options = json.loads(json.dumps(plan.provenance("2.1.0 (Claude Code)")))["options"]
+    options = json.loads(json.dumps(plan.provenance("2.1.0 (Claude Code)").to_json()))["options"]
     assert isinstance(options, dict)
     return options
 
@@ -250,7 +272,8 @@ def test_a_resume_takes_the_run_s_value_of_each_option_it_keeps(
     settings = _settings_of(pytester, *args)
     run_dir = RunDir(project / "runs" / "old")
     options = {**RUN_OPTIONS, **{k: then for k, (then, _, _) in RESUMED.items()}}
-    resumed = previous.resumed_settings(settings, {**RUN_JSON, "options": options}, run_dir)
+    info = RunInfo.from_json({**RUN_JSON, "options": options})
+    resumed = previous.resumed_settings(settings, info, run_dir)
     for key, (_, _, expected) in RESUMED.items():
         row = next(o for o in cfg.RECORDED if o.record == key)
         assert getattr(resumed, str(row.setting)) == expected, key

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -18,7 +20,15 @@ from pytest_ponybench.core.tasks import load_task, load_tasks, task_folders
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.scaffold.files import APPENDED, EXISTS, WROTE
 from pytest_ponybench.scaffold.newtask import new_task
-from pytest_ponybench.scaffold.project import CONFTEST, PROMPT_ARM, STARTERS, init_project, render_init
+from pytest_ponybench.scaffold.project import (
+    CONFTEST,
+    IGNORE_COMMENT,
+    PROMPT_ARM,
+    PYCACHE_RULE,
+    STARTERS,
+    init_project,
+    render_init,
+)
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -57,6 +67,7 @@ def test_init_in_an_empty_folder_writes_a_project_the_loader_takes(tmp_path: Pat
         "conftest.py",
         "benchmarks/test_cells.py",
         "pyproject.toml",
+        ".gitignore",
         *(f"benchmarks/tasks/{t}" for t in STARTERS),
     }
     assert (tmp_path / "conftest.py").read_text() == CONFTEST
@@ -88,7 +99,8 @@ def test_init_in_an_empty_folder_writes_a_project_the_loader_takes(tmp_path: Pat
     ):
         assert command in text + "\n", text
     assert "cd " not in text  # run where the project is: no cd
-    assert "add runs/ to .gitignore" in text
+    assert (tmp_path / ".gitignore").read_text() == f"{IGNORE_COMMENT}\n/runs/\n__pycache__/\n"
+    assert "wrote     .gitignore  (/runs/, __pycache__/: what runs leave, out of git)" in text
 
 
 def test_a_second_init_changes_nothing_and_says_so(tmp_path: Path) -> None:
@@ -100,6 +112,75 @@ def test_a_second_init_changes_nothing_and_says_so(tmp_path: Path) -> None:
     text = render_init(again, tmp_path)
     assert "Nothing was changed: everything init writes is already here." in text
     assert "exists    pyproject.toml  (it has [tool.ponybench]: left as it is)" in text
+
+
+BOTH = f"{IGNORE_COMMENT}\n/runs/\n__pycache__/\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("node_modules/\n*.pyc", f"node_modules/\n*.pyc\n{BOTH}"),  # no final newline
+        ("dist/\n", f"dist/\n{BOTH}"),
+        ("", BOTH),
+        ("# mine\nruns/\n__pycache__\n", None),  # the project's own spelling of the rules
+        ("/runs\n**/__pycache__/\n", None),
+        ("runs/*\n", f"runs/*\n{IGNORE_COMMENT}\n__pycache__/\n"),  # only what is missing
+        ("__pycache__/\n", f"__pycache__/\n{IGNORE_COMMENT}\n/runs/\n"),
+    ],
+    ids=["no-newline", "newline", "empty", "both", "both-other-spelling", "runs-only", "pycache-only"],
+)
+def test_init_adds_what_runs_leave_to_gitignore_once(tmp_path: Path, before: str, after: str | None) -> None:
+    (tmp_path / ".gitignore").write_text(before)
+    done = init_project(tmp_path)
+    actions = {s.path: s.action for s in done.steps}
+    assert actions[".gitignore"] == (EXISTS if after is None else APPENDED)
+    assert (tmp_path / ".gitignore").read_text() == (before if after is None else after)
+    init_project(tmp_path)  # a second init never adds them twice
+    assert (tmp_path / ".gitignore").read_text() == (before if after is None else after)
+
+
+def test_init_ignores_the_out_folder_the_project_names(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.ponybench]\nout = "bench/results"\n')
+    init_project(tmp_path)
+    assert (tmp_path / ".gitignore").read_text().splitlines()[1:] == ["/bench/results/", PYCACHE_RULE]
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "pyproject.toml").write_text('[tool.ponybench]\nout = "../runs"\n')
+    init_project(outside)  # an out folder outside the repository is not its to ignore
+    assert (outside / ".gitignore").read_text().splitlines()[1:] == [PYCACHE_RULE]
+
+
+def test_a_linked_gitignore_is_not_written_through(tmp_path: Path) -> None:
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "ignore").write_text("dist/\n")
+    (repo / ".gitignore").symlink_to(elsewhere / "ignore")
+    done = init_project(repo)
+    step = next(s for s in done.steps if s.path == ".gitignore")
+    assert step.action == EXISTS
+    assert "a link: not written through; add /runs/, __pycache__/ to it yourself" in step.what
+    assert (elsewhere / "ignore").read_text() == "dist/\n"
+
+
+def test_a_run_of_the_initialised_repository_leaves_its_checkout_clean(tmp_path: Path) -> None:
+    """What every later report says: git_dirty false, though the run wrote runs/<stamp>/ and
+    pytest the bytecode of conftest.py."""
+    from pytest_ponybench.roles.provenance import git_info
+
+    init_project(tmp_path)
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    for left in ("runs/20260101-000000/results.jsonl", "__pycache__/conftest.cpython-311.pyc"):
+        (tmp_path / left).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / left).write_text("{}\n")
+    assert git_info(tmp_path).dirty is False
+    (tmp_path / ".gitignore").write_text("")  # without the rules, the same files make it dirty
+    subprocess.run([*git, "commit", "-qam", "no rule"], check=True)
+    assert git_info(tmp_path).dirty is True
 
 
 def test_init_never_overwrites_and_appends_to_a_pyproject_without_its_table(tmp_path: Path) -> None:
@@ -310,3 +391,36 @@ def test_task_new_writes_into_the_configured_tasks_folder(
     assert "  pytest --selftest-only -k fix_cart\n" in out and "  wrote   repos/fix_cart/README.md\n" in out
     assert cli.main(["task", "new", "fix_cart"]) == cli.USAGE
     assert "fix_cart exists; nothing was written" in capsys.readouterr().err
+
+
+def test_init_finds_the_eval_suites_a_repository_has_and_prints_their_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A claude plugin eval suite (an evals/ of case folders) and skill-creator's evals (an
+    evals/ beside a SKILL.md) are named first among the next steps, with the command that
+    imports each; a folder named evals with neither is not a suite."""
+    repo = tmp_path / "repo"
+    data = Path(__file__).parent / "data"
+    shutil.copytree(EXAMPLES / "careful-plugin", repo / "careful")
+    shutil.copytree(data / "cpe" / "careful-evals", repo / "careful" / "evals")
+    shutil.copytree(data / "skill-creator" / "at-root", repo / "skills" / "csv summary")
+    (repo / "docs" / "evals").mkdir(parents=True)
+    (repo / "docs" / "evals" / "notes.md").write_text("how we evaluate\n")
+    monkeypatch.chdir(repo)
+    assert cli.main(["init"]) == cli.OK
+    out = capsys.readouterr().out
+    nxt = out[out.index("Next:\n") :].splitlines()
+    assert nxt[1:5] == [
+        "  ponybench import-cpe careful/evals",
+        "      # a claude plugin eval suite (3 case(s)), as task folders (docs/cpe.md)",
+        "  ponybench import-skill-creator 'skills/csv summary'",
+        "      # skill-creator evals of the skill in skills/csv summary (evals.json, trigger-evals.json), "
+        "as task folders (docs/cpe.md)",
+    ]
+    assert "docs/evals" not in out
+    # The commands it prints do what they say.
+    assert cli.main(["import-cpe", "careful/evals"]) == cli.OK
+    assert cli.main(["import-skill-creator", "skills/csv summary"]) == cli.OK
+    assert {"greet", "csv-summary_1", "csv-summary_trigger_4"} <= {
+        p.name for p in (repo / "benchmarks" / "tasks").iterdir()
+    }

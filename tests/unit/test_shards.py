@@ -14,15 +14,17 @@ from pytest_ponybench.core import shards
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import BASELINE, Arm
 from pytest_ponybench.core.cell import Cell, grid
+from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.shards import GridSpec, Shard, assign, parse_shard
 from pytest_ponybench.core.tasks import load_tasks
+from pytest_ponybench.store.runinfo import RunInfo
 from tests.support import REPO
 
 SPEC = GridSpec(
     tasks={f"task{i}": f"h{i}" for i in range(16)},
     arms={"baseline": "b0", "ponytail": "p1", "terse": "t2"},
     models=("sonnet", "haiku"),
-    runs=5,
+    runs=Runs(5),
 )
 
 
@@ -47,7 +49,7 @@ def test_shards_partition_the_cells_and_never_split_a_block() -> None:
     assert sorted(seen) == sorted(SPEC.cell_ids())
     for task in SPEC.tasks:
         for model in SPEC.models:
-            for run in range(SPEC.runs):
+            for run in range(SPEC.runs.count):
                 where = {seen[shards.cell_id(task, arm, model, run)] for arm in SPEC.arms}
                 assert len(where) == 1, f"block {task}/{model}/r{run} split across shards {where}"
 
@@ -92,12 +94,12 @@ def test_the_block_hash_and_the_split_are_fixed_values() -> None:
 def test_select_keeps_the_grid_order_and_matches_cell_ids() -> None:
     tasks = load_tasks(REPO / "benchmarks" / "tasks", REPO / "fixtures")[:5]
     arms = [BASELINE, Arm("terse", (Part("prompt", text="Be terse."),))]
-    cells = grid(tasks, arms, ["offline-reference", "offline-flawed"], 2)
-    spec = shards.spec_of(
+    cells = grid(tasks, arms, ["offline-reference", "offline-flawed"], Runs(2))
+    spec = GridSpec(
         {t.id: t.content_hash() for t in tasks},
         {a.name: a.content_hash() for a in arms},
-        ["offline-reference", "offline-flawed"],
-        2,
+        ("offline-reference", "offline-flawed"),
+        Runs(2),
     )
     assert [c.id for c in cells] == spec.cell_ids()
     picked: list[Cell] = []
@@ -113,28 +115,28 @@ def test_a_task_with_runs_of_its_own_keeps_shards_and_cell_ids_in_step() -> None
     tasks = load_tasks(REPO / "benchmarks" / "tasks", REPO / "fixtures")[:4]
     own = {tasks[1].id: 4, tasks[2].id: 1}
     per_task = {t.id: own.get(t.id, 2) for t in tasks}
-    cells = grid(tasks, [BASELINE], ["offline-reference"], 2, per_task)
+    cells = grid(tasks, [BASELINE], ["offline-reference"], Runs(2, own))
     assert {t.id: sum(c.task == t for c in cells) for t in tasks} == per_task
     # Run-major: every task's run 0 first, the extra runs of a task with more at the end.
     assert [c.run for c in cells][:4] == [0, 0, 0, 0] and [c.task.id for c in cells][-2:] == [tasks[1].id] * 2
     hashes = {t.id: t.content_hash() for t in tasks}
-    spec = shards.spec_of(hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2, per_task)
-    assert spec.task_runs == own and [c.id for c in cells] == spec.cell_ids()
+    spec = GridSpec(hashes, {"baseline": BASELINE.content_hash()}, ("offline-reference",), Runs(2, per_task))
+    assert spec.runs.own == own and [c.id for c in cells] == spec.cell_ids()
     for index in (1, 2):
         part = shards.select(cells, Shard(index, 2), shards.cell_block)
         assert [c.id for c in part] == spec.shard_cell_ids(Shard(index, 2))
     # A grid without runs of its own keeps the hash it always had; one with them has another.
-    plain = shards.spec_of(hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2)
-    same = shards.spec_of(
-        hashes, {"baseline": BASELINE.content_hash()}, ["offline-reference"], 2, {tasks[0].id: 2}
+    plain = GridSpec(hashes, {"baseline": BASELINE.content_hash()}, ("offline-reference",), Runs(2))
+    same = GridSpec(
+        hashes, {"baseline": BASELINE.content_hash()}, ("offline-reference",), Runs(2, {tasks[0].id: 2})
     )
     assert "task_runs" not in plain.as_dict() and plain.hash == same.hash != spec.hash
     info = {
         "tasks": hashes,
-        "arms": [{"name": "baseline", "hash": BASELINE.content_hash()}],
+        "arms": [{"name": "baseline", "kind": "baseline", "hash": BASELINE.content_hash()}],
         "options": {"models": ["offline-reference"], "runs": 2, "task_runs": own},
     }
-    assert shards.spec_from_run_json(info) == spec
+    assert RunInfo.from_json(info).grid_spec() == spec
     assert shards.describe_difference(plain, spec) == [
         f"task {tasks[1].id!r} has 2 runs in first but 4 in second",
         f"task {tasks[2].id!r} has 2 runs in first but 1 in second",
@@ -165,20 +167,23 @@ def test_parse_shard() -> None:
 
 
 def test_grid_hash_covers_tasks_arms_models_runs_and_ignores_order() -> None:
-    same = GridSpec(dict(reversed(list(SPEC.tasks.items()))), SPEC.arms, ("haiku", "sonnet"), 5)
+    same = GridSpec(dict(reversed(list(SPEC.tasks.items()))), SPEC.arms, ("haiku", "sonnet"), Runs(5))
     assert same.hash == SPEC.hash
     variants = [
-        GridSpec({**SPEC.tasks, "task0": "changed"}, SPEC.arms, SPEC.models, 5),
-        GridSpec(SPEC.tasks, {**SPEC.arms, "ponytail": "p2"}, SPEC.models, 5),
-        GridSpec(SPEC.tasks, SPEC.arms, ("sonnet",), 5),
-        GridSpec(SPEC.tasks, SPEC.arms, SPEC.models, 4),
+        GridSpec({**SPEC.tasks, "task0": "changed"}, SPEC.arms, SPEC.models, Runs(5)),
+        GridSpec(SPEC.tasks, {**SPEC.arms, "ponytail": "p2"}, SPEC.models, Runs(5)),
+        GridSpec(SPEC.tasks, SPEC.arms, ("sonnet",), Runs(5)),
+        GridSpec(SPEC.tasks, SPEC.arms, SPEC.models, Runs(4)),
     ]
     assert len({v.hash for v in variants} | {SPEC.hash}) == 5
 
 
 def test_difference_names_what_differs() -> None:
     other = GridSpec(
-        {**SPEC.tasks, "task0": "changed", "extra": "x"}, {**SPEC.arms, "ponytail": "p2"}, ("sonnet",), 4
+        {**SPEC.tasks, "task0": "changed", "extra": "x"},
+        {**SPEC.arms, "ponytail": "p2"},
+        ("sonnet",),
+        Runs(4),
     )
     lines = shards.describe_difference(SPEC, other, "runs/a", "runs/b")
     assert "arm 'ponytail' has hash p1 in runs/a but p2 in runs/b" in lines
@@ -189,22 +194,14 @@ def test_difference_names_what_differs() -> None:
     assert shards.describe_difference(SPEC, SPEC) == []
 
 
-def test_spec_from_run_json_reads_the_provenance_and_names_a_missing_key() -> None:
+def test_the_grid_of_a_run_json_is_read_from_its_provenance_and_a_missing_key_is_named() -> None:
     info = {
         "tasks": dict(SPEC.tasks),
-        "arms": [{"name": n, "hash": h, "kind": "prompt"} for n, h in SPEC.arms.items()],
+        "arms": [{"name": n, "hash": h, "kind": "prompt", "prompt": n} for n, h in SPEC.arms.items()],
         "options": {"models": list(SPEC.models), "runs": 5},
     }
-    assert shards.spec_from_run_json(info).hash == SPEC.hash
+    assert RunInfo.from_json(info).grid_spec().hash == SPEC.hash
     with pytest.raises(ValueError, match="'arms'"):
-        shards.spec_from_run_json({**info, "arms": []})
+        RunInfo.from_json({**info, "arms": []}).grid_spec()
     with pytest.raises(ValueError, match="'tasks'"):
-        shards.spec_from_run_json({k: v for k, v in info.items() if k != "tasks"})
-
-
-def test_provenance_lists_the_shards_cells() -> None:
-    info = shards.provenance(Shard(2, 3), SPEC)
-    assert info["grid_hash"] == SPEC.hash
-    assert info["shard"]["index"] == 2 and info["shard"]["count"] == 3
-    assert info["shard"]["cells"] == SPEC.shard_cell_ids(Shard(2, 3))
-    assert "shard" not in shards.provenance(None, SPEC)
+        RunInfo.from_json({k: v for k, v in info.items() if k != "tasks"}).grid_spec()

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.agents.claude import NO_RUN
 from pytest_ponybench.core.arms import BASELINE, parse_spec
-from pytest_ponybench.core.cell import Cell, grid, runs_per_task
+from pytest_ponybench.core.cell import Cell, grid
 from pytest_ponybench.core.policy import AgentPolicy, env_name_problem, tool_problem
+from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.htmlreport.details import cell_detail, policy_items
-from pytest_ponybench.session import agent
 from pytest_ponybench.session.run import applied_policy
+from tests.support import GATEWAY_TOKEN, claude_command, claude_env
 from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
@@ -130,7 +132,7 @@ def flag_values(cmd: list[str], flag: str) -> list[str]:
 def test_the_command_applies_the_tools_and_the_appended_prompt(tmp_path: Path) -> None:
     task = load_task(write_task(tmp_path / "t", GOOD_TOML + POLICY))
     told = parse_spec("told=prompt:Be brief.", tmp_path)
-    cmd = agent.build_command("claude", task.prompt, "offline-reference", told, 4, policy=task.policy)
+    cmd = claude_command(task.prompt, "offline-reference", told, 4, policy=task.policy)
     # Bash stays refused; the task's refusals follow, one argument each (a rule may hold a space).
     assert flag_values(cmd, "--disallowedTools") == [
         "Bash",
@@ -143,20 +145,20 @@ def test_the_command_applies_the_tools_and_the_appended_prompt(tmp_path: Path) -
     assert flag_values(cmd, "--tools") == ["Read,Edit,Write,Glob"] and "--allowedTools" not in cmd
     # The arm's prompt, then the task's, then the instruction every arm gets, last.
     appended = cmd[cmd.index("--append-system-prompt") + 1]
-    assert appended == f"Be brief.\n\nPrefer the standard library.\nKeep functions short.\n\n{agent.NO_RUN}"
+    assert appended == f"Be brief.\n\nPrefer the standard library.\nKeep functions short.\n\n{NO_RUN}"
     assert cmd[cmd.index("--permission-mode") + 1] == "bypassPermissions"
 
 
 def test_a_task_without_policy_gets_the_command_it_always_got() -> None:
-    cmd = agent.build_command("claude", "p", "m", BASELINE, 3)
+    cmd = claude_command("p", "m", BASELINE, 3)
     assert flag_values(cmd, "--disallowedTools") == ["Bash"] and "--tools" not in cmd
-    assert cmd[cmd.index("--append-system-prompt") + 1] == agent.NO_RUN
-    assert agent.build_command("claude", "p", "m", BASELINE, 3, policy=AgentPolicy()) == cmd
+    assert cmd[cmd.index("--append-system-prompt") + 1] == NO_RUN
+    assert claude_command("p", "m", BASELINE, 3, policy=AgentPolicy()) == cmd
 
 
 def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_path: Path) -> None:
     outside = {"PATH": "/usr/bin", "APP_MODE": "from-the-shell", "GITHUB_TOKEN": "secret"}
-    env = agent.cell_env(
+    env = claude_env(
         tmp_path / "home",
         base_url="http://127.0.0.1:9/cell/x",
         offline=True,
@@ -166,9 +168,9 @@ def test_the_tasks_env_reaches_the_session_and_the_harness_keeps_its_own(tmp_pat
     )
     assert (env["APP_MODE"], env["LOG_LEVEL"]) == ("test", "debug")
     assert "GITHUB_TOKEN" not in env  # the allowlist still decides what of the shell comes in
-    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == agent.OFFLINE_API_KEY
+    assert env["HOME"] == str(tmp_path / "home") and env["ANTHROPIC_API_KEY"] == GATEWAY_TOKEN
     # Even a name the task check would refuse cannot displace what the harness sets.
-    forced = agent.cell_env(
+    forced = claude_env(
         tmp_path / "h2", base_url=None, offline=True, api_timeout_ms=1000, base={}, task_env={"HOME": "/root"}
     )
     assert forced["HOME"] == str(tmp_path / "h2")
@@ -192,9 +194,12 @@ def test_the_tasks_limits_and_the_record_of_what_was_applied(tmp_path: Path) -> 
 def test_runs_of_a_task_unless_runs_is_given_on_the_command_line(tmp_path: Path) -> None:
     five = load_task(write_task(tmp_path / "five", GOOD_TOML + "runs = 5\n"))
     plain = load_task(write_task(tmp_path / "plain"))
-    assert runs_per_task([five, plain], 2, runs_given=False) == {"five": 5, "plain": 2}
-    assert runs_per_task([five, plain], 3, runs_given=True) == {"five": 3, "plain": 3}
-    cells = grid([five, plain], [BASELINE], ["m"], 2, runs_per_task([five, plain], 2, runs_given=False))
+    declared = {t.id: t.policy.runs for t in (five, plain)}
+    own = Runs.of_tasks(declared, 2, given=False)
+    assert {t: own.of(t) for t in declared} == {"five": 5, "plain": 2} and own.own == {"five": 5}
+    given = Runs.of_tasks(declared, 3, given=True)
+    assert {t: given.of(t) for t in declared} == {"five": 3, "plain": 3} and given.own == {}
+    cells = grid([five, plain], [BASELINE], ["m"], own)
     assert [c.id for c in cells] == [
         "five-baseline-m-r0",
         "plain-baseline-m-r0",
@@ -204,3 +209,14 @@ def test_runs_of_a_task_unless_runs_is_given_on_the_command_line(tmp_path: Path)
         "five-baseline-m-r3",
         "five-baseline-m-r4",
     ]
+
+
+def test_a_task_may_open_the_network_and_says_so(tmp_path: Path) -> None:
+    opened = load_task(write_task(tmp_path / "o", GOOD_TOML + 'network = "open"\n'))
+    assert opened.policy.open_network and opened.policy.describe()["network"] == "open"
+    plain = load_task(write_task(tmp_path / "p", GOOD_TOML))
+    assert not plain.policy.open_network and "network" not in plain.policy.describe()
+    assert opened.content_hash() != plain.content_hash()
+    bad = write_task(tmp_path / "bad", GOOD_TOML + 'network = "everywhere"\n')
+    problem = the_problem(bad, "task.toml", "key 'network'")
+    assert "must be one of 'gateway', 'open', not 'everywhere'" in problem

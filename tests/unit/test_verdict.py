@@ -194,8 +194,8 @@ EXPORTED = {
         "why_undecided",
         "word",
     ),
-    # Added since: the run's declared direction, and why a run gives no verdict block at all.
-    *("declared_direction", "why_no_verdict"),
+    # Added since: why a run gives no verdict block at all.
+    "why_no_verdict",
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.offline.script import CellScript
 from pytest_ponybench.offline.server import OfflineServer
@@ -175,8 +176,8 @@ def test_retry_after_is_read_from_the_clis_retry_events(tmp_path: Path) -> None:
         {"type": "result", "is_error": True},
     ]
     stream.write_text("\n".join(json.dumps(e) for e in events) + "\nnot json\n")
-    assert weather.retry_after_s(stream) == pytest.approx(11.488)
-    assert weather.retry_after_s(tmp_path / "none.jsonl") is None
+    assert claude_stream.parse(stream).retry_after_s == pytest.approx(11.488)
+    assert claude_stream.parse(tmp_path / "none.jsonl").retry_after_s is None
 
 
 # -- the pre-flight's API check, against the offline server (a real HTTP server) -------------------

@@ -51,7 +51,6 @@ from pytest_ponybench.analysis.verdict.runs import (
     RunVerdicts,
     arm_verdicts,
     arms_of,
-    declared_direction,
     run_verdicts,
     why_no_verdict,
 )
@@ -84,7 +83,6 @@ __all__ = [
     "compare_runs",
     "compare_verdicts",
     "decided_sentence",
-    "declared_direction",
     "family_line",
     "floor_line",
     "fmt_estimate",

@@ -4,15 +4,14 @@ design's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_ponybench.analysis import report, sequential, stats
 from pytest_ponybench.analysis.stats import ArmVerdict
 from pytest_ponybench.core.records import Record, is_scored
 
-__all__ = ["RunVerdicts", "arm_verdicts", "arms_of", "declared_direction", "run_verdicts", "why_no_verdict"]
+__all__ = ["RunVerdicts", "arm_verdicts", "arms_of", "run_verdicts", "why_no_verdict"]
 
 
 def arms_of(records: Iterable[Record]) -> list[str]:
@@ -54,13 +53,6 @@ def why_no_verdict(records: Sequence[Record], baseline: str = "baseline") -> str
     return "no model has cells of both the baseline and another arm"
 
 
-def declared_direction(run: Mapping[str, Any]) -> str:
-    """The direction a run declared before it ran (run.json's options), else two-sided."""
-    options = run.get("options")
-    found = options.get("direction") if isinstance(options, Mapping) else None
-    return found if isinstance(found, str) else stats.TWO_SIDED
-
-
 @dataclass(frozen=True)
 class RunVerdicts:
     """A run's verdict rows, the records they came from, and how a sequential design went."""
@@ -72,24 +64,23 @@ class RunVerdicts:
 
 def run_verdicts(
     records: Sequence[Record],
-    run: Mapping[str, Any],
+    design: tuple[sequential.Plan, Sequence[sequential.Look]] | None,
     baseline: str = "baseline",
     *,
     primary: str = stats.PRIMARY,
     family: str = "model",
-    direction: str | None = None,
+    direction: str = stats.TWO_SIDED,
 ) -> RunVerdicts:
     """The verdicts of one run dir: a sequential run's at the look where it stopped (over the
-    runs that look saw, its primary decided by the sequence), else the fixed design's, its
-    primary tested in `direction` (None: as the run declared it). Raises ValueError for a
-    malformed design in run.json, or a direction asked of a sequential design (two-sided)."""
-    design = sequential.from_run_json(run)
-    way = declared_direction(run) if direction is None else direction
+    runs that look saw, its primary decided by the sequence), else (design None: run.json's
+    `sequential`, through store/runinfo.py) the fixed design's, its primary tested in
+    `direction` (run.json's `direction`, or an override). Raises ValueError for a direction
+    asked of a sequential design (two-sided)."""
     if design is None or not design[1]:
-        rows = arm_verdicts(records, baseline, primary=primary, family=family, direction=way)
+        rows = arm_verdicts(records, baseline, primary=primary, family=family, direction=direction)
         return RunVerdicts(rows, list(records), [])
-    if way != stats.TWO_SIDED:
-        raise ValueError(f"direction {way}: the run's sequential design is two-sided")
+    if direction != stats.TWO_SIDED:
+        raise ValueError(f"direction {direction}: the run's sequential design is two-sided")
     plan, looks = design
     seen = sequential.seen_by(records, looks)
     return RunVerdicts(

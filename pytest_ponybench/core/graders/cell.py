@@ -2,7 +2,7 @@
 
 The integration into the cell pipeline is meant to be one call after scoring:
 
-    evidence = CellEvidence.from_stream(cell_dir / "claude.jsonl", ws, prompt=task.prompt, diff=...)
+    evidence = CellEvidence.from_transcript(transcript, ws, prompt=task.prompt, diff=...)
     outcomes = grade_cell(task, evidence, judge=..., judge_runs=K, live_judge=...)
     rec.update(record_fields(evidence, outcomes))
     rec.update(combine_axes(rec["correct"], rec["safe"], outcomes).as_record(rec["reason"]))

@@ -3,6 +3,8 @@
 - `[[graders]]` tables in task.toml become typed graders: the common keys are read here, the
   rest by the type's own parser, found in the registry (registry.py) by its `type`;
 - `expect_fire` says whether an arm's skill, command, agent or hook should fire on the task;
+- `judge_runs` says how many times this task's judge graders ask (the run's `--judge-runs` where
+  the task says nothing), for a task whose graders were written for a judge that votes;
 - a reference's `ref.toml` may carry what the agent said and did (`reply` or `reply_file`,
   `tool_calls`) and the outcome each grader must give on it (`graders = {name = true}`).
 
@@ -21,7 +23,7 @@ from typing import Any
 from pytest_ponybench.core.armparts import PART_KINDS
 from pytest_ponybench.core.graders.evidence import PATH_KEYS, glob_problem
 from pytest_ponybench.core.graders.outcome import ARMS, AXES, Grader
-from pytest_ponybench.core.graders.registry import TYPES, lookup
+from pytest_ponybench.core.graders.registry import JUDGE_TYPES, TYPES, lookup
 from pytest_ponybench.core.graders.table import Problem, Table, inside, is_number
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "DECLARABLE_WRITES",
     "DeclaredCall",
     "ExpectFire",
+    "MAX_JUDGE_RUNS",
     "MCP_PREFIX",
     "NAME_RE",
     "Problem",
@@ -39,6 +42,7 @@ __all__ = [
     "inside",
     "parse_expect_fire",
     "parse_graders",
+    "parse_judge_runs",
     "parse_ref_meta",
 ]
 
@@ -53,6 +57,7 @@ DECLARABLE_TOOLS = ("Read", "Glob", "Grep", "LS", "NotebookRead", "Skill", "Tool
 # before the reference's files are written; the selftest lays it too, so cells and proofs agree.
 DECLARABLE_WRITES = ("Write",)
 MCP_PREFIX = "mcp__"
+MAX_JUDGE_RUNS = 9  # answers per judge grader and cell: the run's --judge-runs and a task's own
 REF_META_KEYS = ("note", "reply", "reply_file", "tool_calls", "graders")
 
 
@@ -109,6 +114,21 @@ def parse_graders(raw: object, root: Path, problem: Problem) -> tuple[Grader, ..
         if grader is not None:
             graders.append(grader)
     return tuple(graders)
+
+
+def parse_judge_runs(raw: object, graders: tuple[Grader, ...], problem: Problem) -> int | None:
+    """task.toml's `judge_runs` (None: the run's --judge-runs decides): a whole number of answers
+    per judge grader, for a task that has a judge grader to ask."""
+    if raw is None:
+        return None
+    where = "task.toml: key 'judge_runs'"
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= MAX_JUDGE_RUNS:
+        problem(f"{where} must be a whole number from 1 to {MAX_JUDGE_RUNS}, not {raw!r}")
+        return None
+    if not any(g.type in JUDGE_TYPES for g in graders):
+        problem(f"{where}: the task has no judge grader ({', '.join(JUDGE_TYPES)}) to ask {raw} times")
+        return None
+    return raw
 
 
 # ---------------------------------------------------------------- trigger accuracy

@@ -58,7 +58,10 @@ __all__ = [
     "call_text",
 ]
 
-TARGETS = ("reply", "transcript", "files")
+# What a regex reads: the final reply, all the assistant's text, workspace files, and what the
+# model gateway saw: every text that reached the model (a hook's context among them) and every
+# text and tool call the model answered.
+TARGETS = ("reply", "transcript", "files", "model_input", "model_output")
 MODES = ("contains", "not_contains", "count")
 FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 EXCERPT = 80  # characters of a match shown in an explanation
@@ -182,6 +185,8 @@ class RegexGrader(Common):
             yield "reply", evidence.reply
         elif self.target == "transcript":
             yield "transcript", evidence.transcript
+        elif self.target in ("model_input", "model_output"):
+            yield self.target.replace("_", " "), getattr(evidence, self.target)
         elif evidence.workspace is not None:
             yield from evidence.workspace.texts(self.glob)
 

@@ -1,10 +1,10 @@
 """What graders read about a cell: the final reply, the assistant's text, the ordered tool calls
 with their inputs, the workspace files and the seeded base they started from.
 
-Built from the session's `claude.jsonl` by field (never by position), with bounded time and
+Built from the session's `Transcript` (its adapter parsed the stream once, with bounded time and
 memory whatever the agent wrote: a stream line longer than `MAX_LINE_BYTES` is skipped and
-counted, texts and tool inputs are cut at fixed sizes, files are read up to a size and a count,
-without following symlinks. Everything here is agent-written text: it is only ever matched or
+counted, texts and tool inputs are cut at fixed sizes); files are read up to a size and a
+count, without following symlinks. Everything here is agent-written text: it is only ever matched or
 quoted, never run.
 
 A path a tool call names is placed before any grader matches it (`CallPath`): made absolute
@@ -23,10 +23,22 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pytest_ponybench.core.bounded import MAX_DEPTH, REDACTED, bounded_value, cut, redact
+from pytest_ponybench.core.bounded import parse_input as bounded_parse_input
+from pytest_ponybench.core.transcript import (
+    INPUT_STRING_CHARS,
+    MAX_LINE_BYTES,
+    REPLY_CHARS,
+    TRANSCRIPT_CHARS,
+    ModelView,
+    ToolCall,
+    Transcript,
+)
 
 __all__ = [
     "CallPath",
@@ -53,6 +65,7 @@ __all__ = [
     "ToolCall",
     "WorkspaceFiles",
     "as_text",
+    "call_record",
     "compile_glob",
     "glob_problem",
     "parse_input",
@@ -61,13 +74,8 @@ __all__ = [
     "value_at",
 ]
 
-# What graders read. Larger inputs are cut (and `CellEvidence.notes` says so), so a regex or a
-# judge prompt never runs over more than this, whatever the session wrote.
-REPLY_CHARS = 200_000
-TRANSCRIPT_CHARS = 2_000_000
+# What graders read (the transcript's bounds, and the calls read of it).
 MAX_CALLS = 5_000
-INPUT_STRING_CHARS = 200_000
-MAX_LINE_BYTES = 8_000_000
 MAX_FILES = 5_000
 FILE_BYTES = 1_000_000
 FILES_TOTAL_BYTES = 32_000_000
@@ -76,21 +84,6 @@ RECORD_REPLY_CHARS = 10_000
 RECORD_CALLS = 300
 RECORD_STRING_CHARS = 2_000
 
-REDACTED = "[redacted]"
-# Values that are credentials whatever surrounds them: Anthropic keys and OAuth tokens, other
-# sk- keys, AWS key ids, GitHub and Slack tokens, JWTs, private key blocks.
-_SECRET_VALUE = re.compile(
-    r"sk-ant-[A-Za-z0-9_\-]{8,}"
-    r"|\bsk-[A-Za-z0-9]{20,}"
-    r"|\bAKIA[0-9A-Z]{16}\b"
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}"
-    r"|\bgithub_pat_[A-Za-z0-9_]{20,}"
-    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"
-    r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
-    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)"
-)
-# Keys of a tool input whose value is a credential (an MCP call's `api_key`, a header).
-_SECRET_KEY = re.compile(r"(?i)(api[_-]?key|secret|token|passw(or)?d|authorization|cookie|credential)")
 # Keys of a tool input that name a path: a relative one is the workspace's.
 PATH_KEYS = ("file_path", "notebook_path", "path")
 # The CLI's tools (their input schemas) -> the keys that name a path; Glob's `pattern` is a path
@@ -109,34 +102,6 @@ TOOL_PATH_KEYS: dict[str, tuple[str, ...]] = {
 # A path regex that starts so is matched against absolute paths only (outside ones included).
 ROOTED = ("^/", "\\A/")
 MAX_LINKS = 40  # links followed while placing one path, as the kernel's limit
-
-
-def redact(text: str) -> str:
-    """text with every credential-shaped value replaced by [redacted]."""
-    return _SECRET_VALUE.sub(REDACTED, text)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} characters cut]"
-
-
-MAX_DEPTH = 64  # deeper nesting in a tool input is replaced by a note
-
-
-def _bounded_value(value: Any, limit: int, redacting: bool, key: str = "", depth: int = 0) -> Any:
-    """A tool input with every string cut at limit (and credentials redacted when asked)."""
-    if redacting and key and _SECRET_KEY.search(key) and value not in (None, "", [], {}):
-        return REDACTED
-    if isinstance(value, str):
-        value = _cut(value, limit)
-        return redact(value) if redacting else value
-    if isinstance(value, Mapping | list) and depth >= MAX_DEPTH:
-        return f"[nested deeper than {MAX_DEPTH}]"
-    if isinstance(value, Mapping):
-        return {str(k): _bounded_value(v, limit, redacting, str(k), depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_bounded_value(v, limit, redacting, "", depth + 1) for v in value]
-    return value
 
 
 class _Missing:
@@ -281,44 +246,22 @@ def _place_glob(pattern: str, view: str | None, disk: Path | None) -> CallPath:
     return CallPath(pattern, joined(root.absolute) or pattern, joined(root.relative), root.placed)
 
 
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool call of the session, in order; `input` is None when it was not a JSON object."""
-
-    index: int
-    tool: str
-    input: Mapping[str, Any] | None
-    raw: str = ""  # the input as it came, when it did not parse
-    subagent: bool = False  # made inside a subagent (Agent/Task), not by the main agent
-    id: str = ""
-
-    def as_record(self) -> dict[str, Any]:
-        """Bounded and redacted, as the record keeps it."""
-        out: dict[str, Any] = {"tool": self.tool}
-        if self.input is not None:
-            out["input"] = _bounded_value(dict(self.input), RECORD_STRING_CHARS, redacting=True)
-        else:
-            out["input"] = None
-            out["raw"] = redact(_cut(self.raw, RECORD_STRING_CHARS))
-        if self.subagent:
-            out["subagent"] = True
-        return out
+def call_record(call: ToolCall) -> dict[str, Any]:
+    """One tool call bounded and redacted, as the record keeps it."""
+    out: dict[str, Any] = {"tool": call.tool}
+    if call.input is not None:
+        out["input"] = bounded_value(dict(call.input), RECORD_STRING_CHARS, redacting=True)
+    else:
+        out["input"] = None
+        out["raw"] = redact(cut(call.raw, RECORD_STRING_CHARS))
+    if call.subagent:
+        out["subagent"] = True
+    return out
 
 
 def parse_input(value: Any) -> tuple[Mapping[str, Any] | None, str]:
-    """(the input as an object, or None; the raw text when it was not one). A string holding a
-    JSON object is taken as that object: some streams carry the input as its text."""
-    if isinstance(value, Mapping):
-        return _bounded_value(dict(value), INPUT_STRING_CHARS, redacting=False), ""
-    if isinstance(value, str):
-        try:
-            parsed = json.loads(value)
-        except (ValueError, RecursionError):
-            return None, _cut(value, INPUT_STRING_CHARS)
-        if isinstance(parsed, dict):
-            return _bounded_value(parsed, INPUT_STRING_CHARS, redacting=False), ""
-        return None, _cut(value, INPUT_STRING_CHARS)
-    return None, _cut(json.dumps(value, default=str), INPUT_STRING_CHARS)
+    """A tool input as the transcript holds it (`core.bounded.parse_input` at its bound)."""
+    return bounded_parse_input(value, INPUT_STRING_CHARS)
 
 
 # ---------------------------------------------------------------- workspace files
@@ -464,6 +407,10 @@ class CellEvidence:
     notes: tuple[str, ...] = ()  # what was cut or skipped while reading
     # The workspace's path as the agent saw it (the stream's init event); None: workspace.root.
     cwd: str | None = None
+    # What reached the model and what it answered, as the gateway saw them (every session of
+    # the cell: a hook's context and side calls included).
+    model_input: str = ""
+    model_output: str = ""
     # The seeded base the harness kept (path -> (mode, content) as git holds it), on demand;
     # None: there is none to compare with (graders that need it cannot decide).
     base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = field(default=None, compare=False)
@@ -491,148 +438,44 @@ class CellEvidence:
         return self._placed[memo]
 
     @classmethod
-    def from_stream(
+    def from_transcript(
         cls,
-        stream: Path,
+        transcript: Transcript,
         workspace: Path | None = None,
         *,
         prompt: str = "",
         diff: Callable[[], str] | None = None,
         base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
+        view: ModelView | None = None,
     ) -> CellEvidence:
-        """Evidence from a session's claude.jsonl and its workspace."""
-        return cls.from_lines(_bounded_lines(stream), workspace, prompt=prompt, diff=diff, base=base)
-
-    @classmethod
-    def from_lines(
-        cls,
-        lines: Iterable[str | None],
-        workspace: Path | None = None,
-        *,
-        prompt: str = "",
-        diff: Callable[[], str] | None = None,
-        base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
-    ) -> CellEvidence:
-        """Evidence from stream-json lines (None stands for a line too long to read)."""
-        calls: list[ToolCall] = []
-        texts: list[str] = []
-        size = 0
-        last_main_text = ""
-        result_text: str | None = None
-        cwd: str | None = None
-        skipped = bad = dropped_calls = 0
-        text_cut = False
-        for line in lines:
-            if line is None:
-                skipped += 1
-                continue
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except (ValueError, RecursionError):
-                bad += 1
-                continue
-            if not isinstance(event, dict):
-                bad += 1
-                continue
-            kind = event.get("type")
-            if kind == "system" and event.get("subtype") == "init" and cwd is None:
-                given_cwd = event.get("cwd")
-                cwd = given_cwd if isinstance(given_cwd, str) and given_cwd.startswith("/") else None
-                continue
-            if kind == "result" and isinstance(event.get("result"), str):
-                result_text = event["result"]
-                continue
-            if kind != "assistant":
-                continue
-            message = event.get("message")
-            content = message.get("content") if isinstance(message, dict) else None
-            sub = event.get("parent_tool_use_id") is not None
-            for block in content if isinstance(content, list) else []:
-                if not isinstance(block, dict):
-                    continue
-                if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    text = block["text"]
-                    if not sub:
-                        last_main_text = text
-                    if size < TRANSCRIPT_CHARS:
-                        piece = text[: TRANSCRIPT_CHARS - size]
-                        text_cut = text_cut or len(piece) < len(text)
-                        texts.append(piece)
-                        size += len(piece) + 2
-                    else:
-                        text_cut = True
-                elif block.get("type") == "tool_use":
-                    if len(calls) >= MAX_CALLS:
-                        dropped_calls += 1
-                        continue
-                    given, raw = parse_input(block.get("input"))
-                    calls.append(
-                        ToolCall(
-                            index=len(calls),
-                            tool=str(block.get("name", "")),
-                            input=given,
-                            raw=raw,
-                            subagent=sub,
-                            id=str(block.get("id", "")),
-                        )
-                    )
-        reply = result_text if result_text is not None else last_main_text
-        notes = []
-        if len(reply) > REPLY_CHARS:
-            notes.append(f"the reply was cut at {REPLY_CHARS} characters (of {len(reply)})")
-            reply = reply[:REPLY_CHARS]
-        if text_cut:
-            notes.append(f"the transcript was cut at {TRANSCRIPT_CHARS} characters")
-        if dropped_calls:
-            notes.append(f"{dropped_calls} tool calls after the first {MAX_CALLS} were not read")
-        if skipped:
-            notes.append(f"{skipped} stream lines longer than {MAX_LINE_BYTES} bytes were skipped")
-        if bad:
-            notes.append(f"{bad} stream lines were not JSON objects")
+        """Evidence from a session's transcript, what the gateway saw of it, and its workspace."""
+        notes = list(transcript.notes)
+        calls = transcript.tool_calls
+        if len(calls) > MAX_CALLS:
+            notes.append(f"{len(calls) - MAX_CALLS} tool calls after the first {MAX_CALLS} were not read")
+            calls = calls[:MAX_CALLS]
         return cls(
-            reply=reply,
-            transcript="\n\n".join(texts),
+            reply=transcript.reply,
+            transcript=transcript.text,
             tool_calls=tuple(calls),
             workspace=WorkspaceFiles(workspace) if workspace is not None else None,
             prompt=prompt,
             diff=diff,
             notes=tuple(notes),
-            cwd=cwd,
+            cwd=transcript.cwd,
             base=base,
+            model_input=view.input if view is not None else "",
+            model_output=view.output if view is not None else "",
         )
 
     def record_reply(self) -> str:
         """The reply as the record keeps it: bounded, credentials redacted."""
-        return redact(_cut(self.reply, RECORD_REPLY_CHARS))
+        return redact(cut(self.reply, RECORD_REPLY_CHARS))
 
     def record_tool_calls(self) -> list[dict[str, Any]]:
         """The tool calls as the record keeps them: the first RECORD_CALLS, each input's strings
         cut at RECORD_STRING_CHARS, credentials redacted; a last entry counts the rest."""
-        out = [c.as_record() for c in self.tool_calls[:RECORD_CALLS]]
+        out = [call_record(c) for c in self.tool_calls[:RECORD_CALLS]]
         if len(self.tool_calls) > RECORD_CALLS:
             out.append({"tool": None, "cut": len(self.tool_calls) - RECORD_CALLS})
         return out
-
-
-def _bounded_lines(path: Path) -> Iterator[str | None]:
-    """The file's lines, each at most MAX_LINE_BYTES (None in place of a longer one), without
-    ever holding more than that in memory; a missing file has no lines."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed in finally, read piecewise
-    except OSError:
-        return
-    try:
-        while True:
-            line = fh.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                return
-            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                while (rest := fh.readline(1 << 20)) and not rest.endswith(b"\n"):
-                    pass
-                yield None
-                continue
-            yield line.decode("utf-8", "replace")
-    finally:
-        fh.close()

@@ -28,6 +28,20 @@ __all__ = ["COPY_IGNORE", "copy_folder", "lay_arm", "sealed"]
 COPY_IGNORE = (".git", "__pycache__")
 
 
+def _ignored(apart: tuple[Path, ...]) -> Any:
+    """copytree's ignore: the VCS and cache folders, and the benchmark's own folders (a skills
+    folder that is the repository holds the tasks and the run dirs)."""
+    away = {os.path.realpath(a) for a in apart}
+    usual = shutil.ignore_patterns(*COPY_IGNORE)
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return set(usual(folder, names)) | {
+            n for n in names if os.path.realpath(os.path.join(folder, n)) in away
+        }
+
+    return ignore
+
+
 def lay_arm(arm: Arm, workspace: Path, home: Path) -> dict[str, str]:
     """Copy the arm's placements; return {relpath: sha256} of the files laid into the workspace
     (they join the seeded base, so they never count as the agent's work)."""
@@ -42,7 +56,7 @@ def lay_arm(arm: Arm, workspace: Path, home: Path) -> dict[str, str]:
             )
         dest.parent.mkdir(parents=True, exist_ok=True)
         if place.source.is_dir():
-            shutil.copytree(place.source, dest, symlinks=True, ignore=shutil.ignore_patterns(*COPY_IGNORE))
+            shutil.copytree(place.source, dest, symlinks=True, ignore=_ignored(place.apart))
         else:
             shutil.copyfile(place.source, dest)
         if place.root == WORKSPACE:

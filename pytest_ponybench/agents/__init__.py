@@ -1,0 +1,3 @@
+"""Agent CLIs behind one seam: an adapter per CLI, a registry by name, one launcher."""
+
+__all__: list[str] = []

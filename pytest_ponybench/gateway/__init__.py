@@ -1,0 +1,3 @@
+"""The model gateway: one meter for every model call a cell makes."""
+
+__all__: list[str] = []
