@@ -64,7 +64,7 @@ MISSING_WHY = {
     "pass": "no correct/safe score (the scorer did not run: left out, bounded like invalid cells)",
     "correct": "no correct score (left out)",
     "safe": "no safe score (left out)",
-    SCORE: "no score",
+    SCORE: "have no score",
     "total_loc": "wrote no code",
     "cost_usd": "reported no finite cost",
     "tokens": "reported no tokens",
