@@ -24,6 +24,7 @@ __all__ = [
     "RUN_DIR_HELP",
     "USAGE",
     "Subparsers",
+    "direction_option",
     "emit",
     "is_cpe",
     "label",
@@ -34,6 +35,8 @@ __all__ = [
     "procedure_options",
     "project_folders",
     "require_records",
+    "rerun_command",
+    "run_info",
     "run_verdicts",
     "write_html",
 ]
@@ -154,21 +157,63 @@ def procedure_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_verdicts(
-    records: list[Record], path_text: str, baseline: str, primary: str, family: str
-) -> verdict.RunVerdicts:
-    """A run dir's verdicts as its design says (a sequential run's at its last look)."""
+def run_info(path_text: str) -> runinfo.RunInfo:
+    """A run dir's run.json, typed; empty where there is none (a results.jsonl, CPE's results)
+    or it cannot be read (the records' fixed design, two-sided)."""
     path = Path(path_text)
+    if not path.is_dir() or is_cpe(path):
+        return runinfo.RunInfo()
     try:
-        design = results.RunDir(path).info().design() if path.is_dir() else None
+        return results.RunDir(path).info()
     except (OSError, runinfo.RunInfoError):
-        design = None  # an unreadable run.json: the records' fixed design
-    except ValueError as exc:
-        raise PonybenchError(f"{path_text}: {exc}") from exc
+        return runinfo.RunInfo()
+
+
+def run_verdicts(
+    records: list[Record],
+    path_text: str,
+    baseline: str,
+    primary: str,
+    family: str,
+    direction: str | None = None,
+) -> verdict.RunVerdicts:
+    """A run dir's verdicts as its design says (a sequential run's at its last look), the primary
+    tested in `direction` (None: as the run declared it in run.json, else two-sided)."""
+    info = run_info(path_text)
+    way = direction or info.options.direction or stats.TWO_SIDED
     try:
-        return verdict.run_verdicts(records, design, baseline, primary=primary, family=family)
+        return verdict.run_verdicts(
+            records, info.design(), baseline, primary=primary, family=family, direction=way
+        )
     except ValueError as exc:
         raise PonybenchError(f"{path_text}: {exc}") from exc
+
+
+def rerun_command(path_text: str) -> str:
+    """The command that reruns a run's invalid cells: a resume runs every cell without a valid
+    attempt. The benchmark folder is the one the run was started with, as run.json's argv says."""
+    path = Path(path_text)
+    if is_cpe(path):
+        return "claude plugin eval again (its invalid runs measured nothing about the plugin)"
+    argv = list(run_info(path_text).argv or ())
+    bench = "<your benchmarks folder>"
+    if argv:
+        positional = [a for a in argv[1:] if not a.startswith("-")][:1]
+        leading = argv[1 : 1 + len(positional)] == positional
+        if positional and leading:
+            bench = positional[0]
+    return f"pytest {bench} --resume {path_text.rstrip('/') or path_text}"
+
+
+def direction_option(parser: argparse.ArgumentParser) -> None:
+    """--direction: the primary's test, read back by `run_verdicts` (None: the run's own)."""
+    parser.add_argument(
+        "--direction",
+        choices=procedure.DIRECTIONS,
+        default=None,
+        help="how the primary is tested: two-sided, or better (the pre-declared one-sided test "
+        "for better at p < 0.04, worse at p < 0.005); default: what the run declared, else two-sided",
+    )
 
 
 def label(path_text: str) -> str:

@@ -1,5 +1,7 @@
 """`ponybench compare`: the verdict of arms within one run, or of one run against another, and
-the regression gate of --fail-on (exit 1 when a rule fails or measured nothing)."""
+the regression gate of --fail-on (exit 1 when a rule fails or measured nothing; 2 when the numbers
+a rule needs are not measurements, or when nothing can be compared at all: it never prints
+nothing)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from pathlib import Path
 from pytest_ponybench._cli.common import (
     GATE_FAILED,
     OK,
+    USAGE,
     Subparsers,
+    direction_option,
     emit,
     label,
     load_records,
@@ -18,6 +22,7 @@ from pytest_ponybench._cli.common import (
     procedure_of,
     procedure_options,
     require_records,
+    rerun_command,
     run_verdicts,
     write_html,
 )
@@ -49,6 +54,7 @@ def add(sub: Subparsers) -> None:
     c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
     c.add_argument("--html", metavar="PATH", help="also write the comparison as an HTML report at PATH")
     procedure_options(c)
+    direction_option(c)
     c.set_defaults(func=run)
 
 
@@ -60,14 +66,20 @@ def run(args: argparse.Namespace) -> int:
     effect_rules, trigger_rules, health_rule = gate_rules(args.fail_on)
     if len(args.runs) == 1:
         rows, records, heading = _within_one_run(args)
+        rerun = rerun_command(args.runs[0])
     else:
         rows, records, heading = _between_two_runs(args)
+        rerun = f"a resume of each run ({', '.join(rerun_command(r) for r in args.runs)})"
+    if not rows:
+        raise PonybenchError(
+            f"nothing to compare: {verdict.why_no_verdict(records, _baseline_of(rows, args))}"
+        )
     if args.markdown:
-        emit(verdict.render_rows_markdown(rows, records, heading=heading))
+        emit(verdict.render_rows_markdown(rows, records, heading=heading, rerun=rerun))
         if cross := agents.render_cross_agent_markdown(rows):
             emit(cross)
     else:
-        emit(verdict.render_rows(rows, records))
+        emit(verdict.render_rows(rows, records, rerun=rerun))
         if cross := agents.render_cross_agent(rows):
             emit(cross)
     if args.html is not None:
@@ -75,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_on is None:
         return OK
     return apply_gate(args.fail_on, effect_rules, trigger_rules, health_rule, rows, records, args.markdown)
+
+
+def _baseline_of(rows: list[stats.ArmVerdict], args: argparse.Namespace) -> str:
+    return rows[0]["baseline"] if rows else (args.baseline or "baseline")
 
 
 def gate_rules(rules: str | None) -> tuple[str, list[tuple[str, float]], bool]:
@@ -134,7 +150,7 @@ def _within_one_run(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], l
             f"(two runs: ponybench compare BASE_RUN CAND_RUN)"
         )
     primary, family = procedure_of(args, records, run)
-    found = run_verdicts(records, run, baseline, primary, family)
+    found = run_verdicts(records, run, baseline, primary, family, args.direction)
     for line in found.looks:
         note(line)
     return found.rows, found.records, f"ponybench verdict: {run}, arms vs {baseline}"
@@ -159,7 +175,13 @@ def _between_two_runs(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict],
     primary, family = procedure_of(args, [*base, *cand], f"{base_run} or {cand_run}")
     try:
         rows, records = verdict.compare_verdicts(
-            base, cand, base_label=base_label, cand_label=cand_label, primary=primary, family=family
+            base,
+            cand,
+            base_label=base_label,
+            cand_label=cand_label,
+            primary=primary,
+            family=family,
+            direction=args.direction or stats.TWO_SIDED,
         )
     except ValueError as exc:
         raise PonybenchError(str(exc)) from exc
@@ -195,12 +217,28 @@ def apply_gate(
         for metric, margin in trigger_rules
         for text in triggers.gate_fails(fired, metric, margin)
     ]
-    # No measurement at all (an arm or the baseline without a valid cell) must not read as green.
+    # No measurement at all (an arm or the baseline without a valid cell) must not read as green;
+    # where the numbers were there but are not measurements, the data is at fault: exit 2.
     blind = [o for o in outcomes if o.effect is None or o.effect.n_tasks == 0]
+    malformed = [(o, why) for o in blind if (why := _malformed(o, records)) is not None]
     if trigger_rules and not fired:
         blind_triggers = ["no cell declares expect_fire with an arm that has a skill or hook to fire"]
     else:
         blind_triggers = []
+    if malformed:
+        for f in failures:
+            print(f"- **FAIL** {f.describe()}" if md else f"FAIL {f.describe()}")
+        for o, why in malformed:
+            said = (
+                f"{o.rule} ({o.row['arm']} vs {o.row['baseline']}, {o.row['model']}): nothing measured, {why}"
+            )
+            print(f"- **NOT MEASURED** {said}" if md else f"NOT MEASURED {said}")
+        print(
+            "\n**Gate not decided:** numbers that are not measurements (exit 2)"
+            if md
+            else "gate not decided: numbers that are not measurements (exit 2: fix the data)"
+        )
+        return USAGE
     unhealthy, observed = health.gate_fails(records) if health_rule else ([], True)
     if not observed:
         blind_triggers.append(f"{health.GATE_RULE} (no record says its arm's health)")
@@ -224,6 +262,26 @@ def apply_gate(
     passed = "nothing is worse beyond its margin with confidence"
     print(f"**Gate passed:** `{rules}`: {passed}" if md else f"gate passed: {rules}: {passed}")
     return OK
+
+
+def _malformed(o: verdict.GateOutcome, records: list[Record]) -> str | None:
+    """Why a rule's metric had no paired task when its cells did carry numbers for it, none of
+    them a measurement (negative, not finite, out of range): a data error, not a failed gate."""
+    metric = stats.parse_gate(o.rule)[0].metric
+    bad: dict[str, int] = {}
+    for rec in records:
+        if str(rec.get("model")) != o.row["model"] or str(rec.get("arm")) not in (
+            o.row["arm"],
+            o.row["baseline"],
+        ):
+            continue
+        why = stats.bad_number(rec, metric)
+        if why is not None:
+            bad[why] = bad.get(why, 0) + 1
+    if not bad:
+        return None
+    listed = ", ".join(f"{n} {why}" for why, n in sorted(bad.items()))
+    return f"its numbers are not measurements ({listed})"
 
 
 def _blind(o: verdict.GateOutcome) -> str:

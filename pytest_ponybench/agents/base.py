@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_ponybench.agents.dialect import Dialect
 from pytest_ponybench.core.arms import Arm
@@ -22,8 +22,9 @@ from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 if TYPE_CHECKING:
     from pytest_ponybench.agents.process import Run
+    from pytest_ponybench.core.tasks import Task
 
-__all__ = ["Agent", "Dialect", "SessionSpec"]
+__all__ = ["Agent", "Dialect", "SessionSpec", "task_refusal"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ class SessionSpec:
     memory: bool = False  # the arm places a CLAUDE.md (or the CLI's equivalent) to be read
     task_env: Mapping[str, str] = field(default_factory=dict)
     workspace: Path | None = None  # the session's cwd, and its PWD (a CLI may read either)
+    # The conversation this session continues: the adapter's `continuation` of the turn before,
+    # or the path of a history file the first turn resumes; None: a new conversation.
+    resume: str | None = None
+    # Stdio MCP servers the task brings (its mocks' stand-ins), as an MCP config's mcpServers.
+    mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 class Agent(Protocol):
@@ -55,6 +61,8 @@ class Agent(Protocol):
     install_hint: str  # the pinned install command, for the error when it is missing
     # Its API has no live upstream at the gateway (Codex's Responses API): offline models only.
     offline_only: bool
+    resumes: bool  # it continues a conversation (a task's turns, its history): `continuation`
+    serves_mcp: bool  # it starts the stdio MCP servers a task brings (`SessionSpec.mcp_servers`)
 
     def version(self, binary: str) -> str | None:
         """The CLI's version line, or None when it does not start."""
@@ -117,3 +125,26 @@ class Agent(Protocol):
         """Hooks the session ran that its stream does not show, from what the CLI keeps in its
         HOME (read by the pre-flight's probe, never by a cell)."""
         ...
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        """What the next turn's `SessionSpec.resume` is after this session, or None when the
+        conversation cannot go on (a CLI that cannot resume; a session that never started)."""
+        ...
+
+
+def task_refusal(agent: Agent, task: Task) -> str | None:
+    """Why this agent cannot run the task's cells (a conversation without a way to continue
+    one, MCP mocks without a way to start them), or None."""
+    if task.resumes and not agent.resumes:
+        what = "turns ([[turns]])" if task.turns else "an earlier conversation (history)"
+        return (
+            f"task {task.id} has {what}, and the agent {agent.name} cannot continue a conversation "
+            "(resume a session): leave the task out (--tasks) or run it with an agent that can"
+        )
+    if task.mocks is not None and not agent.serves_mcp:
+        return (
+            f"task {task.id} has MCP mocks (mocks/), and the agent {agent.name} cannot start the "
+            "stdio MCP servers that answer for them: leave the task out (--tasks) or run it with an "
+            "agent that can"
+        )
+    return None

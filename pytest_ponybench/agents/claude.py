@@ -9,6 +9,7 @@ hook's start and end only with `--include-hook-events` (else SessionStart's alon
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -70,6 +71,8 @@ class ClaudeCode:
     packages: tuple[str, ...] = (CLI_PACKAGE,)
     install_hint = "npm install -g @anthropic-ai/claude-code@2.1.332"
     offline_only = False
+    resumes = True  # `--resume`: a session id in its HOME, or a session file's path
+    serves_mcp = True  # `--mcp-config`, once per config (claude 2.1.332 joins them)
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -104,7 +107,23 @@ class ClaudeCode:
         ]
         if spec.max_budget_usd is not None:
             cmd += ["--max-budget-usd", f"{spec.max_budget_usd:g}"]
+        if spec.mcp_servers:
+            cmd += ["--mcp-config", json.dumps({"mcpServers": spec.mcp_servers}, sort_keys=True)]
+        if spec.resume is not None:
+            cmd += ["--resume", spec.resume]
         return cmd
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        """The session's id: `--resume <id>` finds it in the cell's HOME. A session that resumed a
+        file (a history) was written beside that file, where only its path finds it (claude
+        2.1.332 looks for an id under the workspace's project folder alone); its id stays the
+        same from turn to turn either way."""
+        sid = transcript.session_id
+        if not sid:
+            return None
+        if spec.resume is not None and os.path.isabs(spec.resume):
+            return os.path.join(os.path.dirname(spec.resume), f"{sid}.jsonl")
+        return sid
 
     def judge_command(
         self, binary: str, model: str, system: str, *, max_budget_usd: float | None = None

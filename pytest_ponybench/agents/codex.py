@@ -117,6 +117,8 @@ class Codex:
     packages: tuple[str, ...] = ("@openai/codex",)
     install_hint = "npm install -g @openai/codex@0.171.0"
     offline_only = True  # its Responses API has no live upstream at the gateway yet
+    resumes = False  # a task's turns and a history are claude's alone so far
+    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -228,6 +230,10 @@ class Codex:
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         return None  # what reached the model is proven at the gateway (the pre-flight)
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        """None: the harness does not continue a Codex conversation (`resumes` is False)."""
+        return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:
         return transcript.session_id  # its requests carry session-id

@@ -142,6 +142,8 @@ class Copilot:
     packages: tuple[str, ...] = (PACKAGE,)
     install_hint = "npm install -g @github/copilot@1.0.102"
     offline_only = False
+    resumes = False  # a task's turns and a history are claude's alone so far
+    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -246,6 +248,10 @@ class Copilot:
                 return CellError(
                     ErrorKind.ARM, f"the arm's plugin {part.names[0]} was not loaded (no skill of it listed)"
                 )
+        return None
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        """None: the harness does not continue a Copilot CLI conversation (`resumes` is False)."""
         return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:

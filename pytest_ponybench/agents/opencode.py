@@ -92,6 +92,8 @@ class OpenCode:
     packages: tuple[str, ...] = ("opencode-ai",)
     install_hint = "npm install -g opencode-ai@1.18.33"
     offline_only = False
+    resumes = False  # a task's turns and a history are claude's alone so far
+    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -201,6 +203,10 @@ class OpenCode:
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         return None  # what reached the model is proven at the gateway (the pre-flight)
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        """None: the harness does not continue a OpenCode conversation (`resumes` is False)."""
+        return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:
         return transcript.session_id  # its requests carry x-session-id

@@ -34,6 +34,7 @@ __all__ = [
     "describe",
     "detectable",
     "effect_floor",
+    "floor_text",
     "floors",
     "run_to_run_sd",
     "shown",
@@ -41,6 +42,23 @@ __all__ = [
 
 POWER = stats.POWER
 FLOOR_METRICS = ("pass", "cost_usd")
+# A floor past these is no floor a reader can use: a rate difference cannot pass 100 points,
+# and a ratio floor of a 10-fold change (+900 %) says the spread swamps any change there is.
+RATE_CAP = 100.0
+RATIO_CAP = 900.0
+
+
+def floor_text(name: str, kind: str, value: float) -> str:
+    """A floor as a reader takes it: "pass ±26 pp", "cost ±8%", and past the caps "pass: none
+    under 100 pp" / "cost: none under a 10-fold change" rather than an astronomical figure."""
+    unit = " pp" if kind == "rate_diff" else "%"
+    if kind == "rate_diff" and value >= RATE_CAP:
+        return f"{name}: none under {RATE_CAP:.0f} pp"
+    if kind != "rate_diff" and (value >= RATIO_CAP or not math.isfinite(value)):
+        return f"{name}: none under a 10-fold change"
+    if value < 0.5:
+        return f"{name} under ±1{unit}"  # rounded, ±0 would read as "any change at all"
+    return f"{name} ±{value:.0f}{unit}"
 
 
 def detectable(n_tasks: int, sd: float, level: float, power: float = POWER) -> float | None:
@@ -214,14 +232,14 @@ def floors(
 def describe(f: Floor) -> str:
     """ "pass ±21 pp (p < 0.045), cost ±6% (p < 0.00125)" ."""
     parts = []
-    for name, value, unit, level in (
-        ("pass", f.pass_pp, " pp", f.pass_level),
-        ("cost", f.cost_pct, "%", f.cost_level),
+    for name, value, kind, level in (
+        ("pass", f.pass_pp, "rate_diff", f.pass_level),
+        ("cost", f.cost_pct, "ratio", f.cost_level),
     ):
         if value is None:
             parts.append(f"{name} unknown (no spread to go by)")
         elif value == 0.0:
             parts.append(f"{name} no spread (every task moved alike)")
         else:
-            parts.append(f"{name} ±{value:.0f}{unit} (p < {level:.2g})")
+            parts.append(f"{floor_text(name, kind, value)} (p < {level:.2g})")
     return ", ".join(parts)

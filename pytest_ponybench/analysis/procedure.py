@@ -38,6 +38,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "ALPHA",
+    "BETTER_SHARE",
+    "DIRECTIONS",
     "FAMILIES",
     "Family",
     "PRIMARY_SHARE",
@@ -52,6 +54,14 @@ __all__ = [
 ALPHA = 0.05
 PRIMARY_SHARE = 0.9
 FAMILIES = ("model", "run")
+# How the primary is tested: both ways alike (the default), or a pre-declared direction. With
+# "better" the primary's level is split one-sidedly: better gets BETTER_SHARE of it (p < 0.04
+# for one arm, where the two-sided test has 0.0225 a side) and worse keeps the rest (p < 0.005),
+# so a worse arm is still called worse, on stronger evidence. Under no effect the two together
+# reject at the primary's level, as the two-sided test does; measured by
+# `scripts/simulate_verdicts.py` (docs/verdicts.md).
+DIRECTIONS = ("two-sided", "better")
+BETTER_SHARE = 8.0 / 9.0
 TWIN = "twin"  # an A/A twin's block is a family of its own: a check, not a claim about an arm
 
 

@@ -8,31 +8,38 @@ right at all). With k = 1 both are the pass rate, so they are shown from k = 2 o
 A task with n >= k valid runs of which c passed contributes the chance that k runs drawn from
 its n without replacement all pass, C(c, k) / C(n, k), and that at least one does,
 1 - C(n - c, k) / C(n, k): the unbiased estimators (the second is the pass@k estimator of
-code-generation benchmarks), equal to 0 or 1 when the task has exactly k runs. A task with
-fewer than k valid runs is left out and counted. The interval is Wilson's over tasks (the
-task is the unit, as in the verdicts), on the summed per-task values: exact in form when every
-task has k runs, conservative when some have more (a per-task fraction varies less than a 0/1).
+code-generation benchmarks), equal to 0 or 1 when the task has exactly k runs. The interval is
+Wilson's over tasks (the task is the unit, as in the verdicts), on the summed per-task values:
+exact in form when every task has k runs, conservative when some have more (a per-task
+fraction varies less than a 0/1).
+
+A task with fewer than k valid, scored runs is left out of the figure and counted, and bounded
+like pass's invalid cells: the interval's low end counts it as a task that fails, its high end
+as one that passes. The tasks left out for a short run are seldom a random sample (a run
+invalid on a hard task hides a failure), so an interval over the rest alone would cover too
+little.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pytest_ponybench.core.records import Record, is_scored, is_valid, latest, passed
+from pytest_ponybench.core.records import Record, is_scored, is_valid, latest
 
 __all__ = ["Reliability", "describe", "per_arm", "planned_runs", "reliability", "task_any", "task_every"]
 
 
 @dataclass(frozen=True)
 class Reliability:
-    """pass^k and pass@k of one arm on one model, each with its 95 % Wilson interval."""
+    """pass^k and pass@k of one arm on one model, each with its 95 % Wilson interval over tasks,
+    bounded over the tasks left out (counted as failing at the low end, passing at the high)."""
 
     k: int
     tasks: int  # tasks with at least k valid runs: the base of both figures
-    short: int  # tasks left out: fewer than k valid runs
+    short: int  # tasks left out: fewer than k valid, scored runs
     every: float  # pass^k
     every_low: float
     every_high: float
@@ -65,6 +72,14 @@ def task_any(n: int, c: int, k: int) -> float:
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
+def _bounded(total: float, n: int, short: int) -> tuple[float, float]:
+    """Wilson's interval over n tasks, widened over `short` tasks left out: its low end with them
+    failing, its high end with them passing."""
+    if not short:
+        return _wilson(total, n)
+    return _wilson(total, n + short)[0], _wilson(total + short, n + short)[1]
+
+
 def reliability(outcomes: Mapping[str, Sequence[bool]], k: int) -> Reliability:
     """pass^k and pass@k over tasks from each task's valid runs' pass outcomes."""
     if k < 1:
@@ -80,8 +95,8 @@ def reliability(outcomes: Mapping[str, Sequence[bool]], k: int) -> Reliability:
         every.append(task_every(n, c, k))
         anyone.append(task_any(n, c, k))
     n_tasks = len(every)
-    e_low, e_high = _wilson(sum(every), n_tasks)
-    a_low, a_high = _wilson(sum(anyone), n_tasks)
+    e_low, e_high = _bounded(sum(every), n_tasks, short)
+    a_low, a_high = _bounded(sum(anyone), n_tasks, short)
     return Reliability(
         k=k,
         tasks=n_tasks,
@@ -104,10 +119,13 @@ def planned_runs(cells_per_task: Iterable[int]) -> int:
     return max(counts, key=lambda runs: (counts[runs], runs))
 
 
-def per_arm(records: Iterable[Record], k: int | None = None) -> dict[tuple[str, str], Reliability]:
-    """(model, arm) -> its reliability, from the latest attempt of every scored cell. `k` is the
-    planned runs per task of that model and arm unless given; arms with k < 2 are left out (at
-    one run pass^k and pass@k are the pass rate)."""
+def per_arm(
+    records: Iterable[Record], outcome: Callable[[Record], float | None], k: int | None = None
+) -> dict[tuple[str, str], Reliability]:
+    """(model, arm) -> its reliability, from the latest attempt of every scored cell;
+    `outcome` is a valid cell's pass (1.0, 0.0) or None where it has none (unscored: left out
+    like an invalid run). `k` is the planned runs per task of that model and arm unless given;
+    arms with k < 2 are left out (at one run pass^k and pass@k are the pass rate)."""
     valid: dict[tuple[str, str], dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     cells: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for rec in latest(records):
@@ -116,8 +134,9 @@ def per_arm(records: Iterable[Record], k: int | None = None) -> dict[tuple[str, 
         key = (str(rec.get("model")), str(rec.get("arm")))
         task = str(rec.get("task"))
         cells[key][task] += 1
-        if is_valid(rec):
-            valid[key][task].append(passed(rec))
+        passed = outcome(rec) if is_valid(rec) else None
+        if passed is not None:
+            valid[key][task].append(passed == 1.0)
     out: dict[tuple[str, str], Reliability] = {}
     for key, per_task in cells.items():
         runs = k if k is not None else planned_runs(per_task.values())
@@ -129,14 +148,21 @@ def per_arm(records: Iterable[Record], k: int | None = None) -> dict[tuple[str, 
 
 
 def describe(arm: str, r: Reliability) -> str:
-    """ "mine: pass^3 9/20 tasks (45%, Wilson 26-66%), pass@3 17/20 tasks (85%, Wilson 64-95%)" ."""
+    """ "mine: pass^3 9/20 tasks (45%, Wilson 26-66%), pass@3 17/20 tasks (85%, Wilson 64-95%)";
+    with tasks left out, how many, and the intervals bounded over them."""
     if r.tasks == 0:
-        return f"{arm}: no task with {r.k} valid runs"
-    short = f"; {r.short} task(s) with fewer than {r.k} valid runs left out" if r.short else ""
+        return f"{arm}: no task with {r.k} valid runs" + (f" ({r.short} left out)" if r.short else "")
+    label = "Wilson" if not r.short else "Wilson, bounded"
+    short = (
+        f"; {r.short} task(s) with fewer than {r.k} valid runs left out, bounded (counted failing "
+        f"at the low end, passing at the high)"
+        if r.short
+        else ""
+    )
     return (
-        f"{arm}: pass^{r.k} {_count(r.every, r.tasks)} ({_pct(r.every)}, Wilson "
+        f"{arm}: pass^{r.k} {_count(r.every, r.tasks)} ({_pct(r.every)}, {label} "
         f"{_pct(r.every_low, False)}-{_pct(r.every_high)}), pass@{r.k} {_count(r.any, r.tasks)} "
-        f"({_pct(r.any)}, Wilson {_pct(r.any_low, False)}-{_pct(r.any_high)}){short}"
+        f"({_pct(r.any)}, {label} {_pct(r.any_low, False)}-{_pct(r.any_high)}){short}"
     )
 
 

@@ -1,8 +1,9 @@
 """Aggregation of cell records into summary rows, and the summary table.
 
 Pure functions: records in, rows and text out. Invalid cells (infrastructure failures) are
-counted but kept out of every quality figure; any other record that lacks a score (a cell that
-crashed) counts as failed, so a crash can never make an arm look better.
+counted but kept out of every quality figure; so are unscored ones (a valid session whose
+correct/safe the scorer never gave): counted, never a failure, so a crash can make an arm look
+neither better nor worse. An axis recorded false fails the cell whatever the other says.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pytest_ponybench.analysis import triggers
+from pytest_ponybench.analysis.stats.metrics import pass_value
 from pytest_ponybench.core.graders.cell import self_agreement
 from pytest_ponybench.core.records import (
     Record,
@@ -82,14 +84,17 @@ def summarize(cells: Sequence[Record]) -> dict[str, Any]:
     wrote = [c for c in valid if (number(c.get("total_loc")) or 0) > 0]
     costs = _numbers(valid, "cost_usd")
     toks = [t for c in valid if (t := tokens(c)) is not None]
-    # Pass, correct and safe only where there was something to check (not an open task's cells).
-    scored = [c for c in valid if is_scored(c)]
+    # Pass, correct and safe only where there was something to check (not an open task's cells)
+    # and the scorer said something (not an unscored cell).
+    checked = [c for c in valid if is_scored(c)]
+    scored = [c for c in checked if pass_value(c) is not None]
     k = len(scored)
     passes = sum(passed(c) for c in scored)
     return {
         "n": len(cells),
         "valid": n,
-        "scored": k,  # valid cells with something to check: the base of correct, safe, passed
+        "scored": k,  # valid cells with something to check, scored: the base of correct, safe, passed
+        "unscored": len(checked) - k,
         "invalid": len(cells) - n,
         "timed_out": sum(bool(c.get("timed_out")) for c in cells),
         "wrote": _rate(len(wrote), n),

@@ -34,6 +34,11 @@ class Endpoint(Protocol):
         to `log`; a task's references are what the scripted agents write. Returns the base URL."""
         ...
 
+    def turn(self, session_id: str, turn: int) -> None:
+        """The turn of its conversation the session's next run plays (1: prompt.md's); its
+        scripted agents answer that turn."""
+        ...
+
     def close(self, session_id: str) -> None:
         """Stop serving the session (idempotent)."""
         ...

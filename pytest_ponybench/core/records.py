@@ -125,6 +125,9 @@ class Record(TypedDict, total=False):
     score: float | None
     reply: str
     tool_calls: list[dict[str, Any]]
+    mock_calls: list[dict[str, Any]]
+    mocks_uncalled: list[dict[str, str]]
+    conversation: list[dict[str, Any]]
     judge_cost_usd: float
     judge_input_tokens: int
     judge_output_tokens: int
@@ -232,6 +235,15 @@ FIELDS: dict[str, str] = {
     "reply": "The agent's final reply as graders read it (cut at 10,000 characters, credentials redacted).",
     "tool_calls": "The session's tool calls in order with their inputs (the first 300, strings cut at 2,000 "
     "characters, credentials redacted; a subagent's marked, and one the CLI answered with an error).",
+    "mock_calls": "Each call of the task's mocked MCP tools (`mocks/`), in order: name, input, the "
+    "stand-in's response and its verdict (`ok`, `tool_error`, `abort`: an `expect` guard refused the "
+    "input), the turn of a conversation; strings cut at 2,000 characters, credentials redacted.",
+    "mocks_uncalled": "Mocked tools a grader expects a call of that the agent never called, each with the "
+    "grader (`tool`, `grader`); [] when every one was called.",
+    "conversation": "A conversation's turns in order (a task with `turns` or `history`): each turn's number "
+    "and play, its prompt and reply (cut), tool calls by name, tokens and dollars as the gateway metered "
+    "them, the CLI's duration and the wall seconds, and for a turn played `until` a grader passes whether "
+    "it passed.",
     "judge_cost_usd": "Dollars the judge's own sessions cost for this cell, apart from the agent's.",
     "judge_input_tokens": "Input tokens (cache included) the judge's sessions took for this cell.",
     "judge_output_tokens": "Output tokens the judge's sessions gave for this cell.",
@@ -277,8 +289,8 @@ FIELDS: dict[str, str] = {
         "Where the CLI's own token counts for its session differ from what the gateway metered of it, or "
         "null."
     ),
-    "turns": "Agent turns the CLI reported.",
-    "duration_ms": "The session's duration as the CLI reported it.",
+    "turns": "Agent turns the CLI reported (a conversation's sessions summed).",
+    "duration_ms": "The session's duration as the CLI reported it (a conversation's sessions summed).",
     "wall_s": "Wall seconds of the claude process as the harness measured it.",
     "start_wait_s": "Seconds the cell waited for a start slot (one claude start-up per core at once).",
     "claude_cpu_s": "CPU seconds of the claude process and all it started (null if not reaped).",

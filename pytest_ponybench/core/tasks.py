@@ -16,6 +16,7 @@ references too: the graders are what they prove.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import tomllib
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench.core.conversation import History, Turn, parse_history, parse_turns
 from pytest_ponybench.core.graders.config import (
     REF_META_KEYS,
     ExpectFire,
@@ -34,7 +36,15 @@ from pytest_ponybench.core.graders.config import (
     parse_judge_runs,
     parse_ref_meta,
 )
+from pytest_ponybench.core.graders.deterministic import (
+    CallMatch,
+    ToolAbsentGrader,
+    ToolOrderGrader,
+    ToolUsedGrader,
+)
 from pytest_ponybench.core.graders.outcome import Grader
+from pytest_ponybench.core.graders.registry import JUDGE_TYPES
+from pytest_ponybench.core.mocks import Mocks, load_mocks
 from pytest_ponybench.core.names import name_problem
 from pytest_ponybench.core.policy import POLICY_KEYS, AgentPolicy, parse_policy
 from pytest_ponybench.errors import PonybenchError, excerpt
@@ -82,6 +92,8 @@ KNOWN_KEYS = {
     "graders",
     "expect_fire",
     "judge_runs",
+    "turns",
+    "history",
     *POLICY_KEYS,
 }
 DEFAULT_CHECK_TIMEOUT = 60.0
@@ -190,6 +202,19 @@ class Task:
     good_meta: RefMeta = field(default_factory=RefMeta, repr=False)
     bad_meta: RefMeta = field(default_factory=RefMeta, repr=False)
     policy: AgentPolicy = field(default_factory=AgentPolicy)  # allowed tools, env, cell timeout, runs...
+    turns: tuple[Turn, ...] = ()  # the user messages after prompt.md, in order
+    history: History | None = None  # an earlier conversation the first turn continues
+    mocks: Mocks | None = None  # MCP tools answered by stand-ins (mocks/<server>/<tool>.md)
+
+    @property
+    def prompts(self) -> tuple[str, ...]:
+        """Every turn's user message, prompt.md's first."""
+        return (self.prompt, *(t.prompt for t in self.turns))
+
+    @property
+    def resumes(self) -> bool:
+        """Whether a cell needs an agent that can continue a conversation."""
+        return bool(self.turns) or self.history is not None
 
     @property
     def has_references(self) -> bool:
@@ -309,6 +334,12 @@ class Task:
             h.update(json.dumps(self.policy.describe(), sort_keys=True).encode())
         if self.judge_runs is not None:  # likewise: only a task that sets it
             h.update(f"judge_runs={self.judge_runs}\0".encode())
+        if self.turns:  # and only a conversation, a continued one or one with mocks
+            h.update(json.dumps([t.describe() for t in self.turns], sort_keys=True).encode())
+        if self.history is not None:
+            h.update(f"history/{self.history.name}\0".encode() + self.history.data)
+        if self.mocks is not None:
+            h.update(json.dumps(self.mocks.describe(), sort_keys=True).encode())
         return h.hexdigest()[:16]
 
 
@@ -591,7 +622,12 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
 
     meta = _read_toml(folder, bad)
     keys = _keys(meta, bad)
-    graders = parse_graders(meta.get("graders"), folder, bad)
+    turns = parse_turns(meta.get("turns"), folder, bad)
+    history = parse_history(meta.get("history"), folder, bad)
+    mocks = load_mocks(folder, bad)
+    graders = parse_graders(meta.get("graders"), folder, bad, turns=1 + len(turns))
+    _check_until(turns, graders, bad)
+    _check_mocked(graders, mocks, bad)
     expect_fire = parse_expect_fire(meta.get("expect_fire"), bad)
     judge_runs = parse_judge_runs(meta.get("judge_runs"), graders, bad)
     policy = parse_policy(meta, bad)
@@ -603,6 +639,12 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     bad_ref = _reference_files(folder / "bad", bad_meta)
     checks = read_tree(folder / "checks")
     refs = load_refs(folder, keys.kind, bad, graders)
+    for name, ref_meta in (("good/", good_meta), ("bad/", bad_meta), *((r.where, r.meta) for r in refs)):
+        if len(ref_meta.turns) > len(turns):
+            bad(
+                f"{name}{REF_FILE}: key 'turns' declares {len(ref_meta.turns)} later turn(s); "
+                f"the task has {len(turns)} (task.toml [[turns]])"
+            )
     if keys.kind == "open" and graders:
         _check_open_graded(folder, keys, graders, bad)
     if keys.kind != "open":
@@ -635,7 +677,65 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         good_meta=good_meta,
         bad_meta=bad_meta,
         policy=policy,
+        turns=turns,
+        history=history,
+        mocks=mocks,
     )
+
+
+def _check_until(turns: tuple[Turn, ...], graders: tuple[Grader, ...], bad: Problem) -> None:
+    """A turn played until a grader passes names a deterministic grader of the task (a judge
+    would be paid for at every play)."""
+    by_name = {g.name: g for g in graders}
+    for turn in turns:
+        if turn.until is None:
+            continue
+        where = f"task.toml: [[turns]] #{turn.number - 1} (turn {turn.number}): key 'until'"
+        grader = by_name.get(turn.until)
+        if grader is None:
+            bad(
+                f"{where}: {turn.until!r} is not a grader of the task (known: {', '.join(by_name) or 'none'})"
+            )
+        elif grader.type in JUDGE_TYPES:
+            bad(
+                f"{where}: {turn.until!r} is a judge ({grader.type}); a turn plays again until a "
+                "deterministic grader passes (a judge would be asked and paid at every play)"
+            )
+        elif (read := getattr(grader, "turn", None)) is not None and read != turn.number:
+            bad(
+                f"{where}: {turn.until!r} reads turn {read}; it must read this turn or the whole conversation"
+            )
+
+
+def _check_mocked(graders: tuple[Grader, ...], mocks: Mocks | None, bad: Problem) -> None:
+    """A grader of the mock calls needs mocks, and one of their calls names a mocked tool."""
+    for g in graders:
+        target = getattr(g, "target", None)
+        if target != "mock_calls":
+            continue
+        where = f"task.toml: [[graders]] {g.name!r}: key 'target'"
+        if mocks is None:
+            bad(
+                f"{where}: 'mock_calls' reads the calls of the task's mocked MCP tools, and it has no "
+                "mocks/ folder (mocks/<server>/<tool>.md)"
+            )
+            continue
+        patterns = [t for m in _matches(g) for t in m.tools]
+        lost = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in mocks.tools)]
+        if lost:
+            bad(
+                f"{where}: 'mock_calls', but tool {lost[0]!r} names no mocked tool "
+                f"(mocked: {', '.join(sorted(mocks.tools))})"
+            )
+
+
+def _matches(grader: Grader) -> list[CallMatch]:
+    """The call matches of a tool grader (none for another type)."""
+    if isinstance(grader, ToolOrderGrader):
+        return list(grader.steps)
+    if isinstance(grader, ToolUsedGrader | ToolAbsentGrader):
+        return [grader.match]
+    return []
 
 
 def task_folders(tasks_dir: Path) -> list[Path]:

@@ -10,8 +10,8 @@ below (`core.bounded`), and what the report shows at the report's own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "ToolResult",
     "Transcript",
     "Usage",
+    "joined",
 ]
 
 # How much of a session is read. Larger pieces are cut (and `Transcript.notes` says so), so a
@@ -194,3 +195,58 @@ class Transcript:
 
     def hooks_of(self, event: str) -> list[HookEvent]:
         return [h for h in self.hook_events if h.event == event]
+
+
+def _sum(values: Sequence[int | float | None]) -> Any:
+    given = [v for v in values if v is not None]
+    return sum(given) if given else None
+
+
+def joined(parts: Sequence[Transcript]) -> Transcript:
+    """A conversation's sessions as one transcript, in order: entries, calls (numbered on across
+    them) and texts one after another; the reply, the end event and the id the last session's;
+    the start event the first's; figures summed (the peak context the largest)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = Transcript(agent=parts[0].agent if parts else "claude")
+    for part in parts:
+        offset = len(out.tool_calls)
+        calls = {c.index: replace(c, index=c.index + offset) for c in part.tool_calls}
+        out.tool_calls += [calls[c.index] for c in part.tool_calls]
+        for entry in part.entries:
+            if isinstance(entry, ToolCall):
+                out.entries.append(calls.get(entry.index, entry))
+            elif isinstance(entry, ToolResult) and entry.call >= 0:
+                out.entries.append(replace(entry, call=entry.call + offset))
+            else:
+                out.entries.append(entry)
+        out.hook_events += part.hook_events
+        out.texts += part.texts
+        out.notes += part.notes
+    last = parts[-1] if parts else Transcript()
+    out.reply, out.result, out.retry_after_s = last.reply, last.result, last.retry_after_s
+    out.session_id = next((p.session_id for p in reversed(parts) if p.session_id), None)
+    out.cwd = next((p.cwd for p in parts if p.cwd), None)
+    out.init = next((p.init for p in parts if p.init is not None), None)
+    out.usage = Usage(
+        sum(p.usage.input_tokens for p in parts),
+        sum(p.usage.output_tokens for p in parts),
+        sum(p.usage.cache_read_tokens for p in parts),
+        sum(p.usage.cache_write_tokens for p in parts),
+    )
+    out.cost_usd = _sum([p.cost_usd for p in parts])
+    out.turns = _sum([p.turns for p in parts])
+    out.duration_ms = _sum([p.duration_ms for p in parts])
+    out.peak_context_tokens = max((p.peak_context_tokens for p in parts), default=0)
+    for name in (
+        "assistant_turns",
+        "denials",
+        "subagents",
+        "bad_lines",
+        "long_lines",
+        "holes",
+        "after_result",
+    ):
+        setattr(out, name, sum(getattr(p, name) for p in parts))
+    out.results = max((p.results for p in parts), default=0)  # each session's own end: one
+    return out

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pytest_ponybench._util import yaml12
+from pytest_ponybench._util.yaml12 import MAX_YAML_DEPTH, MAX_YAML_NODES
 from pytest_ponybench.errors import PonybenchError, excerpt
 
 __all__ = [
@@ -49,7 +49,6 @@ __all__ = [
     "CaseError",
     "DEFAULT_SCHEMA",
     "EXECUTION_KEYS",
-    "FRONT_MATTER",
     "GRADER_KEYS",
     "GRADER_TYPES",
     "EVAL_ENV",
@@ -75,7 +74,6 @@ __all__ = [
     "load_case",
     "load_suite",
     "load_yaml",
-    "mock_dirs",
     "read_text",
 ]
 
@@ -110,13 +108,8 @@ EVAL_ENV = re.compile(r"^EVAL_[A-Z0-9_]*$")
 # The blank `claude plugin eval init --bare` template, which the CLI refuses to run.
 TODO_PROMPT = "TODO: describe what the agent should do"
 TODO_CRITERIA = "TODO: describe what a successful response looks like"
-FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 MAX_FILE_BYTES = 1024 * 1024  # the CLI's cap on a case file
 MAX_DEPTH = 16
-# What a case file may build: values counted as the document would read with every alias
-# expanded (a case is a few hundred), and nesting (a case is five deep).
-MAX_YAML_NODES = 100_000
-MAX_YAML_DEPTH = 64
 SKIP_DIRS = ("node_modules", "results", "mocks")
 
 
@@ -180,115 +173,13 @@ class Case:
 # ------------------------------------------------------------------ YAML as the CLI reads it
 
 
-class _TooBig(Exception):
-    """A document refused before it is built: its expanded size or its depth."""
-
-
-def _measure(root: yaml.Node) -> None:
-    """Refuse a node graph over MAX_YAML_NODES once aliases are expanded, or over MAX_YAML_DEPTH
-    deep. Each distinct node is visited once (sizes are memoised), without recursion, so a bomb
-    of nested aliases is measured in the time of its few lines."""
-    size: dict[int, int] = {}
-    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
-    on_path: set[int] = set()
-    while stack:
-        node, depth, done = stack.pop()
-        if depth > MAX_YAML_DEPTH:
-            raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
-        children = _children(node)
-        if done:
-            on_path.discard(id(node))
-            total = 1 + sum(size[id(c)] for c in children)
-            if total > MAX_YAML_NODES:
-                raise _TooBig(f"expands to more than {MAX_YAML_NODES} values (aliases of aliases?)")
-            size[id(node)] = total
-            continue
-        if id(node) in size:
-            continue
-        if id(node) in on_path:
-            raise _TooBig("holds an alias to itself")
-        on_path.add(id(node))
-        stack.append((node, depth, True))
-        stack += [(c, depth + 1, False) for c in children if id(c) not in size]
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
-
-
-class _Yaml12Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2 booleans and duplicate keys refused, and every
-    document measured (`_measure`) before it is built."""
-
-    _depth = 0
-
-    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's name)
-        # The scanner looks ahead over every open `[`/`{` for each token (quadratic in the
-        # depth), before the composer sees the first: stop it at the cap too.
-        if self.flow_level >= MAX_YAML_DEPTH:
-            raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
-        super().fetch_flow_collection_start(TokenClass)
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        # The composer recurses once per level: stop at the cap, long before Python's limit.
-        self._depth += 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise _TooBig(f"nests deeper than {MAX_YAML_DEPTH} levels")
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-    def get_single_node(self) -> yaml.Node | None:
-        node: yaml.Node | None = super().get_single_node()
-        if node is not None:
-            _measure(node)
-        return node
-
-
-_Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if isinstance(key, str | int | float | bool) and key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"key {excerpt(key)} is given twice", key_node.start_mark
-            )
-        seen.add(key if isinstance(key, str | int | float | bool) else id(key_node))
-    return loader.construct_mapping(node, deep=True)
-
-
-_Yaml12Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
-
-
 def load_yaml(text: str, where: str) -> Any:
+    """YAML as the CLI reads it (`_util.yaml12`); a problem names `where`, a document made to
+    exhaust memory or the stack refuses the whole suite (`HostileSuite`)."""
     try:
-        return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise CaseError([f"{where}: not valid YAML{at}: {exc.problem or exc.context}"]) from exc
-    except yaml.YAMLError as exc:
-        raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from exc
-    except _TooBig as exc:
-        raise HostileSuite([f"{where}: refused: the YAML {exc}"]) from None
-    except RecursionError:  # the parser's own recursion, below MAX_YAML_DEPTH's check
-        raise HostileSuite([f"{where}: refused: the YAML nests too deep to read"]) from None
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
-        raise CaseError([f"{where}: not valid YAML: {' '.join(str(exc).split())[:200]}"]) from None
+        return yaml12.read(text)
+    except yaml12.YamlProblem as exc:
+        raise (HostileSuite if exc.hostile else CaseError)([f"{where}: {exc}"]) from None
 
 
 def confined(path: Path, suite: Path, where: str) -> None:
@@ -317,17 +208,18 @@ def read_text(path: Path, where: str, suite: Path | None = None) -> str:
 
 def front_matter(text: str, where: str) -> tuple[dict[str, Any], str, bool]:
     """(front matter, body, whether there was front matter) of a prose file."""
-    match = FRONT_MATTER.match(text)
-    if match is None:
-        if re.match(r"\A---[ \t]*\r?\n", text):
-            raise CaseError([f"{where}: unterminated front matter (an opening '---' with no closing '---')"])
+    try:
+        head, body = yaml12.split_front_matter(text)
+    except yaml12.YamlProblem as exc:
+        raise CaseError([f"{where}: {exc}"]) from None
+    if head is None:
         return {}, text, False
-    data = load_yaml(match[1], f"{where} (front matter)")
+    data = load_yaml(head, f"{where} (front matter)")
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise CaseError([f"{where}: the front matter must be a YAML mapping (key: value lines)"])
-    return data, text[match.end() :], True
+    return data, body, True
 
 
 # ------------------------------------------------------------------ discovery
@@ -354,11 +246,6 @@ def find_cases(evals_dir: Path) -> list[Path]:
 
     walk(evals_dir, 0)
     return found
-
-
-def mock_dirs(evals_dir: Path) -> list[Path]:
-    """`mocks/` folders of the suite (MCP stand-ins, which have no equivalent here)."""
-    return sorted(p for p in evals_dir.rglob("mocks") if p.is_dir() and ".git" not in p.parts)
 
 
 # ------------------------------------------------------------------ checking

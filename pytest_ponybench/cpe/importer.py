@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.cpe import tomlw
-from pytest_ponybench.cpe.cases import Case, CaseError, HostileSuite, find_cases, load_case, mock_dirs
+from pytest_ponybench.cpe.cases import Case, CaseError, HostileSuite, find_cases, load_case
+from pytest_ponybench.cpe.context import case_context
 from pytest_ponybench.cpe.mapping import (
     DIFFERS,
     KINDS,
@@ -462,6 +463,11 @@ def import_suite(
                 )
             seed.update(made)
         replies = baseline_replies(case, evals_dir, problems, hostile)
+        try:
+            brought = case_context(case, evals_dir, root, problems)
+        except HostileSuite as exc:
+            hostile += exc.problems
+            continue
         d = draft(
             case,
             axis=axis,
@@ -471,7 +477,11 @@ def import_suite(
             scaffolded=allow_scaffold and case.scaffold_script is not None,
             grants=grants,
             withheld=withheld,
+            mocked=brought.mocked,
+            history=brought.history,
         )
+        d.files.update(brought.files)
+        items += brought.items
         if d.task in ids and not problems:
             problems.append(
                 f"{case.where}: case {case.name!r} is task {d.task}, as is {ids[d.task]}: rename one"
@@ -546,7 +556,7 @@ def suite_items(
     evals_dir: Path, root: Path, grants: Sequence[str] = (), withheld: Sequence[str] = ()
 ) -> list[Item]:
     """The suite's own checklist lines: the tools every task is offered (and the operator's
-    grants that have no form here), and the MCP mocks."""
+    grants that have no form here)."""
     offer = cpe_offer((), (), grants, withheld)
     given = f"with --allow-tools {' '.join(grants)}" if grants else "with no --allow-tools grant"
     items = [
@@ -571,15 +581,6 @@ def suite_items(
         )
         for s in offer.mcp
     ]
-    for mocks in mock_dirs(evals_dir):
-        servers = sorted(p.name for p in mocks.iterdir() if p.is_dir() and not p.name.startswith("."))
-        items.append(
-            Item(
-                NOT_IMPORTED,
-                f"{mocks.relative_to(root).as_posix()}/ ({', '.join(servers) or 'no server'}): "
-                "MCP mock stand-ins have no equivalent; the cases run without them",
-            )
-        )
     return items
 
 

@@ -243,6 +243,7 @@ class _Context:
     baseline_reply: str | None
     baseline_why: str
     seeded: Sequence[str]
+    mocked: frozenset[str] = frozenset()  # the tools the task's mocks answer for
 
 
 # A mapper fills the table in place and says why the grader has no equivalent, or None.
@@ -268,8 +269,10 @@ def _map_regex(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Conte
             "target files is the list of file names the run created; a regex over names has no "
             "equivalent here (file_exists takes a glob; regex on files reads their content)"
         )
+    elif ctx.mocked:
+        table.update(type="regex", target="mock_calls")
     else:
-        return "target mock_calls needs CPE's MCP mocks, which have no equivalent here"
+        return "target mock_calls reads the calls of MCP mocks, and no mocks/ folder applies to the case"
     done = translate(str(k["pattern"]), str(k["flags"]))
     if done.pattern is None:
         return f"pattern {k['pattern']!r}: {done.why}"
@@ -412,7 +415,10 @@ def _map_llm(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context
         return (
             "focus trace (the whole trajectory) has no equivalent: the judge reads the reply, diff or files"
         )
-    return "focus mock_calls needs CPE's MCP mocks, which have no equivalent here"
+    return (
+        "focus mock_calls: a judge here reads the reply, the diff or files, not the mock calls "
+        "(a regex on target mock_calls reads them)"
+    )
 
 
 def _map_baseline(g: Grader, table: dict[str, Any], out: GraderMapping, ctx: _Context) -> str | None:
@@ -450,6 +456,7 @@ def map_grader(
     baseline_reply: str | None = None,
     baseline_why: str = "",
     seeded: Sequence[str] = (),
+    mocked: frozenset[str] = frozenset(),
 ) -> GraderMapping:
     """One CPE grader as a `[[graders]]` table (or the reason it has none)."""
     out = GraderMapping()
@@ -457,7 +464,7 @@ def map_grader(
     table: dict[str, Any] = {"name": name, "type": ""}
     if name != g.name:
         out.differs(g, f"renamed {name!r} (grader names are letters, digits, _ and -)")
-    why = MAPPERS[g.type](g, table, out, _Context(name, baseline_reply, baseline_why, seeded))
+    why = MAPPERS[g.type](g, table, out, _Context(name, baseline_reply, baseline_why, seeded, mocked))
     if why is not None:
         return out.refuse(g, why)
     if axis != "score" and not arms_only:
@@ -549,11 +556,17 @@ def _skill_value(g: Grader) -> str | None:
     return regex
 
 
-def never_passes(g: Grader, offer: Offer, plugins: Sequence[Plugin]) -> str | None:
+def never_passes(
+    g: Grader, offer: Offer, plugins: Sequence[Plugin], mocked: frozenset[str] | None = None
+) -> str | None:
     """Why a grader cannot pass in any run of the case, in CPE or here, or None: bounds no count
     meets, a tool the session is never offered, a skill none of its plugins has, a file no
-    offered tool can write (CPE warns of that one itself)."""
+    offered tool can write (CPE warns of that one itself), the mock calls of a case no mock
+    answers for (`mocked`: the mocked tools; None: not known)."""
     k = g.keys
+    read = k.get("target") if g.type == "regex" else k.get("focus") if g.type == "llm" else None
+    if read == "mock_calls" and mocked is not None and not mocked and g.type == "regex":
+        return "it reads mock_calls, and no mocks/ folder applies to the case: no stand-in is ever called"
     if g.type == "tool_used":
         lo, hi = k.get("min"), k.get("max")
         if hi is not None and (1 if lo is None else lo) > hi:
@@ -606,11 +619,15 @@ def draft(
     scaffolded: bool = False,
     grants: Sequence[str] = (),
     withheld: Sequence[str] = (),
+    mocked: frozenset[str] = frozenset(),
+    history: str | None = None,
 ) -> Draft:
     """The task folder for one case. `baseline_replies` maps a baseline grader's name to the final
     reply read from its baseline_file (or None and why); `seeded` are the seed/ paths laid;
     `scaffolded`: the case's scaffold_script was run and its files are among them; `grants` and
-    `withheld`: the operator's --allow-tools and --disallow-tools of the CPE run it mirrors."""
+    `withheld`: the operator's --allow-tools and --disallow-tools of the CPE run it mirrors;
+    `mocked`: the tools the task's mocks answer for; `history`: task.toml's history, a copy of
+    the case's history_file among the task's files."""
     if axis not in AXES:
         raise ValueError(f"axis {axis!r}; expected one of {', '.join(AXES)}")
     items: list[Item] = []
@@ -630,6 +647,8 @@ def draft(
             items.append(Item(DIFFERS, f"tag {t!r} is {new!r} (tags are identifiers, usable with -m)"))
     if tags:
         toml["tags"] = list(dict.fromkeys(tags))
+    if history is not None:
+        toml["history"] = history
     toml.update(policy_toml(case, items, grants, withheld))
     offer = cpe_offer(case.allowed_tools, case.disallowed_tools, grants, withheld)
     arms_only = _arms_only(case)
@@ -646,7 +665,7 @@ def draft(
     files: dict[str, bytes] = {}
     replies = baseline_replies or {}
     for g in case.graders:
-        never = never_passes(g, offer, plugins)
+        never = never_passes(g, offer, plugins, mocked)
         if never is not None:
             items.append(Item(NEVER, f"grader {g.name!r} ({g.type}, {g.where}): {never}"))
             if never.startswith(("max:", "min ")):  # bounds ponybench refuses as written
@@ -656,7 +675,13 @@ def draft(
                 continue
         reply, why = replies.get(g.name, (None, ""))
         out = map_grader(
-            g, arms_only=g.name in arms_only, axis=axis, baseline_reply=reply, baseline_why=why, seeded=seeded
+            g,
+            arms_only=g.name in arms_only,
+            axis=axis,
+            baseline_reply=reply,
+            baseline_why=why,
+            seeded=seeded,
+            mocked=mocked,
         )
         items += out.items
         files.update(out.files)
@@ -683,14 +708,6 @@ def _case_items(case: Case, items: list[Item], *, imported: int, axis: str, scaf
                 NOT_IMPORTED,
                 f"context.scaffold_script {case.scaffold_script!r}: not run "
                 "(--allow-scaffold runs it once and seeds its files)",
-            )
-        )
-    if case.history_file is not None:
-        items.append(
-            Item(
-                NOT_IMPORTED,
-                f"context.history_file {case.history_file!r}: a resumed session has no equivalent "
-                "(every cell starts fresh)",
             )
         )
     if case.growthbook_overrides:

@@ -86,6 +86,15 @@ class Routes:
         )
         return Route(session_id, ticket, offline, model)
 
+    def turn(self, route: Route, turn: int) -> None:
+        """A conversation's next session plays this turn (an offline cell's agents are told)."""
+        if route.offline and self.endpoint is not None:
+            self.endpoint.turn(route.session_id, turn)
+
+    def seat(self, route: Route) -> Seat | None:
+        """The open seat, with what it has metered so far (None once closed)."""
+        return self.gateway.seat(route.ticket.token)
+
     def close(self, route: Route) -> Seat:
         """The seat closed (its token refused from now on), the endpoint released."""
         seat = self.gateway.close(route.ticket)

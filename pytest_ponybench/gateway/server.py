@@ -114,6 +114,14 @@ class Seat:
             self.closed = True
             self._idle.wait_for(lambda: self._inflight == 0, timeout=timeout_s)
 
+    def quiet(self, timeout_s: float) -> int:
+        """Wait for the requests under way to be metered, the seat left open (a conversation's
+        next turn comes on it); how many it has metered."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._inflight == 0, timeout=timeout_s)
+        with self._lock:
+            return len(self.requests)
+
     def allows(self, model: str) -> bool:
         if self.models is None:
             return True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_ponybench.analysis import verdict
+from pytest_ponybench.analysis import stats, verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.htmlreport.details import SOURCE_KEY
 from pytest_ponybench.htmlreport.source import NotARunDir, Source, load
@@ -47,6 +47,7 @@ def write_report(run_dir: Path, out: Path | None = None, baseline: str = "baseli
             baseline,
             primary=info.options.primary or "pass",
             family=info.options.family or "model",
+            direction=info.options.direction or stats.TWO_SIDED,
         )
         rows = found.rows
     except ValueError:  # a malformed design or a primary of another version: the fixed design's

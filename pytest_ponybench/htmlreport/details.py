@@ -170,6 +170,12 @@ def cell_detail(
         policy=policy_items(rec),
         arm_errors=arm_error_items(rec),
         record=[[k, v, FIELDS.get(k, "")] for k, v in rec.items() if k not in REPORT_KEYS],
+        turns=turn_rows(rec),
+        mocks_uncalled=[
+            f"{m.get('tool')} (grader {m.get('grader')})"
+            for m in rec.get("mocks_uncalled") or []
+            if isinstance(m, dict)
+        ],
     )
     if folder is None:
         detail["note"] = "the cell's folder was not kept (or lies outside this run dir)"
@@ -180,7 +186,19 @@ def cell_detail(
     cli = registry.of_record(rec.get("agent"))
     stream = CellDir(folder).path / cli.stream_file
     seen = cli.parse(stream)
-    if stream.is_file():
+    plays = [e for e in rec.get("conversation") or [] if isinstance(e, dict)]
+    if len(plays) > 1:  # a conversation: each session's items after its turn's message
+        for entry in plays:
+            turn, n = int(entry.get("turn", 1)), int(entry.get("play", 1))
+            where = CellDir(folder).play(turn, n)
+            title = f"turn {turn}" + (f", play {n}" if n > 1 else "")
+            detail["transcript"] += [{"kind": "prompt", "title": title, "text": str(entry.get("prompt", ""))}]
+            detail["transcript"] += transcript.items_of(cli.parse(where.path / cli.stream_file), cli.dialect)
+        seen = cli.parse(
+            CellDir(folder).play(int(plays[-1].get("turn", 1)), int(plays[-1].get("play", 1))).path
+            / cli.stream_file
+        )
+    elif stream.is_file():
         detail["transcript"] = transcript.items_of(seen, cli.dialect, prompts[task])
     else:
         detail["note"] = f"no {cli.stream_file} in the cell's folder"
@@ -199,6 +217,35 @@ def arm_error_items(rec: Record) -> list[str]:
     listed = rec.get("arm_errors")
     found = [from_record(e) for e in (listed if isinstance(listed, list) else [])]
     return [e.text() for e in found if e is not None]
+
+
+def turn_rows(rec: Record) -> list[list[Any]]:
+    """A conversation's turns, a row each: turn, play, reply, tool calls, tokens, dollars,
+    seconds, and whether its `until` grader passed ([] for a session of one turn)."""
+    rows: list[list[Any]] = []
+    for e in rec.get("conversation") or []:
+        if not isinstance(e, dict):
+            continue
+        tokens = sum(
+            int(e.get(k) or 0)
+            for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+        )
+        until = e.get("until") if isinstance(e.get("until"), dict) else None
+        rows.append(
+            [
+                e.get("turn"),
+                e.get("play"),
+                str(e.get("reply", "")),
+                sum(v for v in (e.get("tool_uses") or {}).values() if isinstance(v, int)),
+                tokens,
+                e.get("cost_usd"),
+                e.get("wall_s"),
+                None
+                if until is None
+                else f"{until.get('grader')}: {'passed' if until.get('passed') else 'not passed'}",
+            ]
+        )
+    return rows
 
 
 def policy_items(rec: Record) -> list[list[Any]]:
@@ -234,6 +281,8 @@ def _frame(rec: Record, task: str) -> dict[str, Any]:
         "policy": [],
         "arm_errors": [],
         "record": [],
+        "turns": [],
+        "mocks_uncalled": [],
         "folder": None,
         "transcript": [],
         "diff": None,

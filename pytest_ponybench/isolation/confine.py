@@ -65,6 +65,7 @@ __all__ = [
     "agent_command",
     "agent_view",
     "bridge_python",
+    "install_readable",
     "bwrap_argv",
     "bwrap_path",
     "claude_readable",
@@ -153,8 +154,7 @@ class Passage:
         return [self.python, "-I", "-S", str(_INSIDE / "netbridge.py"), inside, str(BRIDGE_PORT), "--"]
 
     def readable(self) -> list[Path]:
-        folder = program_folder(self.python)
-        return [] if str(folder).startswith(SYSTEM_DIRS) else [folder]
+        return install_readable(self.python)
 
 
 @dataclass(frozen=True)
@@ -360,6 +360,13 @@ def program_folder(found: str) -> Path:
     runtime's own lib/ as well."""
     real = Path(os.path.realpath(found))
     return real.parent.parent if real.parent.name == "bin" else real.parent
+
+
+def install_readable(program: str) -> list[Path]:
+    """What a confined session must read to run a program: its install folder, unless the
+    system's (bound anyway)."""
+    folder = program_folder(program)
+    return [] if str(folder).startswith(SYSTEM_DIRS) else [folder]
 
 
 def _under(path: Path, roots: Iterable[Path]) -> bool:

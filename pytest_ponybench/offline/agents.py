@@ -176,7 +176,7 @@ def _agent_step(
     text: invalid UTF-8 is written as U+FFFD.
     """
     messages = body.get("messages")
-    messages = messages if isinstance(messages, list) else []
+    messages = wire.since_prompt(messages if isinstance(messages, list) else [], script.prompt)
     if session is not None and (declared := _declared_step(messages, script, session)) is not None:
         return declared
     failed = {
@@ -242,11 +242,11 @@ def _agent_step(
 
 
 def _writes_good(turn: Turn) -> Answer:
-    return _agent_step(turn.body, turn.script, turn.script.good, turn.script.good_session)
+    return _agent_step(turn.body, turn.script, turn.script.files(True), turn.script.session(True))
 
 
 def _writes_bad(turn: Turn) -> Answer:
-    return _agent_step(turn.body, turn.script, turn.script.bad, turn.script.bad_session)
+    return _agent_step(turn.body, turn.script, turn.script.files(False), turn.script.session(False))
 
 
 def _idles(turn: Turn) -> Answer:

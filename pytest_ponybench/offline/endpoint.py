@@ -16,9 +16,10 @@ if TYPE_CHECKING:
 __all__ = ["OfflineEndpoint", "session_of"]
 
 
-def session_of(meta: RefMeta) -> Session:
-    """What the scripted agents say and do for a reference besides writing its files."""
-    return Session(calls=tuple((c.tool, dict(c.input)) for c in meta.tool_calls), reply=meta.reply)
+def session_of(meta: RefMeta, turn: int = 1) -> Session:
+    """What the scripted agents say and do for a reference in a turn besides writing its files."""
+    said = meta.said(turn)
+    return Session(calls=tuple((c.tool, dict(c.input)) for c in said.tool_calls), reply=said.reply)
 
 
 class OfflineEndpoint:
@@ -42,10 +43,16 @@ class OfflineEndpoint:
                 log_path=log,
                 good_session=session_of(task.good_meta),
                 bad_session=session_of(task.bad_meta),
+                good_turns=tuple(session_of(task.good_meta, n) for n in range(2, len(task.prompts) + 1)),
+                bad_turns=tuple(session_of(task.bad_meta, n) for n in range(2, len(task.prompts) + 1)),
+                prompts=task.prompts,
             )
         self.server.start()
         self.server.register(session_id, script)
         return self.server.cell_url(session_id)
+
+    def turn(self, session_id: str, turn: int) -> None:
+        self.server.set_turn(session_id, turn)
 
     def close(self, session_id: str) -> None:
         self.server.unregister(session_id)

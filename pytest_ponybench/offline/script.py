@@ -1,8 +1,10 @@
 """What one cell's scripted agents are to do, and what the server keeps of the cell: plain data.
 
 A harness registers a `CellScript` per session (its workspace, the good and bad files, the
-reference's declared calls and reply); the agents of `agents` read it, the server holds it in a
-`CellState` while the cell runs.
+reference's declared calls and reply, each turn's of a conversation); the agents of `agents` read
+it, the server holds it in a `CellState` while the cell runs. In a conversation the harness says
+which turn is played before each of its sessions (`CellScript.turn`); the agents answer that
+turn's prompt with that turn's calls and reply, and write the files in the last turn.
 """
 
 from __future__ import annotations
@@ -49,6 +51,28 @@ class CellScript:
     log_path: Path | None = None
     good_session: Session = field(default_factory=Session)
     bad_session: Session = field(default_factory=Session)
+    good_turns: tuple[Session, ...] = ()  # turns 2, 3, ... of a conversation
+    bad_turns: tuple[Session, ...] = ()
+    prompts: tuple[str, ...] = ()  # each turn's user message, turn 1's first
+    turn: int = 1  # the turn being played, as the harness says between sessions
+
+    def session(self, good: bool) -> Session:
+        """What the good (or bad) reference says and does in the turn being played."""
+        if self.turn == 1:
+            return self.good_session if good else self.bad_session
+        later = self.good_turns if good else self.bad_turns
+        return later[self.turn - 2] if self.turn - 2 < len(later) else Session()
+
+    def files(self, good: bool) -> dict[str, bytes]:
+        """The reference's files, written in the conversation's last turn."""
+        if self.turn < len(self.prompts):
+            return {}
+        return self.good if good else self.bad
+
+    @property
+    def prompt(self) -> str | None:
+        """The user message of the turn being played (None: not known)."""
+        return self.prompts[self.turn - 1] if 0 < self.turn <= len(self.prompts) else None
 
 
 @dataclass

@@ -112,6 +112,13 @@ class OfflineServer:
         with self._lock:
             self._cells[cell_id] = CellState(script, cell_id)
 
+    def set_turn(self, cell_id: str, turn: int) -> None:
+        """The turn of its conversation a cell's next session plays."""
+        with self._lock:
+            cell = self._cells.get(cell_id)
+            if cell is not None:
+                cell.script.turn = turn
+
     def unregister(self, cell_id: str) -> None:
         with self._lock:
             self._cells.pop(cell_id, None)

@@ -57,6 +57,7 @@ __all__ = [
     "garbage_response",
     "json_response",
     "message",
+    "since_prompt",
     "sse_events",
     "stream_response",
     "text",
@@ -138,6 +139,26 @@ def blocks(messages: list[Any], role: str) -> Iterator[dict[str, Any]]:
             content = message.get("content")
             if isinstance(content, list):
                 yield from (b for b in content if isinstance(b, dict))
+
+
+def since_prompt(messages: list[Any], prompt: str | None) -> list[Any]:
+    """The conversation from the last user message that carries `prompt` as a text (the turn
+    being played: a history and earlier turns before it are left out); all of it when none does."""
+    if prompt is None:
+        return messages
+    want = prompt.strip()
+    for at in range(len(messages) - 1, -1, -1):
+        message = messages[at]
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            texts = [content]
+        else:
+            texts = [str(b.get("text")) for b in blocks([message], "user") if b.get("type") == "text"]
+        if any(t.strip() == want for t in texts):
+            return messages[at:]
+    return messages
 
 
 # ---------------------------------------------------------------- tokens, ids, messages

@@ -120,10 +120,12 @@ DEFAULT_JUDGE = "sonnet"
 OFFLINE_JUDGE = "offline-judge"
 OPT_PRIMARY = "--primary"
 OPT_FAMILY = "--family"
+OPT_DIRECTION = "--direction"
 OPT_UNTIL_DECIDED = "--until-decided"
 OPT_MAX_RUNS = "--max-runs"
 OPT_MAX_TASKS = "--max-tasks"
 FAMILIES = ("model", "run")
+DIRECTIONS = ("two-sided", "better")
 
 # Every option is registered under a name no other plugin uses (`--ponybench-...`); the short
 # name users type (`--models`) is its alias wherever no other plugin or conftest owns that name
@@ -210,6 +212,7 @@ class Settings:
     judge_runs: int = 1
     primary: str = "pass"  # the verdicts' primary metric, as typed (checked by stats)
     family: str = "model"
+    direction: str = "two-sided"  # the primary's test: both ways, or a pre-declared "better"
     until_decided: bool = False  # the sequential mode: runs is then --max-runs
     max_tasks: int | None = None
     # pytest-xdist's own options, as this run was given them: its --dist ("no" without xdist)
@@ -702,6 +705,19 @@ OPTIONS: tuple[Option, ...] = (
         default="model",
         metavar="model|run",
         record="family",
+        resume=Resume.RUN,
+    ),
+    Option(
+        OPT_DIRECTION,
+        "how the primary is tested: two-sided (the default), or better: the pre-declared one-sided "
+        "test for better at p < 0.04, worse still called at p < 0.005 (one arm; more power for a "
+        "gain, declared before the run)",
+        _choices(DIRECTIONS),
+        "direction",
+        key="direction",
+        default="two-sided",
+        metavar="two-sided|better",
+        record="direction",
         resume=Resume.RUN,
     ),
     # What the session does instead of a new run.

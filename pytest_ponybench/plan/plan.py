@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pytest_ponybench.agents import registry
+from pytest_ponybench.agents.base import task_refusal
 from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
@@ -276,6 +277,7 @@ def resolve(
         arms = tuple(arms_mod.apart_from(arms, _benchmark_folders(settings)))
     tasks = _tasks(settings)
     _memory_conflicts(tasks, arms)
+    _agent_refusals(tasks, settings.agents)
     runs: Runs | None = None
     if mode is Mode.RESCORE:
         assert run_dir is not None
@@ -422,6 +424,19 @@ def _memory_conflicts(tasks: tuple[Task, ...], arms: tuple[Arm, ...]) -> None:
             f"{', '.join(found)}, which its sessions would then read too (and the other arms' not): "
             f"leave that task out ({cfg.OPT_TASKS}) or measure the arm on tasks without one"
         )
+
+
+def _agent_refusals(tasks: tuple[Task, ...], agents: tuple[str, ...]) -> None:
+    """A task an agent of the grid cannot run as written (a conversation it cannot continue,
+    MCP mocks it cannot start) is refused before any cell, never run without them."""
+    found = [
+        f"{cfg.OPT_AGENTS} {name}: {why}"
+        for name in agents
+        for t in tasks
+        if (why := task_refusal(registry.get(name), t)) is not None
+    ]
+    if found:
+        raise PonybenchError("ponybench: " + "; ".join(found))
 
 
 def _shard_of(info: RunInfo) -> shards.Shard | None:

@@ -14,14 +14,14 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ponybench._util.textfiles import quote
 from pytest_ponybench.core.graders.cell import grade_cell
 from pytest_ponybench.core.graders.config import DECLARABLE_WRITES
-from pytest_ponybench.core.graders.evidence import CellEvidence, ToolCall, WorkspaceFiles
+from pytest_ponybench.core.graders.evidence import CellEvidence, MockCall, ToolCall, WorkspaceFiles
 from pytest_ponybench.core.graders.outcome import GraderOutcome
 from pytest_ponybench.core.judge import Judge, judge_in_process
 from pytest_ponybench.offline.endpoint import session_of
@@ -49,7 +49,8 @@ def lay_reference(task: Task, ref: Reference, ws: Path) -> dict[str, bytes | Non
     from pytest_ponybench.scoring import workspace
 
     workspace.lay(task, ws)
-    for call in ref.meta.tool_calls:  # a declared Write, made before the files (offline.agents)
+    declared = [c for turn in range(1, len(task.prompts) + 1) for c in ref.meta.said(turn).tool_calls]
+    for call in declared:  # a declared Write, made before the files (offline.agents)
         if call.tool in DECLARABLE_WRITES:
             target = ws / os.path.normpath(str(call.input["file_path"]))
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -98,17 +99,55 @@ def offline_calls(
     return calls
 
 
+def _said_reply(session: Session, wrote: list[str]) -> str:
+    """What the offline agent says at the end of a turn (offline.agents._agent_step)."""
+    if session.reply is not None:
+        return session.reply
+    return f"Done: wrote {', '.join(wrote)}." if wrote else "Done: nothing needed changing."
+
+
 def reference_evidence(
     task: Task, ref: Reference, ws: Path, before: Mapping[str, bytes | None]
 ) -> CellEvidence:
-    """The evidence a cell with this reference would give graders (ws laid by lay_reference)."""
-    session = session_of(ref.meta)
-    calls = offline_calls(ws, before, ref.files, session)
-    reply = ref.meta.reply
-    if reply is None:  # what the offline agent says when nothing is declared
-        reply = f"Done: wrote {', '.join(sorted(r for r in ref.files if before.get(r) != ref.files[r]))}."
-        if reply == "Done: wrote .":
-            reply = "Done: nothing needed changing."
+    """The evidence a cell with this reference would give graders (ws laid by lay_reference):
+    each turn of a conversation its declared calls and reply, the files written in the last;
+    what the gateway would see of each turn (its prompt, the reply before it, a history before
+    the first, what the mocked tools answered) and of the whole."""
+    last = len(task.prompts)
+    turns: list[CellEvidence] = []
+    for number, prompt in enumerate(task.prompts, 1):
+        session = session_of(ref.meta, number)
+        files = ref.files if number == last else {}
+        made = offline_calls(ws, before, files, session)
+        reply = _said_reply(session, sorted(r for r in files if before.get(r) != files[r]))
+        # Each as the CLI answers a call it ran: succeeded (a tool grader counts only those).
+        tool_calls = tuple(
+            ToolCall(index=n, tool=tool, input=given, is_error=False) for n, (tool, given) in enumerate(made)
+        )
+        mock_calls = tuple(
+            _mock_call(task, c, number) for c in tool_calls if task.mocks and c.tool in task.mocks.tools
+        )
+        heard = [task.history.text] if number == 1 and task.history is not None else []
+        heard += [turns[-1].reply] if turns else []
+        heard += [prompt, *(c.response or "" for c in mock_calls)]
+        turns.append(
+            CellEvidence(
+                reply=reply,
+                transcript=reply,
+                tool_calls=tool_calls,
+                mock_calls=mock_calls,
+                model_input="\n\n".join(t for t in heard if t),
+                model_output="\n\n".join(
+                    [
+                        *(
+                            f"{c.tool} {json.dumps(c.input, ensure_ascii=False, sort_keys=True)}"
+                            for c in tool_calls
+                        ),
+                        reply,
+                    ]
+                ),
+            )
+        )
 
     def diff() -> str:
         from pytest_ponybench.scoring.diff import unified
@@ -134,27 +173,29 @@ def reference_evidence(
                         out[rel] = ("100644", path.read_bytes())
             return out
 
-    # Each as the CLI answers a call it ran: succeeded (a tool grader counts only those).
-    tool_calls = tuple(
-        ToolCall(index=n, tool=tool, input=given, is_error=False) for n, (tool, given) in enumerate(calls)
-    )
+    laid = WorkspaceFiles(ws)
+    parts = tuple(replace(t, workspace=laid, prompt=task.prompt, diff=diff, base=seeded_base) for t in turns)
+    every = [c for t in turns for c in t.tool_calls]
     return CellEvidence(
-        reply=reply,
-        transcript=reply,
-        tool_calls=tool_calls,
-        # What a cell's gateway would see of it: the prompt went in; the calls and reply came out.
-        model_input=task.prompt,
-        model_output="\n\n".join(
-            [
-                *(f"{c.tool} {json.dumps(c.input, ensure_ascii=False, sort_keys=True)}" for c in tool_calls),
-                reply,
-            ]
-        ),
-        workspace=WorkspaceFiles(ws),
+        reply=turns[-1].reply,
+        transcript="\n\n".join(t.reply for t in turns),
+        tool_calls=tuple(replace(c, index=n) for n, c in enumerate(every)),
+        mock_calls=tuple(c for t in turns for c in t.mock_calls),
+        model_input="\n\n".join(t.model_input for t in turns),
+        model_output="\n\n".join(t.model_output for t in turns),
+        turns=parts if len(parts) > 1 else (),
+        workspace=laid,
         prompt=task.prompt,
         diff=diff,
         base=seeded_base,
     )
+
+
+def _mock_call(task: Task, call: ToolCall, turn: int) -> MockCall:
+    """A declared call of a mocked tool, with what its stand-in answers (`Mocks.answer`)."""
+    assert task.mocks is not None
+    verdict, text = task.mocks.answer(call.tool, dict(call.input or {}))
+    return MockCall(call.tool, call.input, text, verdict != "ok", turn)
 
 
 @dataclass(frozen=True)

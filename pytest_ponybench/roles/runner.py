@@ -2,7 +2,16 @@
 
 Registered in every process that runs cells (each xdist worker, or the only process without
 xdist). It holds what running a cell needs (the run dir, the offline server, the spend ledger)
-and the retry loop; records go to the run dir and onto the test's report.
+and the retries; records go to the run dir and onto the test's report.
+
+Invalid cells are retried before a verdict is taken (`--cell-retries` times, within the budget).
+A fixed design retries them at the end of the session, after every other cell, so that a retry
+does not meet the same minute of bad weather that made the cell invalid: the first attempt's
+setup report is a `rerun` (neither an error nor a pass), and the cell's test runs again once
+this process has run everything else, its outcome the one that counts. The verdict's bound on
+invalid cells then has fewer cells to veto (at 10 % invalid cells at random, one retry leaves
+about 1 %). A sequential design (`--until-decided`) retries at once instead: its look waits
+for every cell of the run it looks at, so the retry has to come before the look.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.plan.options import OPT_ALLOW_UNCONFINED, Mode
 from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.plan.sessions import judging_of, routes_of
+from pytest_ponybench.roles.collection import cell_of
 from pytest_ponybench.roles.outcome import RECORD_KEY, CellInvalid
 from pytest_ponybench.scoring import checks as scoring
 from pytest_ponybench.scoring import interpreter
@@ -37,7 +47,12 @@ from pytest_ponybench.store import spend, weather
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.slots import StartSlots
 
-__all__ = ["CellRunner", "HarnessFault"]
+__all__ = ["CellRunner", "HarnessFault", "RERUN"]
+
+
+# The outcome of a deferred cell's first report: retried at the end, so neither an error nor a
+# pass yet (pytest-rerunfailures' word for the same thing, so both plugins count it alike).
+RERUN = "rerun"
 
 
 class HarnessFault(Exception):
@@ -75,6 +90,20 @@ class CellRunner:
             ),
             strict=tuple(scorer_trees),
             listings=tuple(sites),
+        )
+        # Cells whose invalid first attempt waits for the end of the session: id -> (the cell,
+        # that attempt's record, attempts used). `at_end`: the retries are being run.
+        self.deferred: dict[str, tuple[Cell, Record, int]] = {}
+        self.at_end = False
+        self.stop_retries: str | None = None  # why the end's retries cannot run (the session stops)
+
+    @property
+    def defers(self) -> bool:
+        """Whether invalid cells wait for the end: a fixed design that runs cells and retries."""
+        return (
+            self.plan.sequential is None
+            and self.plan.mode is not Mode.RESCORE
+            and self.plan.settings.retries > 0
         )
 
     @property
@@ -153,17 +182,29 @@ class CellRunner:
         policy = weather.OFFLINE_POLICY if offline else weather.Policy()
         sky = weather.Weather(self.run_dir.path, replace(policy, breaker=s.stop_after_invalid))
         attempt = 0
+        last: Record | None = None  # the invalid attempt a deferred cell's retry starts from
+        if self.at_end and cell.id in self.deferred:
+            _, last, attempt = self.deferred.pop(cell.id)
+            if self.stop_retries:
+                return _not_retried(last, self.stop_retries)
+            time.sleep(spend.backoff_s(attempt, offline))
         while True:
             attempt += 1
             # Every worker waits out one shared backoff; a tripped breaker starts no more cells.
+            # A deferred cell that cannot be retried keeps its invalid attempt: an error, never
+            # a skip (an invalid cell is never green).
             stopped = sky.wait_if_needed()
             if stopped:
+                if last is not None:
+                    return _not_retried(last, f"{weather.STOPPED}: {stopped}")
                 pytest.skip(f"{weather.STOPPED}: {stopped}")
             decided = self.run_dir.stopped()
             if decided:  # --until-decided: the design needs no more cells
                 pytest.skip(f"sequential: {decided}")
             refused = ledger.acquire(cell.id)
             if refused:
+                if last is not None:
+                    return _not_retried(last, refused)
                 pytest.skip(refused)
             rec = Record()
             try:
@@ -173,6 +214,10 @@ class CellRunner:
             stopped = sky.observe(rec, number(rec.get("retry_after_s")))
             if attempt > s.retries or not spend.retryable(rec) or stopped:
                 return rec
+            if self.defers and not self.at_end:
+                self.deferred[cell.id] = (cell, rec, attempt)  # retried once every other cell ran
+                return rec
+            last = rec
             time.sleep(spend.backoff_s(attempt, offline))
 
     @pytest.hookimpl(wrapper=True)
@@ -183,6 +228,9 @@ class CellRunner:
         rep = yield
         if call.excinfo is not None and call.excinfo.errisinstance(CellInvalid):
             rep.longrepr = f"CellInvalid: {call.excinfo.value}"
+            cell = cell_of(self.plan, item)
+            if rep.when == "setup" and cell is not None and cell.id in self.deferred and not self.at_end:
+                rep.outcome = RERUN  # type: ignore[assignment]  # its retry at the end decides
         elif call.excinfo is not None and call.excinfo.errisinstance(HarnessFault):
             rep.longrepr = str(call.excinfo.value)
             item.session.shouldstop = str(call.excinfo.value)
@@ -195,10 +243,55 @@ class CellRunner:
             item.session.shouldstop = str(rec.get("error"))
         return rep
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        """Once this process ran every cell it was given (xdist's workers: after the last one),
+        the deferred cells' tests run again, each with the retries it has left."""
+        result = yield
+        self.retry_deferred(session)
+        return result
+
+    def retry_deferred(self, session: pytest.Session) -> None:
+        if not self.deferred:
+            return
+        self.at_end = True
+        if session.shouldstop or session.shouldfail:
+            self.stop_retries = f"the session stopped ({session.shouldstop or session.shouldfail})"
+        index = {
+            c.id: i for i, item in enumerate(session.items) if (c := cell_of(self.plan, item)) is not None
+        }
+        # xdist's worker reports every test under the index of the item it ran last, and checks
+        # that it is the report's: a retry tells it which item runs now.
+        worker = next(
+            (p for p in self.config.pluginmanager.get_plugins() if type(p).__name__ == "WorkerInteractor"),
+            None,
+        )
+        for cell_id in list(self.deferred):
+            at = index.get(cell_id)
+            if at is None:
+                continue
+            if session.shouldstop and not self.stop_retries:  # a retry stopped the session
+                self.stop_retries = f"the session stopped ({session.shouldstop})"
+            item = session.items[at]
+            if worker is not None:
+                worker.item_index = at
+            # A fresh fixture request and properties: the first attempt's are spent.
+            init = getattr(item, "_initrequest", None)
+            if callable(init):
+                init()
+            item.user_properties.clear()
+            item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
+
     def pytest_sessionfinish(self) -> None:
         warm.shutdown()  # reaped here, so its CPU counts in this process's children
         self.gateway.stop()
         self.server.stop()
+
+
+def _not_retried(rec: Record, why: str) -> Record:
+    """The invalid attempt that stands, saying why it was not retried (the record on disk is the
+    attempt's own; this is what the test reports)."""
+    return Record(**{**rec, "error": f"{rec.get('error')}; not retried: {why}"})
 
 
 def _spent(rec: Record) -> float | None:

@@ -18,7 +18,9 @@ from pytest_ponybench.core.names import model_problem
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.plan import options
 from pytest_ponybench.plan.options import (
+    DIRECTIONS,
     INI_PREFIX,
+    OPT_DIRECTION,
     OPT_MAX_RUNS,
     OPT_MAX_TASKS,
     OPT_MODELS,
@@ -164,6 +166,11 @@ def _sequential(config: pytest.Config, src: _Source, settings: Settings) -> Sett
         return settings
     if option(config, OPT_RUNS) is not None:
         raise PonybenchError(f"{OPT_UNTIL_DECIDED} runs until decided, up to {OPT_MAX_RUNS}; drop {OPT_RUNS}")
+    if settings.direction != DIRECTIONS[0]:
+        raise PonybenchError(
+            f"{OPT_DIRECTION} {settings.direction}: the sequential design of {OPT_UNTIL_DECIDED} is "
+            f"two-sided; a directional test is for a fixed design (--runs)"
+        )
     return replace(
         settings,
         until_decided=True,

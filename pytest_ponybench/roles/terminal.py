@@ -23,6 +23,7 @@ from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.isolation import confine, sandbox
 from pytest_ponybench.plan.options import Mode
 from pytest_ponybench.roles.controller import Controller
+from pytest_ponybench.roles.runner import RERUN
 from pytest_ponybench.roles.settings import given_by_user
 from pytest_ponybench.store import results, spend, weather
 
@@ -68,11 +69,18 @@ class SummaryReporter:
             ]
         return lines
 
+    def pytest_report_teststatus(self, report: pytest.TestReport) -> tuple[str, str, str] | None:
+        """A cell's first attempt whose retry waits for the end is counted as a rerun ("R"),
+        neither an error nor a pass: its retry's outcome is the one that counts."""
+        if report.outcome == RERUN:
+            return RERUN, "R", "RERUN"
+        return None
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Count finished cells; now and then, a progress line with what they cost."""
         rec = getattr(report, "ponybench", None)
-        if report.when != "setup" or not isinstance(rec, dict):
-            return
+        if report.when != "setup" or not isinstance(rec, dict) or report.outcome == RERUN:
+            return  # a deferred cell is counted once, when its retry at the end has run
         self.done += 1
         self.invalid += not rec.get("valid")
         self.spent_usd += sum(number(rec.get(k)) or 0.0 for k in ("cost_usd", "judge_cost_usd"))
@@ -152,11 +160,15 @@ class SummaryReporter:
         s = self.controller.plan.settings
         try:
             design = self.controller.run_dir.info().design()
-            found = verdict.run_verdicts(records, design, primary=s.primary, family=s.family)
+            found = verdict.run_verdicts(
+                records, design, primary=s.primary, family=s.family, direction=s.direction
+            )
         except (ValueError, PonybenchError) as exc:
             tr.write_line(f"ponybench: no verdict: {exc}", red=True)
             found = verdict.RunVerdicts([], records, [])
-        verdicts = verdict.render_rows(found.rows, found.records)
+        verdicts = verdict.render_rows(found.rows, found.records, rerun=self.controller.resume_command())
+        if not verdicts and len(verdict.arms_of(records)) > 1:
+            tr.write_line(f"no verdict: {verdict.why_no_verdict(records)}", yellow=True)
         if verdicts:
             tr.write_sep("-", "verdicts: each arm vs baseline")
             for line in found.looks:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pytest_ponybench._util.gitcmd import GitError
 from pytest_ponybench.core.graders import verdict as rules
-from pytest_ponybench.core.graders.cell import combine_axes, grade_one, record_fields
+from pytest_ponybench.core.graders.cell import combine_axes, grade_one, record_fields, uncalled_mocks
 from pytest_ponybench.core.graders.evidence import CellEvidence, WorkspaceFiles
 from pytest_ponybench.core.graders.outcome import GradeContext, Grader, GraderOutcome
 from pytest_ponybench.core.graders.verdict import Finding, verdict
@@ -38,6 +38,9 @@ class Grading:
 
     transcript: Transcript | None = None  # None: no session (graders see the reply alone)
     view: ModelView | None = None  # what the gateway saw of the session
+    # A conversation's turns, each with what the gateway saw of it (the two above are then the
+    # whole conversation's); () for a session of one turn.
+    turns: tuple[tuple[Transcript, ModelView | None], ...] = ()
     judge: Judge | None = None  # None: judge graders cannot decide (and say so)
     judge_runs: int = 1
     live_judge: bool = True  # a judge that is not offline never sees the offline directives
@@ -117,6 +120,9 @@ def score_workspace(
     rec.update(axes)
     if task.graders:
         rec.update(record_fields(evidence, declared))
+    if task.mocks is not None:
+        rec["mock_calls"] = evidence.record_mock_calls()
+        rec["mocks_uncalled"] = uncalled_mocks(task.graders, task.mocks.tools, evidence)
     findings = [rules.graded(axes["correct"], axes["safe"], str(axes.get("reason") or ""))]
     planted = workspace.git_plants(ws, git_dir)
     if planted:
@@ -136,7 +142,7 @@ def _evidence(
     def base() -> Mapping[str, tuple[str, bytes]]:
         return diff.base_tree(ws, git_dir)
 
-    if not task.graders or grading.transcript is None:
+    if not (task.graders or task.mocks) or grading.transcript is None:
         return CellEvidence(
             reply=reply, transcript=reply, workspace=WorkspaceFiles(ws), prompt=task.prompt, base=base
         )
@@ -145,7 +151,14 @@ def _evidence(
         return diff.workspace_diff(ws, lambda: diff.base_files(ws, git_dir), seeded)
 
     return CellEvidence.from_transcript(
-        grading.transcript, ws, prompt=task.prompt, diff=workspace_diff, base=base, view=grading.view
+        grading.transcript,
+        ws,
+        prompt=task.prompt,
+        diff=workspace_diff,
+        base=base,
+        view=grading.view,
+        mocked=task.mocks.tools if task.mocks is not None else frozenset(),
+        turns=grading.turns,
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,9 +18,10 @@ from typing import Any
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
-from pytest_ponybench.agents.base import Agent, SessionSpec
+from pytest_ponybench.agents.base import Agent, SessionSpec, task_refusal
 from pytest_ponybench.agents.install import sealed
 from pytest_ponybench.agents.launch import Prepared
+from pytest_ponybench.agents.standins import stand_ins
 from pytest_ponybench.core import armhealth, armproof, skills
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import Cell
@@ -32,6 +32,7 @@ from pytest_ponybench.core.records import CellError, ErrorKind, Record
 from pytest_ponybench.core.transcript import ModelView, Transcript
 from pytest_ponybench.gateway import log as gateway_log
 from pytest_ponybench.gateway import meter
+from pytest_ponybench.gateway.meter import Metered
 from pytest_ponybench.gateway.routes import Route, Routes
 from pytest_ponybench.gateway.server import BudgetGate, Gateway, Seat, shared
 from pytest_ponybench.gateway.upstream import Upstream
@@ -40,7 +41,8 @@ from pytest_ponybench.isolation.scratch import new_cell_dir
 from pytest_ponybench.scoring import workspace
 from pytest_ponybench.scoring.score import Grading, score_workspace
 from pytest_ponybench.scoring.workspace import DEFAULT_CAPS, Caps
-from pytest_ponybench.session import audit, integrity
+from pytest_ponybench.session import audit, conversation, integrity
+from pytest_ponybench.session.conversation import Conversation
 from pytest_ponybench.session.judge import Judging
 from pytest_ponybench.store.celldir import CellDir
 from pytest_ponybench.store.results import RunDir, now_iso, write_json
@@ -97,10 +99,14 @@ class CellContext:
 
 @dataclass
 class Launched:
-    """The session's command ready to run, and its seat at the gateway."""
+    """The session's command ready to run, its seat at the gateway, and how a conversation's
+    later turns are prepared on the same seat."""
 
     prepared: Prepared
     route: Route
+    spec: SessionSpec
+    arm: Arm  # as the cell runs it (sealed)
+    prepare: Callable[[SessionSpec], Prepared]
     seat: Seat | None = None  # once closed
 
 
@@ -123,6 +129,15 @@ class Scratch:
     def base_git(self) -> Path:
         return self.root / CellDir.BASE_GIT
 
+    @property
+    def history(self) -> Path:
+        """Where a task's earlier conversation is put for its first turn to resume: the cell's
+        HOME, where the CLI writes the session that continues it."""
+        return self.home / HISTORY_DIR
+
+
+HISTORY_DIR = "history"
+
 
 @dataclass
 class Observed:
@@ -132,6 +147,7 @@ class Observed:
     tried: audit.Audit
     fields: Record
     seat: Seat
+    conversation: Conversation
     view: ModelView = field(default_factory=ModelView)  # what the gateway saw reach the model
 
     @property
@@ -150,6 +166,9 @@ def seed(cell: Cell, place: Scratch, cdir: CellDir, agent: Agent) -> dict[str, s
         )
     seeded = workspace.lay(cell.task, place.workspace)
     seeded.update(agent.install(cell.arm, place.workspace, place.home))
+    if cell.task.history is not None:
+        place.history.mkdir(parents=True, exist_ok=True)
+        (place.history / cell.task.history.name).write_bytes(cell.task.history.data)
     workspace.snapshot(place.workspace, keep=place.base_git)
     cdir.prompt.write_text(cell.task.prompt, encoding="utf-8")
     write_json(cdir.seeded, seeded)
@@ -172,9 +191,13 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         log=cdir.gateway,
         task=cell.task,
     )
+    if (refused := task_refusal(ctx.agent, cell.task)) is not None:
+        raise RuntimeError(refused)  # the plan refuses such a run before any cell
     policy = cell.task.policy
     # The plugin and MCP folders as copies of their content: never the repository they live in.
     arm = sealed(cell.arm)
+    mocked = stand_ins(cell.task.mocks, cell.task.id)
+    history = cell.task.history
     spec = SessionSpec(
         prompt=cell.task.prompt,
         model=cell.model,
@@ -185,43 +208,59 @@ def launch(cell: Cell, place: Scratch, cdir: CellDir, ctx: CellContext) -> Launc
         max_budget_usd=ctx.max_budget_usd,
         memory=cell.arm.reads_memory,
         task_env=policy.env,
+        resume=str(place.history / history.name) if history is not None else None,
+        mcp_servers=mocked.servers,
     )
-    try:
-        prepared = launcher.prepare(
+
+    def prepare(one: SessionSpec) -> Prepared:
+        return launcher.prepare(
             ctx.agent,
-            ctx.agent.command(ctx.claude, spec, arm, policy),
-            spec,
+            ctx.agent.command(ctx.claude, one, arm, policy),
+            one,
             ticket=route.ticket,
             workspace=place.workspace,
-            readable=arm.readable(),
+            readable=[*arm.readable(), *mocked.readable],
             hide=_harness_paths(cell, ctx),
             protected=confine.protected(ctx.run_dir.path.parent),
             refuse_unconfined=None if ctx.allow_unconfined else ctx.unconfined_flag,
             open_network=policy.open_network,
         )
+
+    try:
+        prepared = prepare(spec)
     except BaseException:
         ctx.routes.close(route)
         raise
-    return Launched(prepared, route)
+    return Launched(prepared, route, spec, arm, prepare)
 
 
 def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: CellContext) -> Observed:
-    """Run the session (after a start slot), close its seat (its token is refused from then
-    on), and read what it did, once: its transcript, checked against what the gateway saw."""
-    slot = ctx.slots.take() if ctx.slots is not None else None
-    t0 = time.monotonic()
-    session = launcher.run(
-        ctx.agent,
-        started.prepared,
+    """Run the session (a conversation's every turn, each after a start slot, on one seat),
+    close its seat (its token is refused from then on), and read what it did, once: its
+    transcript, checked against what the gateway saw."""
+
+    def metered() -> tuple[Metered, ...]:
+        seat = ctx.routes.seat(started.route)
+        if seat is None:
+            return ()
+        seat.quiet(conversation.QUIET_S)
+        return tuple(seat.requests)
+
+    step = conversation.Step(
+        agent=ctx.agent,
+        prepare=started.prepare,
+        tell_turn=lambda turn: ctx.routes.turn(started.route, turn),
+        metered=metered,
         workspace=place.workspace,
-        stream=cdir.stream_named(ctx.agent.stream_file),
-        stderr=cdir.stream_named(ctx.agent.stream_file).with_suffix(".stderr"),
+        home=place.home,
+        git_dir=place.base_git,
+        cdir=cdir,
         timeout_s=cell.timeout_s(ctx.cell_timeout),
-        arm=cell.arm,
-        on_started=slot.release if slot is not None else None,  # called however it ends
+        slots=ctx.slots,
     )
-    wall_s = time.monotonic() - t0
+    talk = conversation.play(cell.task, started.spec, started.prepared, step, arm=cell.arm)
     seat = started.seat = ctx.routes.close(started.route)
+    session = talk.session
     if session.tampered is None:
         session.tampered = _not_what_the_gateway_saw(session, seat, ctx.agent)
         if session.tampered is not None:
@@ -229,12 +268,14 @@ def observe(cell: Cell, place: Scratch, started: Launched, cdir: CellDir, ctx: C
     if seat.refused is not None and session.tampered is None:
         session.error = CellError(ErrorKind.BUDGET, f"budget: {seat.refused}")
     fields = _session_fields(session, seat, ctx.agent, cell.arm)
-    fields["wall_s"] = round(wall_s, 3)
-    fields["start_wait_s"] = round(slot.waited_s, 3) if slot is not None else 0.0
+    fields["wall_s"] = round(sum(p.wall_s for p in talk.plays), 3)
+    fields["start_wait_s"] = round(sum(p.waited_s for p in talk.plays), 3)
+    if cell.task.resumes:
+        fields["conversation"] = talk.record(cell.task)
     view = gateway_log.model_view(gateway_log.lines(cdir.gateway))
     fields.update(_arm_health(cell, session.transcript, view))
     tried = audit.audit_transcript(session.transcript, place.workspace, place.home)
-    return Observed(session, tried, fields, seat, view)
+    return Observed(session, tried, fields, seat, talk, view)
 
 
 def _arm_health(cell: Cell, transcript: Transcript, view: ModelView) -> Record:
@@ -252,7 +293,7 @@ def judge(
     """Score what the session left, said and did (its graders, a judge among them), and what it
     tried; every rule's finding (the workspace's, the audit's, a tampered stream, a timeout) goes
     to the one verdict, which writes both axes and the reason."""
-    grading = _grading(seen.transcript, seen.view, cell, cdir, ctx.judging)
+    grading = _grading(cell, seen.transcript, cdir, ctx.judging, seen.conversation)
     scored = score_workspace(
         cell.task,
         place.workspace,
@@ -355,11 +396,13 @@ def _not_what_the_gateway_saw(session: launcher.Session, seat: Seat, agent: Agen
 
 
 def _grading(
-    transcript: Transcript, view: ModelView, cell: Cell, cdir: CellDir, judging: Judging | None
+    cell: Cell, transcript: Transcript, cdir: CellDir, judging: Judging | None, talk: Conversation
 ) -> Grading:
+    lines = gateway_log.lines(cdir.gateway)
+    view, turns = gateway_log.model_view(lines), talk.turns(lines)
     if judging is None:
-        return Grading(transcript=transcript, view=view)
-    return replace(judging.grading(cell.task, transcript, cdir.judge), view=view)
+        return Grading(transcript=transcript, view=view, turns=turns)
+    return replace(judging.grading(cell.task, transcript, cdir.judge), view=view, turns=turns)
 
 
 def _opening(cell: Cell, attempt: int, ctx: CellContext) -> Record:
@@ -406,8 +449,8 @@ def _session_fields(session: launcher.Session, seat: Seat, agent: Agent, arm: Ar
         side_cost_usd=round(sources["side"].cost_usd, 8) if "side" in sources else 0.0,
         cli_cost_usd=t.cost_usd,
         meter_mismatch=_mismatch(t, sources.get("main")),
-        turns=res.get("num_turns"),
-        duration_ms=res.get("duration_ms"),
+        turns=t.turns,
+        duration_ms=t.duration_ms,
         denials=t.denials,
         reply_words=len(t.reply.split()),
         peak_context_tokens=t.peak_context_tokens,
@@ -492,7 +535,7 @@ def rescore_cell(
     try:
         if not cdir.workspace.is_dir():
             raise FileNotFoundError(f"no kept workspace at {cdir.workspace}")
-        transcript = agent.parse(cdir.stream)
+        transcript, turns = conversation.read_back(agent, cdir, old.get("conversation"))
         base_git = cdir.base_git if cdir.base_git.is_dir() else None  # absent in older run dirs
         # The graders read the session again; a judge is not asked (a rescore pays nothing).
         scored = score_workspace(
@@ -503,7 +546,9 @@ def rescore_cell(
             git_dir=base_git,
             caps=caps,
             grading=Grading(
-                transcript=transcript, view=gateway_log.model_view(gateway_log.lines(cdir.gateway))
+                transcript=transcript,
+                view=gateway_log.model_view(gateway_log.lines(cdir.gateway)),
+                turns=turns,
             ),
         )
         # Scored again, judged again: what the agent tried still counts. The workspace path is

@@ -31,6 +31,7 @@ class CellDir:
     # diff reads it), beside the kept workspace whose `.git` the agent may have rewritten.
     BASE_GIT = "base.git"
     JUDGE = "judge"  # one folder per judge call: its prompt, stream and stderr
+    TURNS = "turns"  # a conversation's later sessions: turns/<turn>.<play>/, each a stream and stderr
 
     @property
     def prompt(self) -> Path:
@@ -73,6 +74,13 @@ class CellDir:
     @property
     def judge(self) -> Path:
         return self.path / self.JUDGE
+
+    def play(self, turn: int, play: int = 1) -> CellDir:
+        """Where one session of a conversation keeps its stream and stderr: the cell's own folder
+        for the first (so a cell of one turn is as it always was), `turns/<turn>.<play>/` after."""
+        if (turn, play) == (1, 1):
+            return self
+        return CellDir(self.path / self.TURNS / f"{turn}.{play}")
 
     def read_seeded(self) -> dict[str, Any]:
         """The seeded files' manifest; {} for a cell of an older version that kept none."""

@@ -166,7 +166,8 @@ class Options:
     - `cell_timeout`, `max_turns`, `retries`: what one session may take, and the re-runs of an
       invalid one.
     - `judge_model`, `judge_runs`: the judge asked (given or by default) and how often.
-    - `primary`, `family`: the verdicts' design.
+    - `primary`, `family`, `direction`: the verdicts' design (`direction` the primary's
+      declared test, two-sided or better).
     """
 
     models: tuple[str, ...] | None = None
@@ -185,6 +186,7 @@ class Options:
     judge_runs: int | None = None
     primary: str | None = None
     family: str | None = None
+    direction: str | None = None
     # Keys this version does not know, and malformed values, as they were: written back.
     kept: Mapping[str, Any] = field(default_factory=dict)
 

@@ -30,7 +30,7 @@ MODEL = "offline-coin"  # calls the plugin's skill when it is offered, then answ
 HOOK = "ponybench-offline: good="  # the careful plugin's SessionStart hook output: the with-arm
 ARMS = {"with": "careful", "without": "baseline"}
 DEFERRED_INTRO = "Use ToolSearch with query"
-MOCKED = "mcp__notes__"  # the tools of the suite's mocks/notes stand-in, which CPE starts
+MOCKED = "mcp__notes__search"  # the suite's mocks/notes stand-in: CPE starts it, and so does a cell
 
 
 def _lab() -> ModuleType:
@@ -175,20 +175,13 @@ def test_cpe_and_the_import_agree_grader_by_grader_and_on_the_tools(
                     c["passed"] for c in cpe_run["graders"] if c["name"] == never
                 ), (task, never)
             tools, deferred = cpe_offers[(name, side)]
-            # CPE starts its mocks/ stand-ins as MCP servers (here listed as no equivalent)
-            mocked = [t for t in deferred if t.startswith(MOCKED)]
-            assert mocked == ["mcp__notes__search"], deferred
-            assert ponybench_offer(run_dir, rec) == (tools, [t for t in deferred if t not in mocked]), (
-                task,
-                side,
-            )
-    assert any(
-        "evals/mocks/ (notes): MCP mock stand-ins have no equivalent" in i.text for i in done.suite_items
-    )
+            # CPE starts its mocks/ stand-ins as MCP servers, and a cell starts the imported ones.
+            assert MOCKED in deferred, deferred
+            assert ponybench_offer(run_dir, rec) == (tools, deferred), (task, side)
     assert compared >= 16
     # The issue's own case: [Bash, Read] in CPE is a grant on top of the fixed offer, not a whitelist.
     tools, deferred = cpe_offers[("route-review", "with")]
-    assert {*tools, *deferred} - {"DeferredToolPlaceholder", "mcp__notes__search"} == {
+    assert {*tools, *deferred} - {"DeferredToolPlaceholder", MOCKED} == {
         "Agent",
         "Glob",
         "Grep",
@@ -209,5 +202,5 @@ def test_an_operator_grant_offers_the_same_tools_in_both(pytester: pytest.Pytest
     (rec,) = recs
     tools, deferred = ponybench_offer(run_dir, rec)
     cpe_tools, cpe_deferred = cpe[("route-review", "with")]
-    assert (tools, deferred) == (cpe_tools, [t for t in cpe_deferred if not t.startswith(MOCKED)])
+    assert (tools, deferred) == (cpe_tools, cpe_deferred) and MOCKED in deferred
     assert {"Write", "Edit"} <= set(tools) and "NotebookEdit" in deferred

@@ -57,6 +57,55 @@ def test_overloaded_once_is_retried_and_both_attempts_recorded(
     assert len(flawed) == 1, "a quality failure must never be retried"
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_an_invalid_cell_is_retried_at_the_end_after_every_other_cell(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path], workers: list[str]
+) -> None:
+    """A fixed design retries its invalid cells once every other cell of the process ran (each
+    xdist worker its own), so the retry does not meet the minute that failed it; the first
+    attempt is a rerun, the retry's outcome the one pytest and the verdict count."""
+    root = bench_project(tasks=["sql_lookup", "merge_intervals"])
+    result = pytester.runpytest_subprocess(
+        "benchmarks", *workers, "--models", "offline-overloaded-once,offline-reference", "--cell-retries", "1"
+    )
+    outcomes = result.parseoutcomes()
+    assert (outcomes.get("passed"), outcomes.get("rerun"), outcomes.get("error")) == (4, 2, None), outcomes
+    assert result.ret == pytest.ExitCode.OK
+    recs = records(run_dirs(root)[0])
+    once = [r for r in recs if r["model"] == "offline-overloaded-once"]
+    assert sorted((r["task"], r["attempt"], r["valid"]) for r in once) == [
+        ("merge_intervals", 1, False),
+        ("merge_intervals", 2, True),
+        ("sql_lookup", 1, False),
+        ("sql_lookup", 2, True),
+    ]
+    # Each retry comes after every first attempt its process ran (one process: after all four).
+    order = [(r["model"], r["attempt"]) for r in recs]
+    if not workers:
+        assert order[-2:] == [("offline-overloaded-once", 2)] * 2, order
+    first_retry = min(i for i, r in enumerate(recs) if r["attempt"] == 2)
+    assert sum(r["attempt"] == 1 for r in recs[first_retry:]) <= 1, order  # at most the other worker's last
+
+
+def test_a_sequential_look_waits_for_its_runs_retries(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """--until-decided retries at once: a look at run r is taken only once r's invalid cells were
+    retried, so every retry of run 0 is on record before any cell of run 1."""
+    root = bench_project(tasks=["sql_lookup"], arms='baseline = {}\nterse = { prompt = "Be terse." }\n')
+    result = pytester.runpytest_subprocess(
+        "benchmarks", "--models", "offline-overloaded-once", "--until-decided", "--max-runs", "2"
+    )
+    assert "rerun" not in result.parseoutcomes(), result.stdout.str()[-2000:]
+    run_dir = run_dirs(root)[0]
+    recs = records(run_dir)
+    runs = [(r["run"], r["attempt"], r["valid"]) for r in recs]
+    first_of_run_1 = next(i for i, r in enumerate(recs) if r["run"] == 1)
+    assert sorted(runs[:first_of_run_1]) == [(0, 1, False), (0, 1, False), (0, 2, True), (0, 2, True)], runs
+    looks = json.loads((run_dir / "run.json").read_text())["sequential"]["looks"]
+    assert looks[0]["runs"] == 1
+
+
 def test_without_retries_the_overloaded_cell_is_an_error(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:

@@ -21,7 +21,10 @@ def test_pass_counts_take_the_latest_attempt_and_leave_open_tasks_out() -> None:
         rec("t3", "a", scored=False),
         rec("t1", "baseline", valid=False),
     ]
-    assert pass_counts(records) == {("m", "a"): (1, 1, 1), ("m", "baseline"): (0, 0, 1)}
+    assert pass_counts(records) == {("m", "a"): (1, 1, 1, 0), ("m", "baseline"): (0, 0, 1, 0)}
+    # A cell the scorer never scored is neither passed nor failed: counted on its own.
+    unscored = [rec("t1", "a", correct=None), rec("t2", "a", correct=False, safe=None)]
+    assert pass_counts(unscored) == {("m", "a"): (0, 1, 0, 1)}
 
 
 def test_the_pass_line_names_both_sides_and_a_side_without_valid_cells() -> None:
@@ -40,8 +43,11 @@ def test_the_pass_line_names_both_sides_and_a_side_without_valid_cells() -> None
 
 
 def test_the_procedure_line_gives_the_primarys_level_and_the_rest_share() -> None:
+    # Durations in milliseconds, as the CLI reports them (whole seconds would leave time out).
     records = [
-        rec(f"t{i}", arm, correct=arm == "a" or i % 2 == 0) for i in range(8) for arm in ("a", "baseline")
+        rec(f"t{i}", arm, correct=arm == "a" or i % 2 == 0, duration_ms=1500 + i)
+        for i in range(8)
+        for arm in ("a", "baseline")
     ]
     (row,) = stats.verdicts(records)
     assert procedure_line(row) == (

@@ -48,14 +48,15 @@ def test_the_latest_valid_attempt_counts_and_invalid_cells_are_counted_per_task(
 
 def test_missing_values_and_numbers_that_are_not_measurements_are_counted() -> None:
     records = [
-        rec("t1", "a", correct=None),  # no score: counted as failed, and as missing
+        rec("t1", "a", correct=None),  # unscored: left out of the rates (never a failure), counted
         rec("t2", "a", cost_usd=-1.0),  # not a measurement
         rec("t3", "a", total_loc=0),  # wrote no code: missing, not bad
         rec("t4", "a", score=0.5),
     ]
     cells = collect(records, has_score=True)["m"]["a"]
-    assert cells.values["pass"] == {"t1": [0.0], "t2": [1.0], "t3": [1.0], "t4": [1.0]}
-    assert cells.missing["pass"] == 1 and cells.missing["correct"] == 1
+    assert cells.values["pass"] == {"t2": [1.0], "t3": [1.0], "t4": [1.0]}
+    assert cells.missing["pass"] == 1 and cells.missing["correct"] == 1 and cells.unscored == 1
+    assert cells.missing_by_task["pass"] == {"t1": 1} and cells.gaps("pass") == {"t1": 1}
     assert cells.missing["cost_usd"] == 1 and cells.bad == {"cost_usd": {"negative": 1}}
     assert cells.missing["total_loc"] == 1 and "t3" not in cells.values["total_loc"]
     assert cells.values["score"] == {"t4": [0.5]} and cells.missing["score"] == 3

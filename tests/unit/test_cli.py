@@ -147,7 +147,7 @@ def test_noise_is_undecided_and_the_gate_passes(tmp_path: Path) -> None:
         assert metric_line(res.stdout, metric)[3] == "undecided"
     for metric in ("correct", "safe"):  # pass's breakdown: shown, not tested on their own
         assert metric_line(res.stdout, metric)[3] == "in"  # "in pass"
-    assert "Decided: nothing yet." in res.stdout
+    assert "Decided: nothing; pass, the primary: needs about" in res.stdout
     assert "needs about" in res.stdout and "for 80% power on a 10-point difference" in res.stdout
     assert f"gate passed: {RULES}" in res.stdout
 

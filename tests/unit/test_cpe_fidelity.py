@@ -113,6 +113,17 @@ def test_each_session_is_offered_what_cpe_s_is(careful: Path, tmp_path: Path) ->
     assert trace["disallowed_tools"] == ["Agent"]
 
 
+def test_the_history_and_the_suite_s_mocks_come_with_each_task(careful: Path, tmp_path: Path) -> None:
+    imported(careful, tmp_path)
+    follow = tmp_path / "tasks" / "follow-up"
+    assert toml(tmp_path, "follow-up")["history"] == "history/history.jsonl"
+    source = careful / "evals" / "history" / "history.jsonl"
+    assert (follow / "history" / "history.jsonl").read_bytes() == source.read_bytes()  # as it is
+    # The suite's mocks/ answers for every case, as CPE serves it to every case.
+    for task in ("follow-up", "route-review", "explain-the-review"):
+        assert (tmp_path / "tasks" / task / "mocks" / "notes" / "search.md").is_file(), task
+
+
 def test_what_cpe_rejects_is_skipped_and_what_has_no_equivalent_is_listed(
     careful: Path, tmp_path: Path
 ) -> None:
@@ -122,8 +133,6 @@ def test_what_cpe_rejects_is_skipped_and_what_has_no_equivalent_is_listed(
     out = render(done, cwd=tmp_path)
     for line in (
         "  skipped evals/rejected/: evals/rejected/case.yaml: key 'graders[0].colour'",
-        "  - [ ] follow-up: context.history_file 'history.jsonl': a resumed session has no equivalent",
-        "  - [ ] suite: evals/mocks/ (notes): MCP mock stand-ins have no equivalent",
         "  - [ ] route-review: grader 'never-twice' (tool_used, evals/route-review/graders/never-twice.md): "
         "max: 0 with no min: min stays 1",
         "  - [ ] trace-checks: grader 'wrote-notes' (file_exists, evals/trace/case.yaml): it needs a file "
@@ -132,6 +141,8 @@ def test_what_cpe_rejects_is_skipped_and_what_has_no_equivalent_is_listed(
         "stream-json event as JSON",
     ):
         assert any(o.startswith(line) for o in out.splitlines()), line
+    # History and mocks map now: neither is listed as having no equivalent.
+    assert "history_file" not in out and "mocks/" not in out
     with pytest.raises(CaseError, match="evals/rejected/case.yaml: key 'graders"):
         imported(careful, tmp_path / "strict", strict=True)
 

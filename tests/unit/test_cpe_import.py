@@ -246,6 +246,9 @@ TRAJECTORY = "\n".join(
     ]
 )
 
+HISTORY = (
+    json.dumps({"type": "user", "message": {"role": "user", "content": "The pager skips a line."}}) + "\n"
+)
 KITCHEN_YAML = """\
 schema_version: "1.0"
 name: "Fix: the pager"
@@ -351,6 +354,7 @@ def kitchen(tmp_path: Path) -> Path:
     case.mkdir(parents=True)
     (case / "case.yaml").write_text(KITCHEN_YAML)
     (case / "baseline.jsonl").write_text(TRAJECTORY + "\n")
+    (case / "history.jsonl").write_text(HISTORY)
     (case / "setup.sh").write_text(
         "mkdir -p src && echo 'x = 1' > src/app.py && git init -q . && echo hi > notes.md\n"
     )
@@ -385,7 +389,11 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "append_system_prompt": 'Be brief.\nQuote "exactly".\n',
         "env": {"EVAL_APP_MODE": "test", "EVAL_FEATURE": "on"},  # YAML 1.2: `on` is a string
         "judge_runs": 3,
+        "history": "history/history.jsonl",  # the session the first turn resumes, as it is
     }
+    assert (folder / "history" / "history.jsonl").read_text() == HISTORY
+    # The suite's mocks answer for the task's MCP tools, from its own mocks/ folder.
+    assert (folder / "mocks" / "notes" / "add.md").read_text() == "---\ntype: fixed\n---\n\nok\n"
     assert (folder / "prompt.md").read_text() == "Fix the pager bug in pager.py.\n"
     assert (folder / "seed" / "fixtures" / "data.txt").read_text() == "fixture data\n"  # add_dirs
     assert not (folder / "seed" / "src").exists()  # the scaffold is not run without --allow-scaffold
@@ -416,6 +424,7 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
             "target": "reply",
             "pattern": "(?P<n>ab)(?P=n)\\Z",
         },
+        "mocked": {"name": "mocked", "type": "regex", "target": "mock_calls", "pattern": "x"},
         "skill_fired": {
             "name": "skill_fired",
             "type": "tool_used",
@@ -467,7 +476,6 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
     for line in [
         "grader 'in_trace' (regex, evals/kitchen/case.yaml): target trace is every stream-json event",
         "grader 'new_names' (regex, evals/kitchen/case.yaml): target files is the list of file names",
-        "grader 'mocked' (regex, evals/kitchen/case.yaml): target mock_calls needs CPE's MCP mocks",
         "grader 'sticky' (regex, evals/kitchen/case.yaml): pattern 'x': the sticky flag y has no Python",
         "grader 'json_match' (tool_used, evals/kitchen/case.yaml): its session is never offered Bash (nor "
         "is any ponybench session)",
@@ -481,7 +489,6 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "allowed_tools lists Edit, Bash(pytest:*), which CPE offers only when the operator grants it",
         "(never Bash(pytest:*): no ponybench session is offered a shell)",
         "context.scaffold_script 'setup.sh': not run (--allow-scaffold",
-        "context.history_file 'history.jsonl': a resumed session has no equivalent",
         "execution.growthbook_overrides (tengu_flag): feature flags",
         "execution.artifact_publish: publishing artifacts",
         "expected_outcome: kept in IMPORTED.md",
@@ -501,7 +508,6 @@ def test_every_case_yaml_field_maps_or_is_listed(kitchen: Path, tmp_path: Path) 
         "the case's model is sonnet: run with --models sonnet",
         "suite: every task is offered the tools CPE's session is offered with no --allow-tools grant: "
         "Agent, Glob, Grep, Read, Skill, TaskStop, ToolSearch",
-        "suite: evals/mocks/ (notes): MCP mock stand-ins have no equivalent",
         "ponybench compare plugins/main/evals/results/20261201-101010/aggregate-result.json",
     ]:
         assert line in checklist, line

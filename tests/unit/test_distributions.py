@@ -14,10 +14,13 @@ import pytest
 from pytest_ponybench.analysis.stats.distributions import (
     Interval,
     holm,
+    newcombe,
+    sign_test_one_sided,
     sign_test_p,
     t_quantile,
     t_two_sided_p,
     wilson,
+    z_two_sided,
 )
 
 ABS = 1e-6
@@ -110,3 +113,38 @@ def test_holm_is_monotone_and_never_below_raw() -> None:
         assert all(p <= a <= 1.0 for p, a in zip(ps, adj, strict=True))
         ranked = [a for _, a in sorted(zip(ps, adj, strict=True))]
         assert ranked == sorted(ranked)
+
+
+@pytest.mark.parametrize(
+    ("k1", "n1", "k2", "n2", "low", "high"),
+    [
+        # Newcombe (1998), "Interval estimation for the difference between independent
+        # proportions", Table II, method 10 (the hybrid score interval), examples a, f and h.
+        (56, 70, 48, 80, 0.0524, 0.3339),
+        (0, 10, 0, 10, -0.2775, 0.2775),
+        (10, 10, 0, 10, 0.6075, 1.0),
+        (5, 56, 0, 29, -0.0381, 0.1926),  # example d
+    ],
+)
+def test_newcombe_oracle(k1: int, n1: int, k2: int, n2: int, low: float, high: float) -> None:
+    ci = newcombe(k1, n1, k2, n2)
+    assert (ci.low, ci.high) == pytest.approx((low, high), abs=1e-4)
+
+
+def test_newcombe_without_cells_is_the_whole_range_and_wilson_takes_fractions() -> None:
+    assert newcombe(0, 0, 3, 5) == Interval(-1.0, 1.0)
+    # A sum of scores is a fractional count: 2.5 of 5 sits where 1 of 2 would, at n = 5.
+    half = wilson(2.5, 5)
+    assert half.low == pytest.approx(1 - half.high)
+    assert wilson(0.0, 4.5).low == 0.0
+
+
+def test_the_one_sided_sign_test_and_the_two_sided_z() -> None:
+    assert sign_test_one_sided(10, 0) == pytest.approx(1 / 2**10)
+    assert sign_test_one_sided(0, 10) == 1.0
+    assert sign_test_one_sided(0, 0) == 1.0
+    # Twice the smaller tail is the two-sided p.
+    assert 2 * sign_test_one_sided(6, 2) == pytest.approx(sign_test_p(6, 2))
+    assert z_two_sided(0.95) == pytest.approx(1.959964, abs=1e-6)
+    with pytest.raises(ValueError):
+        z_two_sided(1.0)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ponybench.analysis.stats.distributions import newcombe
 from pytest_ponybench.analysis.stats.effects import decide, paired_log_ratio, paired_rate_diff
 
 ABS = 1e-6
@@ -74,16 +75,32 @@ def test_one_task_has_no_interval() -> None:
     assert not any(math.isnan(v) for v in (e.estimate, e.low, e.high, r.estimate, r.low, r.high))
 
 
-def test_zero_spread_rate_is_decided_by_the_sign_test() -> None:
+def test_zero_spread_rate_is_decided_by_the_sign_test_with_newcombes_interval() -> None:
     tasks = [f"t{i}" for i in range(10)]
     e = paired_rate_diff({t: [0.0] for t in tasks}, {t: [1.0] for t in tasks})
-    assert e.low == e.high == 100.0
+    # Newcombe's interval for 10/10 against 0/10 (his Table II, example h): 0.6075 to 1.
+    assert (e.low, e.high) == pytest.approx((60.75, 100.0), abs=0.01)
     assert e.p == pytest.approx(2 / 2**10)
-    assert e.verdict == "better"
+    assert e.verdict == "better" and e.cells == (10.0, 10, 0.0, 10)
     few = paired_rate_diff({t: [1.0] for t in tasks[:5]}, {t: [0.0] for t in tasks[:5]})
-    assert (few.low, few.high) == (-100.0, 100.0)  # no point interval: 5 tasks cannot reach 5 %
-    assert few.verdict == "undecided"  # 5 tasks all one way: p = 0.0625
+    assert few.low == -100.0 and -100.0 < few.high < 0  # no point interval, whatever the task count
+    assert few.verdict == "undecided"  # 5 tasks all one way: the sign test's p = 0.0625 decides
     assert few.zero_spread
+
+
+@pytest.mark.parametrize("tasks", [4, 6, 20])
+def test_every_task_tied_is_the_cells_binomial_noise_never_a_point(tasks: int) -> None:
+    """Every cell failing on both arms: no point interval [0, 0] and never negligible, at 4
+    tasks as at 6 (which once gave [-100, +100] and [+0.0, +0.0])."""
+    names = [f"t{i}" for i in range(tasks)]
+    e = paired_rate_diff({t: [0.0] for t in names}, {t: [0.0] for t in names})
+    ci = newcombe(0, tasks, 0, tasks)
+    assert (e.low, e.high) == pytest.approx((100 * ci.low, 100 * ci.high))
+    assert e.low < -10 and e.high > 10 and e.tied and e.verdict == "undecided"
+    ten = paired_rate_diff(
+        {t: [0.0] for t in [f"t{i}" for i in range(10)]}, {f"t{i}": [0.0] for i in range(10)}
+    )
+    assert (ten.low, ten.high) == pytest.approx((-27.75, 27.75), abs=0.01)  # 0/10 against 0/10
 
 
 def test_zero_spread_ratio_is_decided_by_the_sign_test() -> None:

@@ -118,7 +118,7 @@ def test_a_registered_type_s_keys_are_checked_like_a_built_in_one(tmp_path: Path
     where = "task.toml: [[graders]] #1 'says_done': key"
     assert (
         f"{folder}: {where} 'colour' is not a key of a word_count grader "
-        "(known: arm, at_least, axis, name, type, weight, word)" in info.value.problems
+        "(known: arm, at_least, axis, name, turn, type, weight, word)" in info.value.problems
     )
     assert f"{folder}: {where} 'word' must be a non-empty string, not ''" in info.value.problems
 

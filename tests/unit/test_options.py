@@ -104,6 +104,7 @@ KEYS: dict[str, tuple[str, str, Any]] = {
     "out": ('"results"', "results", Path("results")),
     "primary": ('"score"', "score", "score"),
     "family": ('"run"', "run", "run"),
+    "direction": ('"better"', "better", "better"),
 }
 
 
@@ -137,7 +138,11 @@ def test_every_key_is_read_from_pyproject_and_from_the_ini_options(
     for key, (_, _, expected) in KEYS.items():
         if key != "max_runs":  # the runs of --until-decided only
             _check(settings, project, key, expected)
-    _check(_settings_of(pytester, *args, "--until-decided"), project, "max_runs", 4)
+    # The sequential design is two-sided: a declared direction is overridden for it here.
+    sequential = _settings_of(pytester, *args, "--until-decided", "--direction", "two-sided")
+    _check(sequential, project, "max_runs", 4)
+    with pytest.raises(PonybenchError, match="--direction better: the sequential design of --until-decided"):
+        _settings_of(pytester, *args, "--until-decided")
 
 
 def test_the_flag_wins_over_the_ini_option_which_wins_over_pyproject(
@@ -179,6 +184,7 @@ RECORDED: dict[str, tuple[tuple[str, ...], Any]] = {
     "judge_runs": (("--judge-runs", "3"), 3),
     "primary": (("--primary", "score"), "score"),
     "family": (("--family", "run"), "run"),
+    "direction": (("--direction", "better"), "better"),
 }
 SEQUENTIAL = {  # --until-decided takes no --runs: these are recorded from a run of their own
     "until_decided": (("--until-decided", "--max-runs", "4"), True),
@@ -255,6 +261,7 @@ RESUMED = {
     "max_turns": (7, ("--max-turns", "9"), 7),
     "primary": ("score", ("--primary", "cost"), "score"),
     "family": ("run", ("--family", "model"), "run"),
+    "direction": ("better", ("--direction", "two-sided"), "better"),
     "until_decided": (True, (), True),
     "max_tasks": (3, (), 3),
 }

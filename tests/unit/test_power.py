@@ -99,6 +99,21 @@ def test_a_small_run_of_the_simulation_script(capsys: pytest.CaptureFixture[str]
     assert "Sequential" not in out  # --only ran only what was asked
 
 
+def test_the_new_scenarios_run_and_an_unscored_baseline_is_never_better(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sim = simulation()
+    assert sim.main(["--reps", "10", "--seed", "5", "--only", "unscored", "--only", "invalid"]) == 0
+    out = capsys.readouterr().out
+    every = re.search(rf"^  every baseline cell\s+\+ 0 pp{FIGURE}", out, re.M)
+    assert every is not None and float(every[1]) == 0.0, out
+    retried = re.findall(rf"^\s+(\d+)%  \+25 pp{FIGURE * 3}", out, re.M)
+    assert len(retried) == 3, out
+    # The same first attempts, retried once at the end: the bound has fewer cells to veto, so
+    # over the three shares of invalid cells the retried runs call +25 points better more often.
+    assert sum(float(r[3]) for r in retried) > sum(float(r[1]) for r in retried), out
+
+
 # --- the hint's oracles (scipy and statsmodels, throwaway venv, by the call next to each) ---------
 
 

@@ -174,7 +174,8 @@ def test_the_workflow_comments_once_and_updates_its_comment(github: FakeGitHub, 
     assert "verdict block 2" in body and "verdict block 1" not in body
     assert "### ponybench: since the last comparable run" in body
     assert "this-run against base-main:" in body
-    assert "- offline-coin, arm mine: undecided (pass -100.0 pp [-100.0, -100.0] pp, 6 paired tasks" in body
+    # Every task moved alike (2/2 -> 0/2): Newcombe's interval over the 12 cells, not the point.
+    assert "- offline-coin, arm mine: undecided (pass -100.0 pp [-100.0, -65.7] pp, 6 paired tasks" in body
     assert "regressed t0: 2/2 → 0/2" in body
     assert github.tokens == {"Bearer t0ken"}
     assert ("PATCH", f"/repos/acme/plugin/issues/comments/{mine[0]['id']}") in github.seen

@@ -27,15 +27,21 @@ def test_pass_every_and_any_over_tasks_with_wilson_intervals() -> None:
     outcomes = {f"t{i}": [True] * 3 for i in range(9)}
     outcomes.update({f"u{i}": [True, False, True] for i in range(8)})
     outcomes.update({f"v{i}": [False] * 3 for i in range(3)})
-    outcomes["short"] = [True, True]  # fewer than k valid runs: left out and counted
     r = reliability.reliability(outcomes, 3)
-    assert (r.k, r.tasks, r.short) == (3, 20, 1)
+    assert (r.k, r.tasks, r.short) == (3, 20, 0)
     assert r.every == pytest.approx(9 / 20) and r.any == pytest.approx(17 / 20)
     # Every task has exactly k runs: the interval is Wilson's on 9 of 20 and 17 of 20.
     ci = stats.wilson(9, 20)
     assert (r.every_low, r.every_high) == pytest.approx((ci.low, ci.high))
     ci = stats.wilson(17, 20)
     assert (r.any_low, r.any_high) == pytest.approx((ci.low, ci.high))
+    # A task with fewer than k valid runs is left out of the figure, counted, and bounded: the
+    # low end counts it failing (9 of 21), the high end passing (10 of 21).
+    outcomes["short"] = [True, True]
+    r = reliability.reliability(outcomes, 3)
+    assert (r.tasks, r.short) == (20, 1) and r.every == pytest.approx(9 / 20)
+    assert (r.every_low, r.every_high) == pytest.approx((stats.wilson(9, 21).low, stats.wilson(10, 21).high))
+    assert (r.any_low, r.any_high) == pytest.approx((stats.wilson(17, 21).low, stats.wilson(18, 21).high))
     with pytest.raises(ValueError, match="k must be >= 1"):
         reliability.reliability(outcomes, 0)
 
@@ -43,7 +49,7 @@ def test_pass_every_and_any_over_tasks_with_wilson_intervals() -> None:
 def test_no_task_with_enough_runs_is_said() -> None:
     r = reliability.reliability({"a": [True]}, 2)
     assert (r.tasks, r.short, r.every, r.every_low, r.every_high) == (0, 1, 0.0, 0.0, 1.0)
-    assert reliability.describe("mine", r) == "mine: no task with 2 valid runs"
+    assert reliability.describe("mine", r) == "mine: no task with 2 valid runs (1 left out)"
 
 
 def cell(task: str, arm: str, run: int, ok: bool, valid: bool = True) -> Record:
@@ -58,15 +64,26 @@ def test_per_arm_takes_k_from_the_grid_and_leaves_single_runs_out() -> None:
         cell(f"t{i}", "mine", r, True, valid=not (i == 0 and r == 2)) for i in range(4) for r in range(3)
     ]
     records += [cell(f"t{i}", "solo", 0, True) for i in range(4)]
-    out = reliability.per_arm(records)
+    out = reliability.per_arm(records, stats.pass_value)
     assert set(out) == {("m", "baseline"), ("m", "mine")}  # one run: pass^1 is the pass rate
     base, mine = out[("m", "baseline")], out[("m", "mine")]
     assert (base.k, base.every, base.any) == (3, 0.0, 1.0)
     assert (mine.k, mine.tasks, mine.short, mine.every) == (3, 3, 1, 1.0)
     assert reliability.describe("mine", mine) == (
-        "mine: pass^3 3/3 tasks (100%, Wilson 44-100%), pass@3 3/3 tasks (100%, Wilson 44-100%); "
-        "1 task(s) with fewer than 3 valid runs left out"
+        "mine: pass^3 3/3 tasks (100%, Wilson, bounded 30-100%), pass@3 3/3 tasks (100%, Wilson, "
+        "bounded 30-100%); 1 task(s) with fewer than 3 valid runs left out, bounded (counted failing "
+        "at the low end, passing at the high)"
     )
+
+
+def test_unscored_cells_are_short_runs_never_failures() -> None:
+    # The scorer never said correct on run 2 of every task: those tasks have 2 scored runs of 3,
+    # so they are left out of pass^3 and bounded, not counted as failing it.
+    records = [cell(f"t{i}", "mine", r, True) for i in range(4) for r in range(3)]
+    records = [loaded({**r, "correct": None}) if r["run"] == 2 else r for r in records]
+    (mine,) = reliability.per_arm(records, stats.pass_value).values()
+    assert (mine.tasks, mine.short) == (0, 4)
+    assert (mine.every_low, mine.every_high) == (0.0, 1.0)
 
 
 def test_the_block_shows_reliability() -> None:

@@ -184,18 +184,21 @@ def test_summarize_baseline_t1_by_hand() -> None:
         "invalid": 1,
         "timed_out": 2,  # counted over every cell, the invalid one included
         "wrote": 2 / 3,  # B3 wrote nothing
-        "correct": 2 / 3,  # B2's True is invalid and out; B3 has no score and counts as failed
-        "safe": 1 / 3,
-        "passed": 1 / 3,
+        # B2's True is invalid and out; B3 has no score (the scorer crashed): unscored, left out
+        # and counted, never a failure.
+        "correct": 1.0,
+        "safe": 1 / 2,
+        "passed": 1 / 2,
         "loc_median": 20,  # median of 10 and 30: B3 (0 lines) and B2 (invalid) are out
         "tests_written": 1 / 3,
         "tokens_mean": 210,  # mean of 120 and 300; B3 reported no usage
         "cost_per_run": 0.5,  # (0.25 + 0.5 + 0.75) / 3: the invalid run's $8 is out
-        "cost_per_pass": 1.5,  # 1.5 dollars over one pass
+        "cost_per_pass": 0.75,  # the scored cells' 0.75 dollars over one pass
         "reply_words_median": 25,
         "time_s_mean": 5.0,  # (3 + 5 + 7) / 3
         "turns_mean": 3,  # B3's turns are None
-        "scored": 3,  # every valid cell had checks (no open task)
+        "scored": 2,  # every valid cell had checks (no open task); B3's scorer said nothing
+        "unscored": 1,
         "outside": 0.0,  # no agent read or wrote outside its workspace
         "skill_used": None,  # no plugin registered a skill
         "score_mean": None,  # no task declares graders
@@ -267,10 +270,10 @@ def test_model_totals_over_all_tasks() -> None:
     ]
     base = row(rows, "ALL", "m1", "baseline")
     assert (base["n"], base["valid"], base["invalid"]) == (5, 4, 1)
-    assert base["passed"] == 0.5  # B0 and T2 pass, of the valid B0, B1, B3 and T2
+    assert base["passed"] == 2 / 3  # B0 and T2 pass, of the scored B0, B1 and T2 (B3: unscored)
     assert base["loc_median"] == 10  # median of 10, 30, 5
     assert base["cost_per_run"] == 0.625  # (0.25 + 0.5 + 0.75 + 1.0) / 4
-    assert base["cost_per_pass"] == 1.25  # 2.5 dollars over two passes
+    assert base["cost_per_pass"] == 0.875  # the scored cells' 1.75 dollars over two passes
     assert base["time_s_mean"] == 4.0  # (3 + 5 + 7 + 1) / 4
 
 
@@ -295,7 +298,7 @@ def test_render_table_blocks_and_numbers() -> None:
     for rows in found.values():
         assert rows[0] == list(COLUMNS)
     assert found["t1 (m1)"][1:] == [
-        ["baseline", "4", "3", "67%", "67%", "33%", "20", "33%", "210", "$0.5000", "$1.5000", "25", "5.0"],
+        ["baseline", "4", "3", "67%", "100%", "50%", "20", "33%", "210", "$0.5000", "$0.7500", "25", "5.0"],
         ["a_arm", "3", "2", "100%", "50%", "100%", "10", "50%", "200", "$0.3750", "$0.7500", "10", "3.0"],
     ]
     assert found["t1 (m2)"][1:] == [
@@ -303,7 +306,7 @@ def test_render_table_blocks_and_numbers() -> None:
     ]
     assert found["ALL TASKS (m1)"][1][:2] == ["baseline", "5"]
     assert found["ALL TASKS (m1)"][2][:2] == ["a_arm", "3"]
-    assert found["ALL TASKS (m1)"][1][10] == "$1.2500"
+    assert found["ALL TASKS (m1)"][1][10] == "$0.8750"
     assert not table.endswith("\n")
 
 

@@ -143,7 +143,7 @@ def test_a_time_out_counts_its_wall_time() -> None:
     ) in row["notes"]
 
 
-def test_nan_correct_is_not_correct(tmp_path: Path) -> None:
+def test_nan_correct_is_unscored_never_a_failure(tmp_path: Path) -> None:
     records = [cell(f"t{i}", "baseline", correct=False) for i in range(6)]
     mine = [cell(f"t{i}", "mine") for i in range(6)]
     run = write_run(
@@ -153,11 +153,16 @@ def test_nan_correct_is_not_correct(tmp_path: Path) -> None:
     assert all(r["correct"] != r["correct"] for r in read_back if r["arm"] == "mine")  # NaN read back
     (row,) = stats.verdicts(read_back)
     e = effects(row)
-    assert e["pass"].estimate == 0.0 and e["correct"].estimate == 0.0
+    # NaN is no score: mine's cells are left out (not counted as failures that would make it
+    # "worse") and bounded like invalid cells.
+    assert e["pass"].n_tasks == 0 and e["pass"].verdict == "undecided"
+    (bound,) = row["bounds"]
+    assert (bound.arm_unscored, bound.arm_cells, bound.base_unscored) == (6, 6, 0)
+    assert (bound.worst.estimate, bound.best.estimate) == (0.0, 100.0)
     assert (
-        "pass: cells with no correct/safe score (counted as failed): mine 6 of 6, baseline 0 of 6"
-        in row["notes"]
-    )
+        "pass: cells with no correct/safe score (the scorer did not run: left out, bounded like "
+        "invalid cells): mine 6 of 6, baseline 0 of 6"
+    ) in row["notes"]
 
 
 def test_an_invalid_rate_gap_warns() -> None:

@@ -121,6 +121,7 @@ def test_the_current_form_keeps_today_s_keys_in_today_s_order_and_reads_back(
         *("models", "agents", "runs", "tasks", "arms", "until_decided", "max_tasks", "budget_usd"),
         "max_budget_usd",
         *("cell_timeout", "max_turns", "retries", "judge_model", "judge_runs", "primary", "family"),
+        "direction",
     ]
     assert list(written["arms"][1]) == ["name", "kind", "hash", "plugin_dir", "prompt", "settings", "parts"]
     assert written["arms"][1]["parts"] == [{"kind": "prompt", "hash": TERSE, "value": "Be brief."}]

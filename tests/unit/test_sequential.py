@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.analysis import procedure, sequential, stats
+from pytest_ponybench.analysis import procedure, sequential, stats, verdict
 from pytest_ponybench.core.records import Record, loaded
 
 
@@ -86,11 +86,17 @@ def test_a_clear_gain_stops_at_the_first_look() -> None:
 
 
 def test_no_difference_is_provably_negligible_and_noise_continues() -> None:
-    # Both arms get the same outcome on every task: every difference is exactly 0, and with 20
-    # tasks the sign test's interval at the look's level is the point 0: within +/-10 points.
-    same = [cell(f"t{i:02d}", arm, 0, i % 2 == 0) for i in range(20) for arm in ("baseline", "mine")]
+    # 60 tasks, the arms tell apart on 4 of them, 2 each way: the repeated interval at the
+    # look's level is about +/-8 points, within +/-10.
+    same = [
+        cell(f"t{i:02d}", arm, 0, (i % 2 == 0) if i >= 4 else (arm == "mine") == (i < 2))
+        for i in range(60)
+        for arm in ("baseline", "mine")
+    ]
     step = sequential.decide(same, sequential.Plan(max_runs=3))
     assert step.decisions[0].outcome == sequential.NEGLIGIBLE and step.done
+    effect = step.decisions[0].effect
+    assert effect is not None and -10 < effect.low < -5 and 5 < effect.high < 10
     # A coin in both arms: nothing settles at the first of three looks, and at the last look
     # what is still open is undecided.
     rng = random.Random(8)
@@ -107,6 +113,42 @@ def test_no_difference_is_provably_negligible_and_noise_continues() -> None:
     last = sequential.decide(coin, plan, [first.look, second.look])
     assert last.look.number == 3 and last.look.fraction == 1.0 and last.done
     assert last.decisions[0].outcome in (sequential.UNDECIDED, sequential.NEGLIGIBLE)
+
+
+@pytest.mark.parametrize("ok", [False, True])
+def test_every_task_tied_is_never_negligible(ok: bool) -> None:
+    # Every cell fails (or passes) on both arms at every look: a floor (a ceiling) is no
+    # evidence of a size. The look's interval is the cells' binomial noise and the run goes on;
+    # at the last look it is undecided, never negligible.
+    tied = [
+        cell(f"t{i:02d}", arm, r, ok) for i in range(10) for r in range(3) for arm in ("baseline", "mine")
+    ]
+    plan = sequential.Plan(max_runs=3)
+    looks: list[sequential.Look] = []
+    for runs in (1, 2, 3):
+        step = sequential.decide([r for r in tied if r["run"] < runs], plan, looks, runs=runs)
+        looks.append(step.look)
+        (decision,) = step.decisions
+        assert decision.effect is not None and decision.effect.tied
+        assert decision.effect.low < -10 and decision.effect.high > 10  # 0/30 against 0/30: not a point
+    assert decision.outcome == sequential.UNDECIDED
+
+
+def test_negligible_never_rests_on_a_spread_below_the_runs_own_noise() -> None:
+    # 20 tasks x 3 runs: on 19 both arms pass one run of three (the difference 0, the runs
+    # noisy), on one the arm passes once more. The spread between tasks is tiny, so the repeated
+    # interval is within +/-10 points; but a task's difference varies at least as much as its
+    # runs do, and with that spread the interval is nowhere near: the run goes on.
+    records = [
+        cell(f"t{i:02d}", arm, r, r == 0 or (arm == "mine" and i == 0 and r == 1))
+        for i in range(20)
+        for r in range(3)
+        for arm in ("baseline", "mine")
+    ]
+    step = sequential.decide(records, sequential.Plan(max_runs=6), runs=3)
+    (decision,) = step.decisions
+    assert decision.effect is not None and -10 < decision.effect.low and decision.effect.high < 10
+    assert decision.outcome == sequential.CONTINUE
 
 
 def test_a_look_is_never_taken_twice_on_the_same_data() -> None:
@@ -178,6 +220,42 @@ def test_final_verdicts_carry_the_sequential_decision() -> None:
     assert eff["cost_usd"].verdict == stats.WORSE
     level = sequential.nominal_at(plan, [step.look])
     assert level(0.05) < 0.05 and math.isclose(level(0.0), 0.0)
+
+
+def test_after_a_stop_the_primary_shows_its_repeated_interval() -> None:
+    """The 95 % interval of the last look's data covers too seldom after a stop chosen by the
+    data (92-93 % in an A/A); the block shows the repeated confidence interval, the one the look
+    decided with, and says its estimate is biased by stopping."""
+    rng = random.Random(3)
+    records = [
+        cell(f"t{i:02d}", arm, r, rng.random() < (0.35 if arm == "baseline" else 0.75))
+        for i in range(20)
+        for r in range(3)
+        for arm in ("baseline", "mine")
+    ]
+    plan = sequential.Plan(max_runs=3)
+    looks: list[sequential.Look] = []
+    for runs in (1, 2, 3):
+        step = sequential.decide([r for r in records if r["run"] < runs], plan, looks, runs=runs)
+        looks.append(step.look)
+        if step.done:
+            break
+    (decision,) = step.decisions
+    assert decision.outcome == sequential.BETTER and decision.effect is not None
+    seen = sequential.seen_by(records, looks)
+    (row,) = sequential.final_verdicts(seen, plan, looks)
+    shown = next(e for e in row["effects"] if e.primary)
+    assert shown.repeated == pytest.approx(decision.nominal)
+    assert (shown.low, shown.high) == pytest.approx((decision.effect.low, decision.effect.high))
+    (fixed,) = stats.verdicts(seen)
+    at95 = next(e for e in fixed["effects"] if e.primary)
+    assert shown.low < at95.low and shown.high > at95.high  # wider than the naive 95 %
+    line = next(x for x in verdict.header_lines(row) if x.startswith("sequential stop"))
+    assert line == (
+        "sequential stop: pass's interval is the repeated confidence interval (it holds at every "
+        f"look at once: 95% over the looks, p < {decision.nominal:.2g} at this one); its estimate is "
+        "biased away from no change by stopping when decided"
+    )
 
 
 def test_a_runner_that_adds_tasks_passes_the_share_of_cells_done() -> None:

@@ -21,12 +21,13 @@ EXPORTED = {
     *("GateRule", "INVALID_GAP", "Interval", "LIMITS", "MAX_HINT_RUNS", "MAX_HINT_TASKS"),
     *("METRIC_ALIASES", "MIN_SIGN_TASKS", "MISSING_WHY", "NEGLIGIBLE", "PASS", "POWER", "PRIMARY"),
     *("RATE_METRICS", "RATE_RESOLVE", "RATIO_METRICS", "RATIO_RESOLVE", "SCORE", "SHORT_NAMES"),
-    *("Spread", "UNDECIDED", "UNTESTED", "WORSE", "Z_975", "adjust", "bad_number", "betainc"),
+    *("Spread", "TWO_SIDED", "UNDECIDED", "UNTESTED", "WORSE", "Z_975", "adjust", "bad_number", "betainc"),
     *("bound", "bounded", "canonical_metric", "clustered_mean_se", "compare_gate", "decide"),
-    *("finite_mean", "gate_outcome", "has_scores", "holm", "is_negligible", "judge_number"),
-    *("metric_value", "needed_runs", "needed_tasks", "paired_log_ratio", "paired_rate_diff"),
-    *("paired_t_p", "parse_gate", "sign_tasks", "sign_test_p", "t_interval", "t_power", "t_quantile"),
-    *("t_two_sided_p", "task_means", "tested_metrics", "verdicts", "wilson", "with_p_adj"),
+    *("directed_p", "finite_mean", "gate_outcome", "has_scores", "holm", "is_negligible"),
+    *("judge_number", "metric_value", "needed_runs", "needed_tasks", "newcombe", "paired_log_ratio"),
+    *("paired_rate_diff", "paired_t_p", "parse_gate", "pass_value", "primary_of", "sign_tasks"),
+    *("sign_test_p", "t_interval", "t_power", "t_quantile", "t_two_sided_p", "task_means", "task_rate"),
+    *("tested_metrics", "verdicts", "wilson", "with_p_adj"),
 }
 PACKAGE = Path(stats.__file__).parent
 MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")

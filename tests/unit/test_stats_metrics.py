@@ -69,11 +69,16 @@ def test_judge_number_says_why_a_number_is_not_a_measurement(
 
 
 def test_a_cells_value_per_metric() -> None:
+    # The scorer never said safe: pass is unknown (never a failure), correct is what it said.
     unscored_cell = rec("t", "a", safe=None)
-    assert metrics.metric_value(unscored_cell, "pass") == 0.0 and metrics.unscored(unscored_cell, "pass")
+    assert metrics.metric_value(unscored_cell, "pass") is None and metrics.unscored(unscored_cell, "pass")
     assert metrics.metric_value(unscored_cell, "correct") == 1.0 and not metrics.unscored(
         unscored_cell, "correct"
     )
+    assert metrics.unscored(unscored_cell, "safe") and metrics.metric_value(unscored_cell, "safe") is None
+    # One axis recorded false fails the cell whatever the other one says.
+    assert metrics.pass_value(rec("t", "a", correct=False, safe="yes")) == 0.0
+    assert metrics.pass_value(rec("t", "a", correct=float("nan"), safe=True)) is None
     cell = rec("t", "a", cache_read_tokens=1000, cache_write_tokens=5)
     assert metrics.metric_value(cell, "tokens") == 1115.0
     timed_out = rec("t", "a", duration_ms=None, timed_out=True, wall_s=2.5)

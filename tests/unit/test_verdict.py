@@ -95,8 +95,9 @@ def test_pure_noise_is_undecided_and_says_what_would_decide_it() -> None:
     (row,) = stats.verdicts(records)
     assert {e.verdict for e in row["effects"]} == {"undecided"}
     text = render_verdicts(records)
-    assert "Decided: nothing yet." in text
     pass_eff = effects(row)["pass"]
+    # Nothing decided: the block says why in one line, the primary's own reason.
+    assert f"Decided: nothing; pass, the primary: {why_undecided(pass_eff)}." in text
     assert pass_eff.needed_tasks is not None and pass_eff.needed_tasks > 20
     more = pass_eff.needed_tasks - 20
     # The hint is the verdict's own test at pass's level in the procedure: 0.9 of 5 %.
@@ -193,6 +194,8 @@ EXPORTED = {
         "why_undecided",
         "word",
     ),
+    # Added since: why a run gives no verdict block at all.
+    "why_no_verdict",
 }
 
 

@@ -29,9 +29,12 @@ Degenerate inputs never raise and never produce NaN:
   spread cannot be estimated from one point, p 1.0, "undecided". Unbounded means each kind's own
   range: (-100, 100) pp for a rate difference, (-100 %, inf) for a ratio;
 - zero spread (every task moved by exactly the same amount): a t statistic of d/0 is not
-  evidence and a point interval is not an interval. The test is then the exact sign test and the
-  interval the sign test's own (the distribution-free interval of the median, order statistics):
-  unbounded below 6 tasks, where no sign test can reach 5 %, the common value from 6 on.
+  evidence and a point interval is not an interval. The test is then the exact sign test; a
+  rate's interval is Newcombe's for the two arms' cell rates (the binomial noise of the cells:
+  every task tied at 0/10 against 0/10 is +/-28 points, not a point), and such an effect is never
+  "negligible"; a ratio's is the sign test's own (the distribution-free interval of the median,
+  order statistics): unbounded below 6 tasks, where no sign test can reach 5 %, the common value
+  from 6 on.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from pytest_ponybench.analysis.stats.distributions import (
     Interval,
     betainc,
     holm,
+    newcombe,
     sign_tasks,
     sign_test_p,
     t_quantile,
@@ -52,10 +56,12 @@ from pytest_ponybench.analysis.stats.distributions import (
 from pytest_ponybench.analysis.stats.effects import (
     BETTER,
     NEGLIGIBLE,
+    TWO_SIDED,
     UNDECIDED,
     WORSE,
     Effect,
     decide,
+    directed_p,
     is_negligible,
     paired_log_ratio,
     paired_rate_diff,
@@ -87,6 +93,7 @@ from pytest_ponybench.analysis.stats.metrics import (
     has_scores,
     judge_number,
     metric_value,
+    pass_value,
     tested_metrics,
 )
 from pytest_ponybench.analysis.stats.missing import INVALID_GAP, Bound, bound, bounded
@@ -101,13 +108,14 @@ from pytest_ponybench.analysis.stats.power import (
     needed_tasks,
     t_power,
 )
-from pytest_ponybench.analysis.stats.rows import ArmVerdict, adjust, verdicts
+from pytest_ponybench.analysis.stats.rows import ArmVerdict, adjust, primary_of, verdicts
 from pytest_ponybench.analysis.stats.sample import (
     clustered_mean_se,
     finite_mean,
     paired_t_p,
     t_interval,
     task_means,
+    task_rate,
 )
 
 __all__ = [
@@ -140,6 +148,7 @@ __all__ = [
     "SCORE",
     "SHORT_NAMES",
     "Spread",
+    "TWO_SIDED",
     "UNDECIDED",
     "UNTESTED",
     "WORSE",
@@ -153,6 +162,7 @@ __all__ = [
     "clustered_mean_se",
     "compare_gate",
     "decide",
+    "directed_p",
     "finite_mean",
     "gate_outcome",
     "has_scores",
@@ -162,10 +172,13 @@ __all__ = [
     "metric_value",
     "needed_runs",
     "needed_tasks",
+    "newcombe",
     "paired_log_ratio",
     "paired_rate_diff",
     "paired_t_p",
     "parse_gate",
+    "pass_value",
+    "primary_of",
     "sign_tasks",
     "sign_test_p",
     "t_interval",
@@ -173,6 +186,7 @@ __all__ = [
     "t_quantile",
     "t_two_sided_p",
     "task_means",
+    "task_rate",
     "tested_metrics",
     "verdicts",
     "wilson",

@@ -1,5 +1,6 @@
-"""The distributions every test here stands on: Wilson's interval, the incomplete beta, Student
-t's quantiles and p-values, the standard normal, the exact sign test, Holm's procedure.
+"""The distributions every test here stands on: Wilson's interval, Newcombe's interval for a
+difference of two rates, the incomplete beta, Student t's quantiles and p-values, the standard
+normal, the exact sign test, Holm's procedure.
 
 Standard library only, and no knowledge of records, metrics or arms: a function here takes
 numbers and gives numbers, so it can be checked against published oracles on its own
@@ -24,14 +25,17 @@ __all__ = [
     "betainc",
     "bisect",
     "holm",
+    "newcombe",
     "normal_cdf",
     "normal_upper",
     "normal_upper_quantile",
     "sign_tasks",
+    "sign_test_one_sided",
     "sign_test_p",
     "t_quantile",
     "t_two_sided_p",
     "wilson",
+    "z_two_sided",
 ]
 
 ALPHA = procedure.ALPHA
@@ -68,9 +72,11 @@ def bisect(
     return lo, hi
 
 
-def wilson(successes: int, n: int, z: float = Z_975) -> Interval:
+def wilson(successes: float, n: float, z: float = Z_975) -> Interval:
     """Wilson score interval for a rate; unlike the Wald interval it stays inside [0, 1] and
-    does not collapse to a point at 0/n or n/n, which small benchmark samples hit all the time."""
+    does not collapse to a point at 0/n or n/n, which small benchmark samples hit all the time.
+    `successes` and `n` may be fractional (a sum of scores in [0, 1]; an effective number of
+    cells)."""
     if n <= 0:
         return Interval(0.0, 1.0)
     if not 0 <= successes <= n:
@@ -84,6 +90,28 @@ def wilson(successes: int, n: int, z: float = Z_975) -> Interval:
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
     return Interval(low, high)
+
+
+def newcombe(k1: float, n1: int, k2: float, n2: int, z: float = Z_975) -> Interval:
+    """Newcombe's hybrid score interval (his method 10, 1998) for the difference of two
+    independent rates k1/n1 - k2/n2, from each rate's Wilson interval: it stays inside [-1, 1]
+    and is no point at 0/n against 0/n (0/10 against 0/10: -0.2775 to 0.2775). Either side
+    without a cell gives the whole range."""
+    if n1 <= 0 or n2 <= 0:
+        return Interval(-1.0, 1.0)
+    p1, p2 = k1 / n1, k2 / n2
+    a, b = wilson(k1, n1, z), wilson(k2, n2, z)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - a.low) ** 2 + (b.high - p2) ** 2)
+    high = d + math.sqrt((a.high - p1) ** 2 + (p2 - b.low) ** 2)
+    return Interval(max(-1.0, low), min(1.0, high))
+
+
+def z_two_sided(confidence: float) -> float:
+    """The standard normal quantile of a two-sided interval at `confidence` (1.96 at 95 %)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    return normal_upper_quantile((1.0 - confidence) / 2.0)
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -174,8 +202,10 @@ def normal_upper(x: float) -> float:
     return 0.5 * math.erfc(x / math.sqrt(2.0))
 
 
+@functools.lru_cache(maxsize=4096)
 def normal_upper_quantile(p_upper: float) -> float:
-    """The standard normal quantile with upper tail p_upper."""
+    """The standard normal quantile with upper tail p_upper (cached: every look of a sequential
+    run asks for the same few levels, each effect for its own)."""
     lo, hi = bisect(lambda z: normal_upper(z) > p_upper, -40.0, 40.0)
     return 0.5 * (lo + hi)
 
@@ -190,6 +220,15 @@ def sign_test_p(wins: int, losses: int) -> float:
     # Integer arithmetic so hundreds of tasks do not underflow 0.5**n term by term.
     tail = sum(math.comb(n, i) for i in range(k + 1))
     return min(1.0, 2 * tail / (1 << n))
+
+
+def sign_test_one_sided(wins: int, losses: int) -> float:
+    """Exact one-sided binomial(0.5) p for at least `wins` of the discordant tasks going the
+    tested way; 1.0 without a discordant task."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    return min(1.0, sum(math.comb(n, i) for i in range(wins, n + 1)) / (1 << n))
 
 
 def sign_tasks(alpha: float = ALPHA) -> int:

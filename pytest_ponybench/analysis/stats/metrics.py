@@ -2,9 +2,11 @@
 which are tested, and a cell's value for each.
 
 One place decides what a number in a record means to the statistics: a crash never makes an
-arm look better (a missing score is a failure), a number that is not a measurement (negative,
-not finite, out of `LIMITS`) is left out like a missing one and named, and a timed-out
-session's wall time stands in for its missing duration.
+arm look better or worse (a cell whose correct/safe is missing or not a real bool, a scorer
+that did not run, is *unscored*: left out of the rates and bounded like an invalid cell, never
+counted as a failure on either side), a number that is not a measurement (negative, not finite,
+out of `LIMITS`) is left out like a missing one and named, and a timed-out session's wall time
+stands in for its missing duration.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pytest_ponybench.core.records import TOKEN_FIELDS, Record, passed
+from pytest_ponybench.core.records import TOKEN_FIELDS, Record
 from pytest_ponybench.core.records import flag as record_flag
 from pytest_ponybench.core.records import number as record_number
 
@@ -33,7 +35,9 @@ __all__ = [
     "canonical_metric",
     "has_scores",
     "judge_number",
+    "judged",
     "metric_value",
+    "pass_value",
     "short_name",
     "tested_metrics",
     "unscored",
@@ -57,10 +61,10 @@ SHORT_NAMES = {"total_loc": "loc", "cost_usd": "cost", "duration_ms": "time"}
 
 # Why a valid cell has no value for a metric, in words a reader of the notes understands.
 MISSING_WHY = {
-    "pass": "no correct/safe score (counted as failed)",
-    "correct": "no correct score (counted as failed)",
-    "safe": "no safe score (counted as failed)",
-    SCORE: "no score",
+    "pass": "no correct/safe score (the scorer did not run: left out, bounded like invalid cells)",
+    "correct": "no correct score (left out)",
+    "safe": "no safe score (left out)",
+    SCORE: "have no score",
     "total_loc": "wrote no code",
     "cost_usd": "reported no finite cost",
     "tokens": "reported no tokens",
@@ -161,35 +165,46 @@ def _ratio_value(record: Record, metric: str) -> tuple[float | None, str | None]
 
 def bad_number(record: Record, metric: str) -> str | None:
     """Why a cell's number for `metric` is not a measurement (see LIMITS), or None."""
-    if metric in RATIO_METRICS:
-        return _ratio_value(record, metric)[1]
+    return judged(record, metric)[1]
+
+
+def judged(record: Record, metric: str) -> tuple[float | None, str | None]:
+    """A valid cell's value for a metric (`metric_value`) and why its number is not a
+    measurement (`bad_number`), read once: collect asks both of every cell."""
+    if metric == "pass":
+        return pass_value(record), None
+    if metric in ("correct", "safe"):
+        axis = record_flag(record.get(metric))
+        return (None if axis is None else float(axis)), None
     if metric == SCORE:
-        return judge_number(record.get(SCORE), LIMITS[SCORE])[1]
-    return None
+        return judge_number(record.get(SCORE), LIMITS[SCORE])
+    value, bad = _ratio_value(record, metric)
+    return (None if value is None or value <= 0 else value), bad
+
+
+def pass_value(record: Record) -> float | None:
+    """1.0 passed, 0.0 failed (an axis recorded false), None unscored (no axis false, and one
+    not recorded as a real bool: the scorer did not run)."""
+    flags = [record_flag(record.get(k)) for k in ("correct", "safe")]
+    if False in flags:
+        return 0.0
+    return 1.0 if all(f is True for f in flags) else None
 
 
 def metric_value(record: Record, metric: str) -> float | None:
     """A valid cell's value for a metric, or None when it has none (left out, and counted).
 
-    Rates: a cell whose score is missing or not a real bool (`NaN`) counts as not correct / not
-    safe, as in the summary table: a crash can never make an arm look better. The graders'
-    `score` is a number in [0, 1]. Ratios: numbers that are not measurements (`bad_number`) are
-    missing; zero code is "wrote no code", which has no ratio; a timed-out session has no
-    reported duration, so its wall time stands in for it."""
-    if metric == "pass":
-        return float(passed(record))
-    if metric in ("correct", "safe"):
-        return float(record_flag(record.get(metric)) is True)
-    if metric == SCORE:
-        return judge_number(record.get(SCORE), LIMITS[SCORE])[0]
-    value, _bad = _ratio_value(record, metric)
-    return None if value is None or value <= 0 else value
+    Rates: a cell whose correct/safe is missing or not a real bool (`NaN`, a scorer that did not
+    run) has no pass value: it is unscored, left out and bounded like an invalid cell (a crash
+    never makes an arm look better, nor worse). The graders' `score` is a number in [0, 1].
+    Ratios: numbers that are not measurements (`bad_number`) are missing; zero code is "wrote
+    no code", which has no ratio; a timed-out session has no reported duration, so its wall
+    time stands in for it."""
+    return judged(record, metric)[0]
 
 
 def unscored(record: Record, metric: str) -> bool:
-    """A rate counted as failed because its score is missing (so the notes count it)."""
-    if metric == "pass":
-        return any(record_flag(record.get(k)) is None for k in ("correct", "safe"))
-    if metric in ("correct", "safe"):
-        return record_flag(record.get(metric)) is None
+    """A rate left out because the scorer gave it nothing to go by (so the notes count it)."""
+    if metric in ("pass", "correct", "safe"):
+        return metric_value(record, metric) is None
     return False

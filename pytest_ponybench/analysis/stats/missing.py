@@ -1,11 +1,14 @@
-"""Invalid and missing cells: what was left out of a comparison, in words, and the bound on a
-rate with its invalid cells filled in both extreme ways.
+"""Invalid, unscored and missing cells: what was left out of a comparison, in words, and the
+bound on a rate with those cells filled in both extreme ways.
 
-Invalid cells are infrastructure failures, not quality, and are left out of the effects; but
+Invalid cells are infrastructure failures, not quality, and are left out of the effects; so are
+unscored ones (a valid session whose correct/safe the scorer never gave: it did not run). But
 where an arm's share of them differs from the baseline's, the cells left out may not be a random
-sample of its work. So the primary rate (pass, and score) is also computed with the arm's invalid
-cells counted as failures and the baseline's as passes (and the reverse), and a direction is
-decided only where that bound agrees; the interval shown spans the three.
+sample of its work. So the primary rate (pass, and score) is also computed with the arm's
+left-out cells counted as failures and the baseline's as passes (and the reverse), and a
+direction is decided only where that bound agrees; the interval shown spans the three. Where the
+valid cells alone would have decided and the bound did not let them, the effect says so
+(`Effect.vetoed`): rerunning the invalid cells, not more tasks, is what would settle it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_ponybench.analysis.stats.cells import ArmCells
-from pytest_ponybench.analysis.stats.effects import UNDECIDED, Effect, decide, paired_rate_diff
+from pytest_ponybench.analysis.stats.effects import TWO_SIDED, UNDECIDED, Effect, decide, paired_rate_diff
 from pytest_ponybench.analysis.stats.metrics import (
     BOUNDED,
     MISSING_WHY,
     RATE_METRICS,
     RATIO_METRICS,
+    SCORE,
     short_name,
 )
 
@@ -34,9 +38,10 @@ INVALID_GAP = 0.10
 class Bound:
     """The primary rate with its missing cells filled in both extreme ways.
 
-    `worst`: the arm's invalid cells counted as failures (score 0) and the baseline's as passes
-    (1); `best`: the reverse. `valid`: the effect on the valid cells alone. A direction is decided
-    only where the bound on that side agrees (better needs `worst`, worse needs `best`)."""
+    `worst`: the arm's invalid and unscored cells counted as failures (score 0) and the
+    baseline's as passes (1); `best`: the reverse. `valid`: the effect on the valid cells alone.
+    A direction is decided only where the bound on that side agrees (better needs `worst`, worse
+    needs `best`). The counts are over the tasks the metric applies to."""
 
     metric: str
     arm_invalid: int
@@ -46,6 +51,8 @@ class Bound:
     valid: Effect
     worst: Effect
     best: Effect
+    arm_unscored: int = 0
+    base_unscored: int = 0
 
 
 def _bad_note(arm: str, baseline: str, cells: ArmCells, base: ArmCells, metrics: Sequence[str]) -> str | None:
@@ -89,6 +96,14 @@ def notes(
                 f"{baseline} {100 * rate_b:.0f}% ({base.invalid} of {base.cells}); invalid cells are left "
                 f"out, so its quality figures may be biased"
             )
+    if cells.cells and base.cells:
+        for name, side, other in ((arm, cells, base), (baseline, base, cells)):
+            alone = sorted(side.cells_by_task.keys() - other.cells_by_task.keys())
+            if alone:
+                out.append(
+                    f"left out of the pairs and of pass^k: {_count(len(alone), 'task')} with cells of "
+                    f"{name} only ({_names(alone)})"
+                )
     if cells.skills_available and not cells.skills_used:
         names = ", ".join(sorted(cells.skills_available))
         out.append(
@@ -124,43 +139,75 @@ def notes(
     return out
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _names(items: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
 def _filled(
-    values: Mapping[str, Sequence[float]], invalid: Mapping[str, int], tasks: Iterable[str], fill: float
+    values: Mapping[str, Sequence[float]], gaps: Mapping[str, int], tasks: Iterable[str], fill: float
 ) -> dict[str, list[float]]:
-    return {t: [*values.get(t, []), *([fill] * invalid.get(t, 0))] for t in tasks}
+    return {t: [*values.get(t, []), *([fill] * gaps.get(t, 0))] for t in tasks}
 
 
-def bound(metric: str, base: ArmCells, mine: ArmCells, confidence: float = 0.95) -> Bound | None:
-    """The worst and best case of a bounded rate (pass, score) with the invalid cells filled in,
-    when the arm's and the baseline's shares of invalid cells differ; None when they do not
-    (or a side has no cell). Tasks where one side has only invalid cells take part here."""
+def _universe(metric: str, base: ArmCells, mine: ArmCells) -> list[str]:
+    """The tasks a bounded rate applies to on both sides: those with checks for pass, those
+    where graders gave some cell a score for score."""
+    shared = base.cells_by_task.keys() & mine.cells_by_task.keys()
+    if metric == SCORE:
+        scored = base.values.get(SCORE, {}).keys() | mine.values.get(SCORE, {}).keys()
+        return sorted(shared & scored)
+    return sorted(t for t in shared if t in base.pass_tasks | mine.pass_tasks)
+
+
+def bound(
+    metric: str, base: ArmCells, mine: ArmCells, confidence: float = 0.95, direction: str = TWO_SIDED
+) -> Bound | None:
+    """The worst and best case of a bounded rate (pass, score) with the invalid and unscored
+    cells filled in, when the arm's and the baseline's shares of them differ; None when they do
+    not (or a side has no cell). Tasks where one side has only such cells take part here."""
     if metric not in BOUNDED or not base.cells or not mine.cells:
         return None
-    if mine.invalid * base.cells == base.invalid * mine.cells:
+    tasks = _universe(metric, base, mine)
+    gaps_b, gaps_a = base.gaps(metric), mine.gaps(metric)
+    n_b = sum(base.cells_by_task[t] for t in tasks)
+    n_a = sum(mine.cells_by_task[t] for t in tasks)
+    k_b = sum(gaps_b.get(t, 0) for t in tasks)
+    k_a = sum(gaps_a.get(t, 0) for t in tasks)
+    if not n_a or not n_b or k_a * n_b == k_b * n_a:
         return None
-    tasks = sorted(base.cells_by_task.keys() & mine.cells_by_task.keys())
     b_vals, a_vals = base.values.get(metric, {}), mine.values.get(metric, {})
     worst = paired_rate_diff(
-        _filled(b_vals, base.invalid_by_task, tasks, 1.0),
-        _filled(a_vals, mine.invalid_by_task, tasks, 0.0),
+        _filled(b_vals, gaps_b, tasks, 1.0),
+        _filled(a_vals, gaps_a, tasks, 0.0),
         metric,
         confidence,
+        direction,
     )
     best = paired_rate_diff(
-        _filled(b_vals, base.invalid_by_task, tasks, 0.0),
-        _filled(a_vals, mine.invalid_by_task, tasks, 1.0),
+        _filled(b_vals, gaps_b, tasks, 0.0),
+        _filled(a_vals, gaps_a, tasks, 1.0),
         metric,
         confidence,
+        direction,
     )
+    inv_a = sum(mine.invalid_by_task.get(t, 0) for t in tasks)
+    inv_b = sum(base.invalid_by_task.get(t, 0) for t in tasks)
     return Bound(
         metric=metric,
-        arm_invalid=mine.invalid,
-        arm_cells=mine.cells,
-        base_invalid=base.invalid,
-        base_cells=base.cells,
-        valid=paired_rate_diff(b_vals, a_vals, metric, confidence),
+        arm_invalid=inv_a,
+        arm_cells=n_a,
+        base_invalid=inv_b,
+        base_cells=n_b,
+        valid=paired_rate_diff(b_vals, a_vals, metric, confidence, direction),
         worst=worst,
         best=best,
+        arm_unscored=k_a - inv_a,
+        base_unscored=k_b - inv_b,
     )
 
 
@@ -179,4 +226,4 @@ def bounded(effect: Effect, b: Bound) -> Effect:
     low = min(effect.low, b.worst.low, b.best.low)
     high = max(effect.high, b.worst.high, b.best.high)
     verdict = decide(low, high, p, effect.lower_is_better) if effect.tested else UNDECIDED
-    return replace(effect, p=p, low=low, high=high, verdict=verdict)
+    return replace(effect, p=p, low=low, high=high, verdict=verdict, zero_spread=effect.zero_spread)

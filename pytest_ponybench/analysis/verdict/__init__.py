@@ -47,7 +47,13 @@ from pytest_ponybench.analysis.verdict.render import (
     render_verdicts,
     render_verdicts_markdown,
 )
-from pytest_ponybench.analysis.verdict.runs import RunVerdicts, arm_verdicts, arms_of, run_verdicts
+from pytest_ponybench.analysis.verdict.runs import (
+    RunVerdicts,
+    arm_verdicts,
+    arms_of,
+    run_verdicts,
+    why_no_verdict,
+)
 from pytest_ponybench.analysis.verdict.words import (
     METRIC_NAMES,
     decided_sentence,
@@ -96,6 +102,7 @@ __all__ = [
     "run_verdicts",
     "RunVerdicts",
     "undecided_clauses",
+    "why_no_verdict",
     "why_undecided",
     "word",
 ]

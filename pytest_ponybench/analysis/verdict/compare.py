@@ -117,13 +117,16 @@ def compare_verdicts(
     cand_label: str = "candidate",
     primary: str = stats.PRIMARY,
     family: str = "model",
+    direction: str = stats.TWO_SIDED,
 ) -> tuple[list[ArmVerdict], list[Record]]:
     """The candidate run against the base run, per shared (model, arm): the verdict rows and
     the relabeled records they came from. The family is every arm of one original model (or,
     with family="run", every comparison), as within one run; no comparison is an A/A twin here
     (an arm unchanged between the runs is what the comparison asks about)."""
     records = compare_runs(base_records, cand_records, base_label=base_label, cand_label=cand_label)
-    rows = stats.verdicts(records, baseline=base_label, primary=primary, family=family, twins=False)
+    rows = stats.verdicts(
+        records, baseline=base_label, primary=primary, family=family, twins=False, direction=direction
+    )
     source = {str(r["model"]): str(r[SOURCE_MODEL]) for r in records}
     families: dict[tuple[str, str], list[ArmVerdict]] = {}
     for row in rows:

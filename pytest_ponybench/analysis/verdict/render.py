@@ -48,8 +48,9 @@ INTRO = (
 )
 
 
-def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
-    """The text blocks for verdict rows (from stats.verdicts or compare_verdicts)."""
+def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record], *, rerun: str | None = None) -> str:
+    """The text blocks for verdict rows (from stats.verdicts or compare_verdicts); `rerun`, the
+    command that reruns a run's invalid cells, where the bound held a verdict back."""
     if not rows:
         return ""
     counts = pass_counts(records)
@@ -85,7 +86,7 @@ def render_rows(rows: Sequence[ArmVerdict], records: Sequence[Record]) -> str:
         undecided = undecided_clauses(row["effects"])
         lines.append("  Undecided:" + ("" if undecided else " nothing."))
         lines += ["    " + c for c in undecided]
-        lines += ["  " + line for line in footer_lines(row)]
+        lines += ["  " + line for line in footer_lines(row, rerun)]
         notes = row.get("notes", [])
         if notes:
             lines.append("  Left out and warnings:")
@@ -118,7 +119,11 @@ def _md_bold_lead(sentence: str) -> str:
 
 
 def render_rows_markdown(
-    rows: Sequence[ArmVerdict], records: Sequence[Record], heading: str = "ponybench verdict"
+    rows: Sequence[ArmVerdict],
+    records: Sequence[Record],
+    heading: str = "ponybench verdict",
+    *,
+    rerun: str | None = None,
 ) -> str:
     if not rows:
         return ""
@@ -151,7 +156,7 @@ def render_rows_markdown(
         ]
         if undecided:
             lines += [""] + [f"- {_md_escape(c)}" for c in undecided]
-        footer = footer_lines(row)
+        footer = footer_lines(row, rerun)
         if footer:
             lines += [""] + [f"- {_md_escape(line)}" for line in footer]
         notes = row.get("notes", [])

@@ -79,7 +79,9 @@ def fmt_level(level: float) -> str:
 def word(e: Effect) -> str:
     if e.n_tasks == 0:
         return "no data"
-    return e.verdict if e.tested else "in pass"
+    if e.tested:
+        return e.verdict
+    return "not tested" if e.untested else "in pass"
 
 
 def title(row: ArmVerdict) -> str:
@@ -100,9 +102,15 @@ def why_undecided(e: Effect) -> str:
     step: alpha times its weight, the level the block's procedure line names)."""
     if e.n_tasks == 0:
         return "no paired task measured it"
+    if e.untested:
+        return e.untested
     if not e.tested:
         return "the breakdown of pass (which axis moved), not tested on its own"
-    if stats.is_negligible(e.low, e.high) and e.n_tasks > 1:
+    if e.vetoed:
+        return "the bound on the invalid cells, not the data, leaves it undecided (rerun them: below)"
+    if e.tied:
+        return _tie(e)
+    if stats.is_negligible(e.low, e.high) and e.n_tasks > 1 and not (e.zero_spread and e.kind == "rate_diff"):
         span = " point" if e.kind == "rate_diff" else "%"
         return f"negligible: the whole interval is within ±{stats.NEGLIGIBLE:g}{span} of no change"
     if e.n_tasks == 1:
@@ -143,18 +151,43 @@ def why_undecided(e: Effect) -> str:
     return f"the interval still holds no change with {e.n_tasks} tasks"
 
 
+def _tie(e: Effect) -> str:
+    """Why a tie on every task is no verdict: a floor, a ceiling, or tasks that tell the arms
+    apart nowhere; the interval is the cells' binomial noise (Newcombe's)."""
+    cells = e.cells
+    noise = "the interval is the cells' binomial noise"
+    if cells is not None and cells[0] == 0 and cells[2] == 0:
+        return (
+            f'every cell scored 0 on both arms: a floor, not "no effect" (the tasks are too hard to '
+            f"tell the arms apart); {noise}"
+        )
+    if cells is not None and cells[0] == cells[1] and cells[2] == cells[3]:
+        return (
+            f'every cell passed on both arms: a ceiling, not "no effect" (the tasks are too easy to '
+            f"tell the arms apart); {noise}"
+        )
+    return f'every task scored the same on both arms: a tie on every task, not "no effect"; {noise}'
+
+
 def is_decided(e: Effect) -> bool:
     return e.n_tasks > 0 and e.tested and e.verdict != stats.UNDECIDED
 
 
 def decided_sentence(effects: Sequence[Effect]) -> str:
-    """ "Decided: pass better (+25.0 pp), cost worse (+42.4%)." for one arm's effects."""
+    """ "Decided: pass better (+25.0 pp), cost worse (+42.4%)." for one arm's effects; with
+    nothing decided, why in one line: the primary's reason."""
     decided = [
         f"{METRIC_NAMES.get(e.metric, e.metric)} {e.verdict} ({fmt_estimate(e)})"
         for e in effects
         if is_decided(e)
     ]
-    return "Decided: " + (", ".join(decided) if decided else "nothing yet") + "."
+    if decided:
+        return "Decided: " + ", ".join(decided) + "."
+    primary = next((e for e in effects if e.primary), None)
+    if primary is None:
+        return "Decided: nothing yet."
+    name = METRIC_NAMES.get(primary.metric, primary.metric)
+    return f"Decided: nothing; {name}, the primary: {why_undecided(primary)}."
 
 
 def undecided_clauses(effects: Sequence[Effect]) -> list[str]:

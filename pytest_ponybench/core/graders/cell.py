@@ -13,10 +13,12 @@ calls the judge it is given).
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from pytest_ponybench.core.graders.deterministic import RegexGrader, ToolOrderGrader, ToolUsedGrader
 from pytest_ponybench.core.graders.evidence import CellEvidence
 from pytest_ponybench.core.graders.outcome import GradeContext, Grader, GraderOutcome
 from pytest_ponybench.core.records import Record
@@ -37,14 +39,19 @@ __all__ = [
     "outcomes_of",
     "record_fields",
     "self_agreement",
+    "uncalled_mocks",
 ]
 
 
 def grade_one(grader: Grader, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-    """A grader's outcome; one that raises (a bug, an unreadable file) is undecided, with the
-    reason, and never takes the cell down with it."""
+    """A grader's outcome, on the turn it reads (`turn`) or the whole session; one that raises (a
+    bug, an unreadable file) is undecided, with the reason, and never takes the cell down with it."""
+    turn = getattr(grader, "turn", None)  # a grader type a plugin registered may not have it
     try:
-        return grader.grade(evidence, context)
+        if turn is None:
+            return grader.grade(evidence, context)
+        done = grader.grade(evidence.of_turn(turn), context)
+        return replace(done, explanation=f"turn {turn}: {done.explanation}")
     except Exception as exc:
         why = f"the grader failed: {type(exc).__name__}: {exc}"
         return GraderOutcome(
@@ -137,6 +144,31 @@ def record_fields(evidence: CellEvidence, outcomes: Sequence[GraderOutcome]) -> 
         judge_input_tokens=tokens_in,
         judge_output_tokens=tokens_out,
     )
+
+
+def uncalled_mocks(
+    graders: Iterable[Grader], mocked: Iterable[str], evidence: CellEvidence
+) -> list[dict[str, str]]:
+    """The mocked tools a grader expects a call of and the agent never called, each with the
+    grader: a tool_used (min 1 or more) or tool_order naming them, or a regex that must find
+    one's name in the mock calls (in the turn the grader reads)."""
+    names = sorted(mocked)
+    out: list[dict[str, str]] = []
+    for g in graders:
+        wanted: list[str] = []
+        if isinstance(g, ToolUsedGrader) and g.min >= 1:
+            wanted = [n for n in names if any(fnmatch.fnmatchcase(n, t) for t in g.match.tools)]
+        elif isinstance(g, ToolOrderGrader):
+            wanted = [n for n in names if any(fnmatch.fnmatchcase(n, t) for s in g.steps for t in s.tools)]
+        elif isinstance(g, RegexGrader) and g.target == "mock_calls" and g.mode == "contains":
+            wanted = [
+                n for n in names if n in g.pattern.pattern or n.rsplit("__", 1)[-1] in g.pattern.pattern
+            ]
+        turn = getattr(g, "turn", None)
+        seen = evidence.of_turn(turn) if turn is not None else evidence
+        called = {c.name for c in seen.mock_calls}
+        out += [{"tool": n, "grader": g.name} for n in wanted if n not in called]
+    return out
 
 
 def outcomes_of(rec: Record) -> list[GraderOutcome]:

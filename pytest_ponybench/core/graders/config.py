@@ -39,6 +39,8 @@ __all__ = [
     "Problem",
     "REF_META_KEYS",
     "RefMeta",
+    "Said",
+    "TURN_META_KEYS",
     "inside",
     "parse_expect_fire",
     "parse_graders",
@@ -47,7 +49,7 @@ __all__ = [
 ]
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
-COMMON_KEYS = ("name", "type", "axis", "weight", "arm")
+COMMON_KEYS = ("name", "type", "axis", "weight", "arm", "turn")
 ARM_KINDS = PART_KINDS  # what expect_fire may name by kind (a composed arm only by name)
 # Tools a reference may declare for the offline agents to call: what reads or looks, never what
 # writes (the reference's files are written from its folder), runs code (Bash is not offered
@@ -58,10 +60,11 @@ DECLARABLE_TOOLS = ("Read", "Glob", "Grep", "LS", "NotebookRead", "Skill", "Tool
 DECLARABLE_WRITES = ("Write",)
 MCP_PREFIX = "mcp__"
 MAX_JUDGE_RUNS = 9  # answers per judge grader and cell: the run's --judge-runs and a task's own
-REF_META_KEYS = ("note", "reply", "reply_file", "tool_calls", "graders")
+REF_META_KEYS = ("note", "reply", "reply_file", "tool_calls", "graders", "turns")
+TURN_META_KEYS = ("reply", "reply_file", "tool_calls")
 
 
-def _one(table: Mapping[str, Any], n: int, root: Path, problem: Problem) -> Grader | None:
+def _one(table: Mapping[str, Any], n: int, root: Path, problem: Problem, turns: int = 1) -> Grader | None:
     name = table.get("name")
     label = f"[[graders]] #{n}" + (f" {name!r}" if isinstance(name, str) else "")
     t = Table(table, f"task.toml: {label}", problem)
@@ -88,12 +91,20 @@ def _one(table: Mapping[str, Any], n: int, root: Path, problem: Problem) -> Grad
     common["weight"] = float(weight)
     if common["arm"] == "arms-only" and common["axis"] != "score" and "axis" in table:
         t.problem("axis", "must be 'score' for an arms-only grader (it stays out of the cell's axes)")
+    turn = table.get("turn")
+    if turn is not None:
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= turns:
+            span = "1 (prompt.md's, the task's only turn)" if turns == 1 else f"1 to {turns} (prompt.md is 1)"
+            t.problem("turn", f"must be a turn of the conversation, {span}, not {turn!r}")
+        else:
+            common["turn"] = turn
     grader = kind.parse(t, common, root)
     return grader if t.ok else None
 
 
-def parse_graders(raw: object, root: Path, problem: Problem) -> tuple[Grader, ...]:
-    """The task's [[graders]] (raw is task.toml's `graders` value, or None)."""
+def parse_graders(raw: object, root: Path, problem: Problem, turns: int = 1) -> tuple[Grader, ...]:
+    """The task's [[graders]] (raw is task.toml's `graders` value, or None) of a conversation of
+    `turns` turns (a grader's `turn` names one)."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or not all(isinstance(t, Mapping) for t in raw):
@@ -110,7 +121,7 @@ def parse_graders(raw: object, root: Path, problem: Problem) -> tuple[Grader, ..
             )
             continue
         seen.add(str(name))
-        grader = _one(table, n, root, problem)
+        grader = _one(table, n, root, problem, turns)
         if grader is not None:
             graders.append(grader)
     return tuple(graders)
@@ -209,17 +220,28 @@ class RefMeta:
     graders: Mapping[str, bool] = field(default_factory=dict)
     note: str = ""
     meta_files: tuple[str, ...] = ()  # files of the folder that are declarations, never laid
+    turns: tuple[Said, ...] = ()  # what it says and does in turns 2, 3, ... (`[[turns]]`)
 
     @property
     def empty(self) -> bool:
-        return self.reply is None and not self.tool_calls and not self.graders
+        return self.reply is None and not self.tool_calls and not self.graders and not self.turns
+
+    def said(self, turn: int) -> Said:
+        """What it says and does in a turn (1: the top of ref.toml); nothing in a turn it does
+        not declare."""
+        if turn == 1:
+            return Said(self.reply, self.tool_calls)
+        return self.turns[turn - 2] if turn - 2 < len(self.turns) else Said()
 
     def describe(self) -> dict[str, Any]:
-        return {
+        out = {
             "reply": self.reply,
             "tool_calls": [c.describe() for c in self.tool_calls],
             "graders": dict(sorted(self.graders.items())),
         }
+        if self.turns:  # only a conversation's references: every other task keeps its hash
+            out["turns"] = [t.describe() for t in self.turns]
+        return out
 
 
 def _declared_call(value: object, n: int, where: str, problem: Problem) -> DeclaredCall | None:
@@ -258,12 +280,20 @@ def _declared_call(value: object, n: int, where: str, problem: Problem) -> Decla
     return DeclaredCall(tool=tool, input=dict(given))
 
 
-def parse_ref_meta(
-    meta: Mapping[str, Any], folder: Path, where: str, grader_names: tuple[str, ...], problem: Problem
-) -> RefMeta:
-    """The declarations of one ref.toml (`where` names it, e.g. `refs/r1/ref.toml`)."""
+@dataclass(frozen=True)
+class Said:
+    """What a reference says and does in one turn: its reply and its tool calls."""
+
+    reply: str | None = None
+    tool_calls: tuple[DeclaredCall, ...] = ()
+
+    def describe(self) -> dict[str, Any]:
+        return {"reply": self.reply, "tool_calls": [c.describe() for c in self.tool_calls]}
+
+
+def _said(meta: Mapping[str, Any], folder: Path, where: str, problem: Problem, files: list[str]) -> Said:
+    """A turn's `reply` (or `reply_file`, whose name joins `files`) and `tool_calls`."""
     reply = meta.get("reply")
-    meta_files: list[str] = []
     if reply is not None and not isinstance(reply, str):
         problem(f"{where}: key 'reply' must be a string (the agent's final reply), not {reply!r}")
         reply = None
@@ -277,7 +307,7 @@ def parse_ref_meta(
         else:
             try:
                 reply = full.read_text(encoding="utf-8")
-                meta_files.append(full.relative_to(folder.resolve()).as_posix())
+                files.append(full.relative_to(folder.resolve()).as_posix())
             except (OSError, UnicodeDecodeError) as exc:
                 problem(f"{where}: key 'reply_file': {name!r} cannot be read as UTF-8 text: {exc}")
     calls: list[DeclaredCall] = []
@@ -289,6 +319,27 @@ def parse_ref_meta(
             call = _declared_call(value, n, where, problem)
             if call is not None:
                 calls.append(call)
+    return Said(reply, tuple(calls))
+
+
+def parse_ref_meta(
+    meta: Mapping[str, Any], folder: Path, where: str, grader_names: tuple[str, ...], problem: Problem
+) -> RefMeta:
+    """The declarations of one ref.toml (`where` names it, e.g. `refs/r1/ref.toml`): turn 1's
+    reply and calls at the top, each later turn's in a `[[turns]]` table."""
+    meta_files: list[str] = []
+    first = _said(meta, folder, where, problem, meta_files)
+    later: list[Said] = []
+    raw_turns = meta.get("turns", [])
+    if not isinstance(raw_turns, list) or not all(isinstance(t, Mapping) for t in raw_turns):
+        problem(f"{where}: key 'turns' must be [[turns]] tables (turn 2, 3, ...: reply, tool_calls)")
+    else:
+        for n, table in enumerate(raw_turns, 2):
+            here = f"{where}: [[turns]] #{n - 1} (turn {n})"
+            unknown = sorted(set(table) - set(TURN_META_KEYS))
+            if unknown:
+                problem(f"{here}: unknown key(s) {', '.join(unknown)} (known: {', '.join(TURN_META_KEYS)})")
+            later.append(_said(table, folder, here, problem, meta_files))
     graders: dict[str, bool] = {}
     raw_graders = meta.get("graders", {})
     if not isinstance(raw_graders, Mapping):
@@ -304,9 +355,10 @@ def parse_ref_meta(
                 graders[name] = value
     note = meta.get("note", "")
     return RefMeta(
-        reply=reply,
-        tool_calls=tuple(calls),
+        reply=first.reply,
+        tool_calls=first.tool_calls,
         graders=graders,
         note=note if isinstance(note, str) else "",
         meta_files=tuple(meta_files),
+        turns=tuple(later),
     )

@@ -44,6 +44,7 @@ from pytest_ponybench.core.graders.registry import GraderType, Parse
 from pytest_ponybench.core.graders.table import Table, bounds
 
 __all__ = [
+    "CALL_TARGETS",
     "COUNTS",
     "CallMatch",
     "EXCERPT",
@@ -68,7 +69,11 @@ __all__ = [
 # What a regex reads: the final reply, all the assistant's text, workspace files, and what the
 # model gateway saw: every text that reached the model (a hook's context among them) and every
 # text and tool call the model answered.
-TARGETS = ("reply", "transcript", "files", "model_input", "model_output")
+TARGETS = ("reply", "transcript", "files", "model_input", "model_output", "mock_calls")
+# What a tool grader reads: every tool call, or only the calls of the task's mocked MCP tools
+# (with what the stand-in answered).
+CALL_TARGETS = ("tool_calls", "mock_calls")
+_CALL_QUIET = {"turn": None, "target": "tool_calls"}
 MODES = ("contains", "not_contains", "count")
 FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 EXCERPT = 80  # characters of a match shown in an explanation
@@ -223,6 +228,8 @@ class RegexGrader(Common):
             yield "transcript", evidence.transcript
         elif self.target in ("model_input", "model_output"):
             yield self.target.replace("_", " "), getattr(evidence, self.target)
+        elif self.target == "mock_calls":
+            yield "mock calls", evidence.mock_text
         elif evidence.workspace is not None:
             yield from evidence.workspace.texts(self.glob)
 
@@ -249,6 +256,8 @@ class RegexGrader(Common):
         empty = ""
         if self.target == "files" and seen == 0:
             empty = f" (no file matches {self.glob!r})"
+        elif self.target == "mock_calls" and not evidence.mock_calls:
+            empty = " (no mocked tool was called)"
         elif self.target != "files" and not getattr(evidence, self.target):
             empty = f" (the {self.target} is empty)"
         if self.mode == "count":
@@ -278,9 +287,11 @@ class ToolUsedGrader(Common):
     min: int = 1
     max: int | None = None
     count: str = "succeeded"
+    target: str = "tool_calls"
+    QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        matches = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        matches = [c for c in evidence.calls(self.target) if self.match.matches(c, evidence)]
         found = [c for c in matches if _counts(c, self.count)]
         ok = _bounds_ok(len(found), self.min, self.max)
         listed = ", ".join(call_text(c, evidence) for c in found[:LISTED]) + (
@@ -303,9 +314,11 @@ class ToolAbsentGrader(Common):
     type: str = field(default="tool_absent", init=False)
     match: CallMatch
     count: str = "succeeded"
+    target: str = "tool_calls"
+    QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        matches = [c for c in evidence.tool_calls if self.match.matches(c, evidence)]
+        matches = [c for c in evidence.calls(self.target) if self.match.matches(c, evidence)]
         found = [c for c in matches if _counts(c, self.count)]
         if not found:
             return self.outcome(
@@ -328,11 +341,13 @@ class ToolOrderGrader(Common):
     type: str = field(default="tool_order", init=False)
     steps: tuple[CallMatch, ...]
     count: str = "succeeded"
+    target: str = "tool_calls"
+    QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
         at = 0
         placed: list[str] = []
-        calls = tuple(c for c in evidence.tool_calls if _counts(c, self.count))
+        calls = tuple(c for c in evidence.calls(self.target) if _counts(c, self.count))
         for n, step in enumerate(self.steps, 1):
             pos = next((p for p in range(at, len(calls)) if step.matches(calls[p], evidence)), None)
             if pos is None:
@@ -538,15 +553,19 @@ def _tool_used(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
     match = _call_match(t, t.table, "")
     lo, hi = bounds(t, 1)
     count = t.choice("count", COUNTS, "succeeded")
-    if not match:
+    target = t.choice("target", CALL_TARGETS, "tool_calls")
+    if match is None:
         return None
-    return ToolUsedGrader(match=match, min=1 if lo is None else lo, max=hi, count=count, **common)
+    return ToolUsedGrader(
+        match=match, min=1 if lo is None else lo, max=hi, count=count, target=target, **common
+    )
 
 
 def _tool_absent(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
     match = _call_match(t, t.table, "")
     count = t.choice("count", COUNTS, "succeeded")
-    return ToolAbsentGrader(match=match, count=count, **common) if match else None
+    target = t.choice("target", CALL_TARGETS, "tool_calls")
+    return ToolAbsentGrader(match=match, count=count, target=target, **common) if match else None
 
 
 def _tool_order(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
@@ -563,9 +582,10 @@ def _tool_order(t: Table, common: dict[str, Any], root: Path) -> Grader | None:
         if m is not None:
             matches.append(m)
     count = t.choice("count", COUNTS, "succeeded")
-    return (
-        ToolOrderGrader(steps=tuple(matches), count=count, **common) if len(matches) == len(steps) else None
-    )
+    target = t.choice("target", CALL_TARGETS, "tool_calls")
+    if len(matches) != len(steps):
+        return None
+    return ToolOrderGrader(steps=tuple(matches), count=count, target=target, **common)
 
 
 def _file(cls: type[FileExistsGrader] | type[FileAbsentGrader]) -> Parse:
@@ -592,9 +612,9 @@ def _files_unchanged(t: Table, common: dict[str, Any], root: Path) -> Grader | N
 # The deterministic types, in the order the type error lists them (registry.py reads it).
 GRADER_TYPES = (
     GraderType("regex", ("target", "pattern", "mode", "min", "max", "flags", "glob"), _regex),
-    GraderType("tool_used", ("tool", "input", "min", "max", "count"), _tool_used),
-    GraderType("tool_order", ("steps", "count"), _tool_order),
-    GraderType("tool_absent", ("tool", "input", "count"), _tool_absent),
+    GraderType("tool_used", ("tool", "input", "min", "max", "count", "target"), _tool_used),
+    GraderType("tool_order", ("steps", "count", "target"), _tool_order),
+    GraderType("tool_absent", ("tool", "input", "count", "target"), _tool_absent),
     GraderType("file_exists", ("path",), _file(FileExistsGrader)),
     GraderType("file_absent", ("path",), _file(FileAbsentGrader)),
     GraderType("files_unchanged", ("path",), _files_unchanged),

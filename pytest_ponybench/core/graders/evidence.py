@@ -23,13 +23,15 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench._util.mockanswer import MISSING, value_at
 from pytest_ponybench.core.bounded import MAX_DEPTH, REDACTED, bounded_value, cut, redact
 from pytest_ponybench.core.bounded import parse_input as bounded_parse_input
+from pytest_ponybench.core.mocks import MockCall
 from pytest_ponybench.core.transcript import (
     INPUT_STRING_CHARS,
     MAX_LINE_BYTES,
@@ -53,6 +55,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_LINKS",
     "MISSING",
+    "MockCall",
     "PATH_KEYS",
     "RECORD_CALLS",
     "RECORD_REPLY_CHARS",
@@ -66,6 +69,8 @@ __all__ = [
     "WorkspaceFiles",
     "as_text",
     "call_record",
+    "mock_calls_of",
+    "mock_record",
     "compile_glob",
     "glob_problem",
     "parse_input",
@@ -102,27 +107,6 @@ TOOL_PATH_KEYS: dict[str, tuple[str, ...]] = {
 # A path regex that starts so is matched against absolute paths only (outside ones included).
 ROOTED = ("^/", "\\A/")
 MAX_LINKS = 40  # links followed while placing one path, as the kernel's limit
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-MISSING = _Missing()
-
-
-def value_at(data: Any, path: str) -> Any:
-    """The value at a dotted JSON path (`edits.0.new_string`: numeric parts index lists), or MISSING."""
-    here = data
-    for part in path.split("."):
-        if isinstance(here, Mapping) and part in here:
-            here = here[part]
-        elif isinstance(here, list) and part.isdigit() and int(part) < len(here):
-            here = here[int(part)]
-        else:
-            return MISSING
-    return here
 
 
 def as_text(value: Any) -> str:
@@ -258,6 +242,28 @@ def call_record(call: ToolCall) -> dict[str, Any]:
         out["subagent"] = True
     if call.is_error:
         out["is_error"] = True
+    return out
+
+
+def mock_calls_of(calls: Sequence[ToolCall], mocked: frozenset[str], turn: int = 1) -> tuple[MockCall, ...]:
+    """The calls of mocked tools among a session's calls, with what came back."""
+    return tuple(
+        MockCall(c.tool, c.input, c.result, bool(c.is_error), turn) for c in calls if c.tool in mocked
+    )
+
+
+def mock_record(call: MockCall) -> dict[str, Any]:
+    """One mock call as the record keeps it: bounded, credentials redacted."""
+    out: dict[str, Any] = {
+        "name": call.name,
+        "input": bounded_value(dict(call.input), RECORD_STRING_CHARS, redacting=True)
+        if call.input is not None
+        else None,
+        "response": None if call.response is None else redact(cut(call.response, RECORD_STRING_CHARS)),
+        "verdict": call.verdict,
+    }
+    if call.turn != 1:
+        out["turn"] = call.turn
     return out
 
 
@@ -416,9 +422,53 @@ class CellEvidence:
     # The seeded base the harness kept (path -> (mode, content) as git holds it), on demand;
     # None: there is none to compare with (graders that need it cannot decide).
     base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = field(default=None, compare=False)
+    # The calls of the task's mocked MCP tools, with what each stand-in answered.
+    mock_calls: tuple[MockCall, ...] = ()
+    # A conversation's turns, each its own evidence (its reply, text, calls and what the gateway
+    # saw of it; the workspace as the conversation left it); () for a session of one turn.
+    turns: tuple[CellEvidence, ...] = field(default=(), compare=False, repr=False)
     _placed: dict[tuple[int, str], CallPath | None] = field(
         default_factory=dict, compare=False, repr=False, init=False
     )
+
+    def of_turn(self, turn: int) -> CellEvidence:
+        """What one turn said and did (a session of one turn is its own turn 1); a turn that was
+        never played said nothing and made no call."""
+        if not self.turns:
+            return self if turn == 1 else self._silent(())
+        if turn - 1 < len(self.turns):
+            return self.turns[turn - 1]
+        return self.turns[0]._silent((f"turn {turn} was never played",))
+
+    def _silent(self, notes: tuple[str, ...]) -> CellEvidence:
+        """This evidence's workspace with nothing said, called or seen by the model."""
+        return replace(
+            self,
+            reply="",
+            transcript="",
+            tool_calls=(),
+            mock_calls=(),
+            model_input="",
+            model_output="",
+            notes=notes,
+        )
+
+    @property
+    def mock_tool_calls(self) -> tuple[ToolCall, ...]:
+        """The mock calls as tool calls (what a tool grader with `target = "mock_calls"` reads)."""
+        return tuple(
+            ToolCall(n, c.name, c.input, result=c.response, is_error=c.is_error)
+            for n, c in enumerate(self.mock_calls)
+        )
+
+    def calls(self, target: str) -> tuple[ToolCall, ...]:
+        """The calls a tool grader reads: every tool call, or only the mocked tools' calls."""
+        return self.mock_tool_calls if target == "mock_calls" else self.tool_calls
+
+    @property
+    def mock_text(self) -> str:
+        """The mock calls as a regex reads them: one JSON line each, in CPE's form."""
+        return "\n".join(c.as_line() for c in self.mock_calls)
 
     def call_path(self, call: ToolCall, key: str) -> CallPath | None:
         """The path the call's input gives under key, placed in the workspace; None when key is
@@ -449,18 +499,33 @@ class CellEvidence:
         diff: Callable[[], str] | None = None,
         base: Callable[[], Mapping[str, tuple[str, bytes]]] | None = None,
         view: ModelView | None = None,
+        mocked: frozenset[str] = frozenset(),
+        turns: Sequence[tuple[Transcript, ModelView | None]] = (),
+        turn: int = 1,
     ) -> CellEvidence:
-        """Evidence from a session's transcript, what the gateway saw of it, and its workspace."""
+        """Evidence from a session's transcript, what the gateway saw of it, and its workspace;
+        `mocked` names the task's mocked tools; `turns` are a conversation's turns, each with
+        what the gateway saw of it (`transcript` and `view` are then the whole conversation's)."""
         notes = list(transcript.notes)
         calls = transcript.tool_calls
         if len(calls) > MAX_CALLS:
             notes.append(f"{len(calls) - MAX_CALLS} tool calls after the first {MAX_CALLS} were not read")
             calls = calls[:MAX_CALLS]
+        parts = tuple(
+            cls.from_transcript(
+                t, workspace, prompt=prompt, diff=diff, base=base, view=v, mocked=mocked, turn=n
+            )
+            for n, (t, v) in enumerate(turns, 1)
+        )
         return cls(
             reply=transcript.reply,
             transcript=transcript.text,
             tool_calls=tuple(calls),
-            workspace=WorkspaceFiles(workspace) if workspace is not None else None,
+            workspace=parts[0].workspace
+            if parts
+            else WorkspaceFiles(workspace)
+            if workspace is not None
+            else None,
             prompt=prompt,
             diff=diff,
             notes=tuple(notes),
@@ -468,7 +533,15 @@ class CellEvidence:
             base=base,
             model_input=view.input if view is not None else "",
             model_output=view.output if view is not None else "",
+            mock_calls=tuple(c for p in parts for c in p.mock_calls)
+            if parts
+            else mock_calls_of(calls, mocked, turn),
+            turns=parts,
         )
+
+    def record_mock_calls(self) -> list[dict[str, Any]]:
+        """The mock calls as the record keeps them (name, input, response), bounded and redacted."""
+        return [mock_record(c) for c in self.mock_calls[:RECORD_CALLS]]
 
     def record_reply(self) -> str:
         """The reply as the record keeps it: bounded, credentials redacted."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pytest_ponybench.core.graders.registry import JUDGE_TYPES, TYPES
 
@@ -204,11 +204,16 @@ class Common:
     axis: str = "score"
     weight: float = 1.0
     arm: str = "all"
+    turn: int | None = None  # one turn of a conversation (1: prompt.md's); None: all of it
 
     type: str = ""  # set by each grader type
+    # Keys left out of the description at these values: a grader declared as before keys added
+    # since keeps its description, and its task its hash.
+    QUIET: ClassVar[Mapping[str, Any]] = {"turn": None}
 
     def describe(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in sorted(fields(self), key=lambda f: f.name)}
+        out = {f.name: _plain(getattr(self, f.name)) for f in sorted(fields(self), key=lambda f: f.name)}
+        return {k: v for k, v in out.items() if k not in self.QUIET or self.QUIET[k] != v}
 
     def outcome(self, passed: bool | None, explanation: str, **more: Any) -> GraderOutcome:
         score = more.pop("score", 1.0 if passed else 0.0)

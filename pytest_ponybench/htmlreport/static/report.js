@@ -314,6 +314,32 @@
       });
       body.appendChild(section("graders" + (d.score === null || d.score === undefined ? "" : " (score " + fmt(d.score, 2) + ")"), gl));
     }
+    if (d.mocks_uncalled && d.mocks_uncalled.length) {
+      var ml = el("ul", "checks");
+      d.mocks_uncalled.forEach(function (m) { ml.appendChild(el("li", null, m)); });
+      body.appendChild(section("mocked tools a grader expects that the agent never called", ml));
+    }
+    if (d.turns && d.turns.length) {
+      var tt = el("table", "turns");
+      var hr = el("tr");
+      ["turn", "play", "reply", "tool calls", "tokens", "cost", "seconds", "until"].forEach(function (h) { hr.appendChild(el("th", null, h)); });
+      tt.appendChild(hr);
+      d.turns.forEach(function (t) {
+        var tr = el("tr");
+        tr.appendChild(el("td", null, String(t[0])));
+        tr.appendChild(el("td", null, String(t[1])));
+        var reply = el("td");
+        reply.appendChild(clipped(t[2], "message", 300));
+        tr.appendChild(reply);
+        tr.appendChild(el("td", null, String(t[3])));
+        tr.appendChild(el("td", null, String(t[4])));
+        tr.appendChild(el("td", null, t[5] === null || t[5] === undefined ? "-" : "$" + fmt(t[5], 4)));
+        tr.appendChild(el("td", null, t[6] === null || t[6] === undefined ? "-" : fmt(t[6], 1)));
+        tr.appendChild(el("td", null, t[7] || ""));
+        tt.appendChild(tr);
+      });
+      body.appendChild(section("the conversation, turn by turn", tt));
+    }
     if (d.policy && d.policy.length) {
       var pl = el("ul", "policy");
       d.policy.forEach(function (p) {
