@@ -6,7 +6,7 @@ sound table for every scored task."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -149,7 +149,7 @@ def report(task: str, ref: str, kind: str, passed: bool, blind: bool = False) ->
         "contract": "contract 3 rows (2 checked, 1 not checked)",
         "blind": blind,
     }
-    outcome = "passed" if passed else "failed"
+    outcome: Literal["passed", "failed"] = "passed" if passed else "failed"
     return pytest.TestReport(
         f"selftest::{task}[{ref}]",
         ("", 0, ""),
