@@ -36,3 +36,43 @@ SHELL = {
 def shell(name: str, marker: str, word: str = "x") -> str:
     """The payload `name` of SHELL making the file `marker`, with `word` before it."""
     return SHELL[name].replace("{m}", marker).replace("{w}", word)
+
+
+# --- template field access ----------------------------------------------------------------------
+# Paths a template may try on an object it was given: members that exist but are not data (the
+# names a prompt lists, or the data's own properties, are all a template may show), an object's
+# repr, and the walks to globals. {o} is the object's name in the template.
+TEMPLATE_FIELDS_PY = [
+    "{o}",
+    "{o!r}",
+    "{o!s}",
+    "{o.__dict__}",
+    "{o.__class__}",
+    "{o.__class__.__name__}",
+    "{o.__repr__}",
+    "{o.__init__.__globals__}",
+    "{o.__class__.__mro__}",
+]
+# The same in a JavaScript template, as dotted paths: members every object inherits.
+TEMPLATE_FIELDS_JS = [
+    "constructor",
+    "constructor.name",
+    "__proto__",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "__defineGetter__",
+    "constructor.constructor",
+]
+
+
+def template_fields_py(obj: str) -> list[str]:
+    """TEMPLATE_FIELDS_PY for the object named obj."""
+    return [t.replace("{o", "{" + obj) for t in TEMPLATE_FIELDS_PY]
+
+
+# --- values that are not strings -----------------------------------------------------------------
+def not_strings(payload: str) -> list[object]:
+    """JSON values that are not strings but carry the string payload when converted with String()
+    or str(): an escape applied only to strings lets each of them through."""
+    return [[payload], ["x", payload], [[payload]], [{"k": payload}, payload]]
