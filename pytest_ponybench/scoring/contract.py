@@ -8,7 +8,8 @@ quote (a sentence left out is a behaviour left unmapped), and every check named 
 checks folder defines. Words only count: markdown, punctuation and whitespace may differ.
 
 The selftest fails a task whose table breaks a rule; a task without a table is said, not failed
-(a new or imported suite starts without them), and the built-in suite's tests require one.
+(a new or imported suite starts without them); the built-in suite's tests hold every table it
+has sound.
 """
 
 from __future__ import annotations

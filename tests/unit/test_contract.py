@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import pytest
 
+from pytest_ponybench._util.paths import SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.tasks import SHARED_CHECKS_DIR, load_task, task_folders
 from pytest_ponybench.roles.selftest import PROPERTY, SelftestSummary, contract_figure
 from pytest_ponybench.scoring.contract import contract_of, parse_contract
@@ -186,3 +187,16 @@ def test_the_summary_line_carries_the_contract_and_the_blind_references_caught()
     assert "; blind flawed caught 1/2; contract 3 rows (2 checked, 1 not checked) -- " in line
     assert "CONTRACT TABLE BROKEN (selftest::t:contract says how)" in line and flagged
     assert "blind flawed caught 1/2; " in total
+
+
+# --- the shipped suite ------------------------------------------------------------------------
+
+
+def test_every_table_of_the_shipped_suite_is_sound() -> None:
+    folders = [p for p in task_folders(SUITE_TASKS) if (p / "contract.md").is_file()]
+    tables = [load_task(p, SUITE_FIXTURES) for p in folders]
+    assert tables, "the shipped suite has no contract table"
+    for task in tables:
+        contract = contract_of(task)
+        assert contract is not None and contract.problems == (), (task.id, contract)
+        assert any(row.checked for row in contract.rows), task.id
