@@ -87,6 +87,20 @@ class Totals:
         self.cache_read_tokens += m.usage.cache_read_tokens
         self.cache_write_tokens += m.usage.cache_write_tokens
 
+    @classmethod
+    def of(cls, *parts: Totals | None) -> Totals:
+        """The sum of several totals (None ones left out)."""
+        out = cls()
+        for part in parts:
+            if part is not None:
+                out.requests += part.requests
+                out.cost_usd += part.cost_usd
+                out.input_tokens += part.input_tokens
+                out.output_tokens += part.output_tokens
+                out.cache_read_tokens += part.cache_read_tokens
+                out.cache_write_tokens += part.cache_write_tokens
+        return out
+
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens

@@ -69,10 +69,7 @@ def reply_of(session: launcher.Session, seat: Seat) -> JudgeReply:
     text = (t.result or {}).get("result")
     if error is None and not isinstance(text, str):
         error = "the judge's result event has no text"
-    spent = meter.Totals()
-    for m in seat.requests:
-        if m.refused is None:
-            spent.add(m)
+    spent = meter.Totals.of(*meter.by_source(seat.requests, None).values())
     return JudgeReply(
         text=text if isinstance(text, str) else "",
         cost_usd=spent.cost_usd,

@@ -378,11 +378,7 @@ def _session_fields(session: launcher.Session, seat: Seat, arm: Arm) -> Record:
     t, run = session.transcript, session.run
     res: dict[str, Any] = t.result or {}
     sources = meter.by_source(seat.requests, t.session_id)
-    cell = meter.Totals()
-    for name in ("main", "side"):
-        for m in seat.requests:
-            if m.refused is None and meter.source_of(m, t.session_id) == name:
-                cell.add(m)
+    cell = meter.Totals.of(sources.get("main"), sources.get("side"))
     fields = Record(
         timed_out=run.timed_out,
         exit_code=run.exit_code,
