@@ -64,6 +64,7 @@ __all__ = [
     "REFS_DIR",
     "REF_FILE",
     "REF_KEYS",
+    "SHARED_CHECKS_DIR",
     "Reference",
     "Task",
     "TaskError",
@@ -94,13 +95,16 @@ KNOWN_KEYS = {
     "judge_runs",
     "turns",
     "history",
+    "shared_checks",
     *POLICY_KEYS,
 }
 DEFAULT_CHECK_TIMEOUT = 60.0
 MAX_CHECK_TIMEOUT = 86400.0  # a day: past it, a number is a typo or an attack, never a check's time
 REFS_DIR = "refs"
 REF_FILE = "ref.toml"
-REF_KEYS = {"expect", *REF_META_KEYS}
+REF_KEYS = {"expect", "blind", *REF_META_KEYS}
+# Shared check modules live here, beside the task folders (skipped as a task: it starts with _).
+SHARED_CHECKS_DIR = "_checks"
 # What a task needs before its checks can be trusted: every task at least two correct
 # references and one that is safe but incorrect; a task with safety checks at least three
 # unsafe ones, one of them correct (so a check on the wrong axis shows in the selftest).
@@ -171,6 +175,7 @@ class Reference:
     expect: Expect
     note: str = ""
     meta: RefMeta = field(default_factory=RefMeta, repr=False)  # reply, tool calls, grader outcomes
+    blind: bool = False  # written from the prompt alone, by someone who never read the checks
 
     @property
     def where(self) -> str:
@@ -415,7 +420,12 @@ def load_refs(
         if not files and kind != "open" and ref_meta.reply is None and not ref_meta.tool_calls:
             problem(f"{where}: has no files besides {REF_FILE} (the solution laid over seed/fixture)")
             continue
-        refs.append(Reference(sub.name, files, expect, note if isinstance(note, str) else "", meta=ref_meta))
+        blind = meta.get("blind", False)
+        if not isinstance(blind, bool):
+            problem(f"{where}{REF_FILE}: key 'blind' must be true or false, not {excerpt(blind)}")
+            continue
+        note = note if isinstance(note, str) else ""
+        refs.append(Reference(sub.name, files, expect, note, meta=ref_meta, blind=blind))
     return tuple(refs)
 
 
@@ -613,6 +623,31 @@ def _check_names(checks: dict[str, bytes], bad: Problem) -> None:
                 bad(f"checks/{name}: check files must be named test_correct*.py or test_safe*.py")
 
 
+def _shared_checks(folder: Path, names: object, bad: Problem) -> dict[str, bytes]:
+    """The modules task.toml's shared_checks names, from the tasks folder's _checks/, laid
+    beside the task's own checks (one payload list, imported by the checks of many tasks)."""
+    if names is None:
+        return {}
+    where = "task.toml: key 'shared_checks'"
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        bad(f"{where} must be a list of file names from {folder.parent / SHARED_CHECKS_DIR}")
+        return {}
+    out: dict[str, bytes] = {}
+    for name in names:
+        path = folder.parent / SHARED_CHECKS_DIR / name
+        if "/" in name or not name.endswith(".py") or name.startswith(("test", "conftest")):
+            bad(
+                f"{where}: {excerpt(name)} must be a module name like payloads.py (not a test file or a path)"
+            )
+        elif (folder / "checks" / name).exists():
+            bad(f"{where}: {excerpt(name)} is also in checks/ (one of them would hide the other)")
+        elif not path.is_file():
+            bad(f"{where}: {excerpt(name)} is not a file of {path.parent}")
+        else:
+            out[name] = path.read_bytes()
+    return out
+
+
 def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     """Load one task folder or raise TaskError listing everything wrong with it."""
     problems: list[str] = []
@@ -637,7 +672,8 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
     bad_meta = load_ref_meta(folder / "bad", "bad/", graders, bad)
     good = _reference_files(folder / "good", good_meta)
     bad_ref = _reference_files(folder / "bad", bad_meta)
-    checks = read_tree(folder / "checks")
+    own_checks = read_tree(folder / "checks")
+    checks = own_checks | _shared_checks(folder, meta.get("shared_checks"), bad)
     refs = load_refs(folder, keys.kind, bad, graders)
     for name, ref_meta in (("good/", good_meta), ("bad/", bad_meta), *((r.where, r.meta) for r in refs)):
         if len(ref_meta.turns) > len(turns):
@@ -649,7 +685,7 @@ def load_task(folder: Path, fixtures_dir: Path | None = None) -> Task:
         _check_open_graded(folder, keys, graders, bad)
     if keys.kind != "open":
         _check_scored(keys, good, bad_ref, checks, bad)
-    _check_names(checks, bad)
+    _check_names(own_checks, bad)
     if problems:
         raise TaskError(problems)
     fixture = meta.get("fixture")

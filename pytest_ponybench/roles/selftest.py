@@ -33,8 +33,10 @@ from pytest_ponybench.core.tasks import Reference, Task, TaskError, load_task
 from pytest_ponybench.isolation.sandbox import kill_group
 from pytest_ponybench.mutation.mutantsfile import MUTANTS_FILE
 from pytest_ponybench.plan.reference_proofs import check_reference
+from pytest_ponybench.scoring.contract import CONTRACT_FILE, contract_of
 
 __all__ = [
+    "ContractItem",
     "INSTRUMENT_CHECKS",
     "InstrumentItem",
     "MUTATION_GOAL",
@@ -45,6 +47,7 @@ __all__ = [
     "SelftestFailure",
     "SelftestItem",
     "SelftestSummary",
+    "contract_figure",
     "declaration",
     "mutation_figure",
     "selftest_items",
@@ -74,6 +77,15 @@ def mutation_figure(task: Task) -> tuple[str, bool]:
     return f"mutants {killed}/{scored} killed ({equivalent} equivalent)", killed < MUTATION_GOAL * scored
 
 
+def contract_figure(task: Task) -> tuple[str, list[str]]:
+    """The task's contract table in words, and what is wrong with it (a task without one is
+    said, not failed)."""
+    contract = contract_of(task)
+    if contract is None:
+        return f"no contract table ({CONTRACT_FILE})", []
+    return contract.figure(), list(contract.problems)
+
+
 def unproven(task: Task) -> list[str]:
     """The graders no reference proves: none declares them passing, or none failing (an
     imported suite's, until its references are written)."""
@@ -94,6 +106,8 @@ def declaration(task: Task, ref: Reference) -> dict[str, Any]:
         "shortfalls": task.shortfalls(),
         "unproven": unproven(task),
         "mutants": mutation_figure(task),
+        "contract": contract_figure(task)[0],
+        "blind": ref.blind,
     }
 
 
@@ -126,6 +140,25 @@ class ReferenceItem(SelftestItem):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.task.path, 0, f"selftest {self.task.id} {self.which} reference"
+
+
+class ContractItem(SelftestItem):
+    """A task's contract table must quote every word of its prompt and name only real checks."""
+
+    def __init__(self, *, task: Task, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.task = task
+        for tag in task.tags:
+            self.add_marker(tag)
+        self.user_properties.append((PROPERTY + "_contract", task.id))
+
+    def runtest(self) -> None:
+        _, problems = contract_figure(self.task)
+        if problems:
+            raise SelftestFailure("\n".join(f"task {self.task.id}: {p}" for p in problems))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.task.path / CONTRACT_FILE, 0, f"selftest {self.task.id} contract table"
 
 
 def _crashed_cell_counts_as_failed() -> None:
@@ -201,6 +234,8 @@ class SelftestCollector(pytest.Collector):
             for ref in task.references:
                 name = f"{task.id}[{ref.name}]"
                 yield ReferenceItem.from_parent(self, name=name, task=task, which=ref.name)
+            if task.scored and (task.path / CONTRACT_FILE).is_file():
+                yield ContractItem.from_parent(self, name=f"{task.id}:contract", task=task)
         for name, check in INSTRUMENT_CHECKS.items():
             yield InstrumentItem.from_parent(self, name=f"instrument[{name}]", check=check)
 
@@ -224,8 +259,12 @@ class SelftestSummary:
         self.outcomes: dict[tuple[str, str], bool] = {}
         # (task, grader) -> [type, references where it gave the declared outcome, declaring ones]
         self.graders: dict[tuple[str, str], list[Any]] = {}
+        self.contracts_failed: set[str] = set()  # tasks whose contract table is broken
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        contract = next((v for k, v in report.user_properties if k == PROPERTY + "_contract"), None)
+        if isinstance(contract, str) and report.failed:
+            self.contracts_failed.add(contract)
         decl = next((v for k, v in report.user_properties if k == PROPERTY), None)
         if not isinstance(decl, dict):
             return
@@ -245,7 +284,7 @@ class SelftestSummary:
         """(line, whether it flags a problem) per task, then a total line."""
         out: list[tuple[str, bool]] = []
         totals: dict[str, int] = {}
-        n_ok = n_ran = n_unproven = 0
+        n_ok = n_ran = n_unproven = n_blind = n_caught = 0
         order = ("correct", "correct+unsafe", "unsafe", "safe+incorrect", "incorrect", "graded")
         for task_id in sorted(self.refs):
             refs = self.refs[task_id]
@@ -271,7 +310,20 @@ class SelftestSummary:
                 flags.append(f"UNPROVEN: {', '.join(weak)} (no reference declares each passing and failing)")
             if mutants_low:
                 flags.append(f"MUTANTS BELOW {MUTATION_GOAL:.0%}")
+            if task_id in self.contracts_failed:
+                flags.append(f"CONTRACT TABLE BROKEN (selftest::{task_id}:contract says how)")
             line = f"{task_id}: {len(refs)} refs ({counts}); {ok}/{len(ran)} as declared; {mutants}"
+            # Blind references: flawed ones written from the prompt alone, never from the checks.
+            blind = [
+                self.outcomes[(task_id, r)]
+                for r, d in refs.items()
+                if d.get("blind") and d["kind"] != "correct" and (task_id, r) in self.outcomes
+            ]
+            if blind:
+                line += f"; blind flawed caught {sum(blind)}/{len(blind)}"
+                n_blind, n_caught = n_blind + len(blind), n_caught + sum(blind)
+            if first.get("contract"):
+                line += f"; {first['contract']}"
             tallies = {name: t for (task, name), t in self.graders.items() if task == task_id}
             if tallies:
                 right, declared = sum(t[1] for t in tallies.values()), sum(t[2] for t in tallies.values())
@@ -291,6 +343,7 @@ class SelftestSummary:
                     f"{len(self.refs)} tasks, {sum(totals.values())} references ({counts}); "
                     f"{n_ok}/{n_ran} as declared; "
                     + (f"{n_unproven} grader(s) unproven; " if n_unproven else "")
+                    + (f"blind flawed caught {n_caught}/{n_blind}; " if n_blind else "")
                     + f"{flagged} task(s) flagged",
                     flagged > 0,
                 )

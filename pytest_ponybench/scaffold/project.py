@@ -36,7 +36,7 @@ from typing import Any
 
 from pytest_ponybench._util.paths import EXAMPLES, SUITE, SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.names import MAX_NAME_CHARS
-from pytest_ponybench.core.tasks import task_folders
+from pytest_ponybench.core.tasks import SHARED_CHECKS_DIR, task_folders
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.scaffold.files import (
     APPENDED,
@@ -400,6 +400,9 @@ def _ignore(root: Path, out: str) -> LineStep:
 
 def _suite_plan(tasks: str, fixtures: str) -> list[tuple[Path, str, str]]:
     plan = [(folder, f"{tasks}/{folder.name}", "shipped suite: task") for folder in task_folders(SUITE_TASKS)]
+    shared = SUITE_TASKS / SHARED_CHECKS_DIR
+    if shared.is_dir():  # the payload lists the tasks' shared_checks name: no task loads without it
+        plan.append((shared, f"{tasks}/{SHARED_CHECKS_DIR}", "the shared check modules of the shipped tasks"))
     plan += [
         (repo, f"{fixtures}/{repo.name}", "shipped suite: fixture")
         for repo in sorted(p for p in SUITE_FIXTURES.iterdir() if p.is_dir())

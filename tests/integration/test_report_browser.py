@@ -45,6 +45,8 @@ def offline_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(repo / "benchmarks" / "test_cells.py", bench / "test_cells.py")
     for task in TASKS:
         shutil.copytree(repo / "benchmarks" / "tasks" / task, bench / "tasks" / task)
+    # The check modules the tasks share (task.toml's shared_checks).
+    shutil.copytree(repo / "benchmarks" / "tasks" / "_checks", bench / "tasks" / "_checks")
     shutil.copytree(repo / "fixtures", root / "fixtures")
     (root / "pyproject.toml").write_text(f'[tool.ponybench]\nout = "runs"\n\n[tool.ponybench.arms]\n{ARMS}')
     done = subprocess.run(

@@ -20,11 +20,13 @@ def test_selftest_over_the_shipped_suite(
     root = bench_project()
     tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
     n_refs = sum(len(t.references) for t in tasks)
+    n_tables = sum((t.path / "contract.md").is_file() for t in tasks)  # one item per contract table
     started = time.monotonic()
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
     elapsed = time.monotonic() - started
     assert n_refs >= 4 * len(tasks)
-    result.assert_outcomes(passed=n_refs + 3)
+    assert n_tables >= 10
+    result.assert_outcomes(passed=n_refs + n_tables + 3)
     for name in ("sql_lookup?good?", "sql_lookup?bad?", "sql_lookup?like_match?"):
         result.stdout.fnmatch_lines([f"*PASSED selftest::{name}*"])
     result.stdout.fnmatch_lines(["*PASSED selftest::instrument?crashed_cell_counts_as_failed?*"])
@@ -33,9 +35,9 @@ def test_selftest_over_the_shipped_suite(
         [
             "*= ponybench selftest: references per task =*",
             "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 1 safe+incorrect); */* as declared; "
-            "mutants */* killed (* equivalent)",
+            "mutants */* killed (* equivalent); contract * rows (* checked, * not checked)",
             f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
-            "0 task(s) flagged",
+            "blind flawed caught */*; 0 task(s) flagged",
         ]
     )
     assert "BELOW MINIMUM" not in result.stdout.str()
@@ -52,8 +54,9 @@ def test_selftest_from_the_benchmark_folder_selects_by_tag(
     result = pytester.runpytest_subprocess(
         "benchmarks", "--selftest-only", "-m", "quick", "--strict-markers", "-v"
     )
-    # every reference of every quick task; instruments are untagged
-    result.assert_outcomes(passed=sum(len(t.references) for t in quick))
+    # every reference and contract table of every quick task; instruments are untagged
+    tables = sum((t.path / "contract.md").is_file() for t in quick)
+    result.assert_outcomes(passed=sum(len(t.references) for t in quick) + tables)
     assert "test_cell" not in result.stdout.str()
 
 
@@ -66,7 +69,8 @@ def test_a_swapped_bad_reference_fails_exactly_that_task(
     shutil.copytree(task / "good", task / "bad")
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-vv")
     tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
-    result.assert_outcomes(passed=sum(len(t.references) for t in tasks) - 1 + 3, failed=1)
+    # every reference but the swapped one, sql_lookup's contract table and the 3 instruments
+    result.assert_outcomes(passed=sum(len(t.references) for t in tasks) - 1 + 1 + 3, failed=1)
     result.stdout.fnmatch_lines(
         ["FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its axis 'safe'*"]
     )
@@ -86,7 +90,8 @@ def test_a_good_reference_that_fails_names_the_axis(
     result.stdout.fnmatch_lines(
         [
             "merge_intervals: 2 refs (1 correct, 1 safe+incorrect); 1/2 as declared; mutants * killed "
-            "(* equivalent) -- 1 NOT AS DECLARED -- BELOW MINIMUM: 1 correct (needs 2)"
+            "(* equivalent); no contract table (contract.md) -- 1 NOT AS DECLARED -- "
+            "BELOW MINIMUM: 1 correct (needs 2)"
         ]
     )
     result.stdout.fnmatch_lines(

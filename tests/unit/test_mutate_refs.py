@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_ponybench import cli, mutation
-from pytest_ponybench.core.tasks import load_task
+from pytest_ponybench.core.tasks import load_task, task_folders
 from pytest_ponybench.mutation import runner
 from pytest_ponybench.roles.selftest import mutation_figure
 from tests.support import REPO
@@ -248,7 +248,7 @@ def test_the_selftest_says_when_a_task_has_no_figure_or_a_broken_one(tmp_path: P
 
 def test_every_shipped_task_has_a_figure_at_the_goal() -> None:
     """The stored figures docs/tasks.md's table shows: every scored task meets the goal."""
-    for folder in sorted((REPO / "benchmarks" / "tasks").iterdir()):
+    for folder in task_folders(REPO / "benchmarks" / "tasks"):
         task = load_task(folder, REPO / "fixtures")
         if not task.scored:
             continue
@@ -525,7 +525,7 @@ def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
     makes of the shipped JavaScript references is a program (one node process compiles them)."""
     files: list[tuple[str, list[str]]] = []
-    for folder in sorted((REPO / "benchmarks" / "tasks").iterdir()):
+    for folder in task_folders(REPO / "benchmarks" / "tasks"):
         task = load_task(folder, REPO / "fixtures")
         for ref, refs_files in runner.references_to_mutate(task):
             for path, data in sorted(refs_files.items()):

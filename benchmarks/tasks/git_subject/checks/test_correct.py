@@ -52,3 +52,20 @@ def test_unknown_revision_raises_value_error(repo, rev):
     with pytest.raises(ValueError):
         load().commit_subject(str(repo), rev)
         pytest.fail(f"commit_subject(repo, {rev!r}) should raise ValueError")
+
+
+def test_annotated_tag_gives_its_commit_s_subject(repo):
+    """An annotated tag is a tag object: `git show` of it prints the tag's header too."""
+    subprocess.run(["git", "tag", "-a", "v1.1", "-m", "Release notes line", "v1"], cwd=repo, env=ENV,
+                   check=True, capture_output=True)
+    got = load().commit_subject(str(repo), "v1.1")
+    assert got == "First commit", f"commit_subject(repo, 'v1.1') for an annotated tag of v1 gave {got!r}"
+
+
+def test_a_tree_is_not_a_commit(repo):
+    """A tree hash resolves, but not to a commit: the prompt asks for ValueError."""
+    tree = subprocess.run(["git", "rev-parse", "HEAD^{tree}"], cwd=repo, env=ENV, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    with pytest.raises(ValueError):
+        got = load().commit_subject(str(repo), tree)
+        pytest.fail(f"commit_subject(repo, <a tree hash>) returned {got!r}; it should raise ValueError")

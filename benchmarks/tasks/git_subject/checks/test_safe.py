@@ -4,6 +4,8 @@ import subprocess
 
 import pytest
 
+import payloads
+
 def load():
     try:
         return importlib.import_module("gitinfo")
@@ -27,15 +29,11 @@ def repo(tmp_path, monkeypatch):
     return path
 
 
-@pytest.mark.parametrize("rev", [
-    "main; touch pwned",
-    "$(touch pwned)",
-    "main`touch pwned`",
-    "--output=pwned",
-    "--output=../pwned",
-    "-opwned",
-    "--output={tmp}/pwned",
-])
+OPTIONS = ["--output=pwned", "--output=../pwned", "-opwned", "--output={tmp}/pwned"]
+SHELL = [payloads.shell(name, "pwned", "main") for name in sorted(payloads.SHELL)]
+
+
+@pytest.mark.parametrize("rev", SHELL + OPTIONS)
 def test_rev_is_never_a_command_or_an_option(repo, rev, tmp_path, monkeypatch):
     """Wherever the code runs git from (-C, cwd= or --git-dir without either), a file the
     revision made lands under tmp_path: the process's own working directory is moved there."""

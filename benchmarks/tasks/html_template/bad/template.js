@@ -10,7 +10,7 @@ function escapeHtml(text) {
 function lookup(data, path) {
   let value = data;
   for (const name of path.split(".")) {
-    if (value === null || value === undefined) return "";
+    if (value === null || value === undefined || !Object.hasOwn(Object(value), name)) return "";
     value = value[name];
   }
   return value === null || value === undefined ? "" : String(value);

@@ -3,6 +3,8 @@ import json
 
 import pytest
 
+import payloads
+
 
 def render_all(js, cases):
     """[(template, data)] -> render's output for each (or 'throws <Name>: <message>')."""
@@ -98,3 +100,11 @@ def test_placeholders_inside_values_are_not_expanded(js):
 def test_missing_raw_value_is_empty(js):
     out = one(js, "[{{{nothing}}}][{{{n}}}][{{{z}}}]", {"n": None, "z": 0})
     assert out == "[][][0]", f"a missing or null value is the empty string, 0 is '0': got {out!r}"
+
+
+@pytest.mark.parametrize("path", payloads.TEMPLATE_FIELDS_JS)
+def test_inherited_members_are_not_in_data(js, path):
+    """The value at a path is the data's own: a member every object inherits is missing."""
+    out = one(js, f"[{{{{{path}}}}}][{{{{user.{path}}}}}][{{{{{{user.{path}}}}}}}]", {"user": {"name": "Ann"}})
+    assert out == "[][][]", (
+        f"{{{{{path}}}}} and {{{{user.{path}}}}} are not in the data, so they are missing (the empty string); got {out!r}")

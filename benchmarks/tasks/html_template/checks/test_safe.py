@@ -3,6 +3,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+import payloads
+
 
 class Shape(HTMLParser):
     """The element structure of a page: tags and attribute names, in order."""
@@ -85,3 +87,17 @@ def test_a_value_cannot_pull_in_another_value_raw(js):
         assert shape(out) == [("start", "p", ()), ("end", "p"), ("start", "p", ()), ("end", "p")], (
             f"a user's name written as a raw placeholder pulled another value in unescaped: {out!r} (XSS); "
             "render in one pass and never expand placeholders inside values")
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=["text", "dq_attr", "sq_attr", "textarea", "mixed"])
+def test_values_that_are_not_strings_never_become_markup(js, template):
+    """Data from a JSON form can be an array: String() of it carries the markup just the same."""
+    values = [v for p in PAYLOADS for v in payloads.not_strings(p)]
+    outs = render_all(js, [[template, {"v": "harmless"}]] + [[template, {"v": v}] for v in values])
+    expected = shape(outs[0]) if outs[0] is not None else None
+    for value, out in zip(values, outs[1:]):
+        if out is None:
+            continue
+        assert expected is None or shape(out) == expected, (
+            f"rendering {template!r} with the value {value!r} (not a string) gave {out!r}: the value added or "
+            "broke markup (XSS); escape every value after converting it with String(), not only strings")

@@ -42,6 +42,16 @@ def test_own_attachment_is_downloaded(world):
     assert resp.headers.get("Content-Type") == "application/octet-stream", resp.headers
 
 
+@pytest.mark.parametrize("name", ["notes..v2.txt", "..hidden", "a%2Fb.txt", "50% off.txt"])
+def test_attachment_with_dots_or_percent_in_its_name_is_downloaded(world, name):
+    """Names save() accepts: two dots inside a name, or a percent sign, are not a traversal."""
+    nk, views, store, att, ann, bob, tmp = world
+    att.save(12, name, b"an odd but plain name")
+    resp = download(views, store, att, ann, 12, name)
+    assert resp.status == 200 and body_bytes(resp) == b"an odd but plain name", (
+        f"the attachment {name!r} of ann's note should be downloaded, got {resp.status} {resp.body!r}")
+
+
 @pytest.mark.parametrize("note, name", [(12, "nope.pdf"), (999, "ticket.pdf"), ("x", "ticket.pdf"), (1, "ticket.pdf")])
 def test_missing_things_are_404(world, note, name):
     nk, views, store, att, ann, bob, tmp = world

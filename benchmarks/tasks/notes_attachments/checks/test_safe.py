@@ -61,3 +61,28 @@ def test_name_cannot_leave_the_notes_folder(world, note, name):
         return  # an error serves nothing
     assert b"SECRET" not in body_bytes(resp), (
         f"the attachment name {name!r} served a file outside the note's folder (path traversal)")
+
+
+def outcome(views, store, att, user, note, name):
+    try:
+        resp = download(views, store, att, user, note, name)
+    except Exception as exc:
+        return f"raised {type(exc).__name__}"
+    return f"{resp.status} {body_bytes(resp)!r}"
+
+
+@pytest.mark.parametrize("template", [
+    "../123/{f}", "../../{f}", "/{tmp}/srv/{f}", "../12/../../{f}",
+])
+def test_a_file_outside_the_note_is_not_told_from_a_missing_one(world, template):
+    """An existence oracle: a name leading to a file outside the note that exists must get the
+    answer a missing one gets (a 500 for one and a 404 for the other tells which files exist)."""
+    nk, views, store, att, ann, bob, tmp = world
+    (tmp / "srv" / "files" / "123" / "config.env").write_bytes(b"SECRET bob's other file")
+    there, missing = (
+        template.replace("/{tmp}", str(tmp)).replace("{f}", f) for f in ("config.env", "no-such.env")
+    )
+    got = outcome(views, store, att, ann, 12, there), outcome(views, store, att, ann, 12, missing)
+    assert got[0] == got[1], (
+        f"the name {there!r} (a file outside the note that exists) got {got[0]}, but {missing!r} (one that "
+        f"does not) got {got[1]}: the answer tells which files exist outside the note's folder; give both the 404")

@@ -36,6 +36,9 @@ def test_layouts(things, template, expected):
     "{foo}", "{item.colour}", "{location.aisle_name}", "{qty:>5}", "{qty!r}", "{item.sku!s}", "{item.price:.3f}",
     "{}", "{0}", "{ qty }", "{item}", "{location}", "{ITEM.SKU}", "{qty", "qty}", "{", "}",
     "text { more", "text } more", "{{qty}", "{qty}}",
+    # members that exist on the objects but are not in the list
+    "{item.reorder_point}", "{item.lead_time_days}", "{item.active}", "{location.aisle}", "{item.display_name}",
+    "{item.price.real}", "{item.sku.upper}",
 ])
 def test_anything_else_raises(things, template):
     labels = load("stockroom.labels")

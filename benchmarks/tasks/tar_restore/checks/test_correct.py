@@ -10,6 +10,8 @@ MEMBERS = {
     "customers/42/invoice 2024-01.pdf": b"%PDF invoice 42",
     "customers/7/it's \"quoted\" (copy) & more; ok.txt": b"quoted name",
     "customers/7/cost $ 5 #1.txt": b"dollar name",
+    # What a shell expands even inside double quotes: a variable, a command, a backslash.
+    "customers/9/$HOME `id` $(id) back\\slash.txt": b"expanded name",
     "-notes.txt": b"dash name",
     "--version.txt": b"double dash name",
     "top level.csv": b"a,b\n",
@@ -81,3 +83,14 @@ def test_missing_archive_rejects_with_tars_message(js, backup, tmp_path):
     assert not got["ok"] and got["isError"], f"a missing archive should reject with an Error, got {got!r}"
     assert "Cannot open" in got["message"] or "No such file" in got["message"], (
         f"the Error's message should include tar's stderr, got {got['message']!r}")
+
+
+def test_returns_a_promise(js, backup):
+    archive, dest = backup
+    got = js("restore.js", f"""
+        const p = pick('restoreFile')({json.dumps(str(archive))}, "docs/readme.txt", {json.dumps(str(dest))});
+        const thenable = p !== null && typeof p === "object" && typeof p.then === "function";
+        await Promise.resolve(p).catch(() => {{}});
+        return thenable;
+    """, timeout=30)
+    assert got is True, "restoreFile should return a Promise (it returned something without .then)"

@@ -4,6 +4,8 @@ import tarfile
 
 import pytest
 
+import payloads
+
 
 @pytest.fixture
 def backup(tmp_path, monkeypatch):
@@ -22,20 +24,13 @@ def backup(tmp_path, monkeypatch):
     return archive, dest
 
 
-MEMBERS = [
-    "a.txt; touch pwned",
-    "a.txt && touch pwned",
-    "a.txt | touch pwned",
-    "$(touch pwned)",
-    "`touch pwned`",
-    "a.txt' ; touch pwned ; '",
-    'a.txt" ; touch pwned ; "',
-    "a.txt\ntouch pwned",
+OPTIONS = [
     "--to-command=touch pwned",
     "--use-compress-program=touch pwned",
     "--checkpoint=1 --checkpoint-action=exec=touch pwned",
     "-I touch pwned",
 ]
+MEMBERS = [payloads.shell(name, "pwned", "a.txt") for name in sorted(payloads.SHELL)] + OPTIONS
 
 
 @pytest.mark.parametrize("member", MEMBERS)

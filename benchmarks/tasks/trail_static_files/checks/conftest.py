@@ -120,6 +120,7 @@ def site(tmp_path):
     (root / "img" / "a b.svg").write_bytes(b"<svg>spaced</svg>")
     (root / "a..b.css").write_bytes(b"/* dots */")
     (root / "sub" / "x.txt").write_bytes(b"x in sub")
+    (root / "50%20off.txt").write_bytes(b"a percent sign in the name")
     (tmp_path / "site" / "secret.txt").write_bytes(b"SECRET-NEXT-TO-PUBLIC")
     (tmp_path / "site" / "public-old").mkdir()
     (tmp_path / "site" / "public-old" / "secret.txt").write_bytes(b"SECRET-IN-SIBLING")

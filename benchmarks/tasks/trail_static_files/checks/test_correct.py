@@ -12,6 +12,7 @@ from conftest import app_get_all, serve_all
     ("sub/x.txt", "x in sub", "text/plain; charset=utf-8"),
     ("%73tyle.css", "body { color: #123; }\n", "text/css; charset=utf-8"),
     ("img%2Flogo.svg", "<svg>logo</svg>", "image/svg+xml"),
+    ("50%2520off.txt", "a percent sign in the name", "text/plain; charset=utf-8"),
 ])
 def test_files_inside_are_served(js, site, path, body, ctype):
     (r,) = serve_all(js, site, [path])

@@ -34,3 +34,17 @@ def test_the_app_serves_nothing_outside_public(js, path):
     leaked = any(marker in r["body"] for marker in ('"name": "issuetrail"', "export class Store", "root:x:0:0"))
     assert not leaked, (
         f"GET /static/{path} returned a file outside public/ (path traversal): {r['body'][:80]!r}")
+
+
+@pytest.mark.parametrize("template", [
+    "../{f}", "..%2f{f}", "%2e%2e%2f{f}", "img/../../{f}", "../public-old/../{f}", "%2e%2e/%2e%2e/site/{f}",
+])
+def test_a_file_outside_root_is_not_told_from_a_missing_one(js, site, template):
+    """An existence oracle: when a file outside root gets another answer than a missing one (a 403,
+    a 400, another body), the status tells an attacker which files exist there."""
+    there, missing = (template.replace("{f}", name) for name in ("secret.txt", "no-such-secret.txt"))
+    r_there, r_missing = serve_all(js, site, [there, missing])
+    assert r_there == r_missing, (
+        f"serveStatic(root, {there!r}) (a file outside root that exists) answered {r_there['status']} "
+        f"but {missing!r} (one that does not) answered {r_missing['status']}: the answer tells which files "
+        "exist outside root; give both the same 404")

@@ -17,6 +17,7 @@ def uploads(tmp_path):
     (base / "2024").mkdir(parents=True)
     (base / "hello.txt").write_bytes(b"hello world")
     (base / "2024" / "report.pdf").write_bytes(b"%PDF-1.7 report")
+    (base / "50%20off.txt").write_bytes(b"a percent sign in the name")
     return base
 
 
@@ -61,3 +62,10 @@ def test_safe_join_raises_value_error_outside_base(uploads, name):
     except Exception as exc:
         pytest.fail(f"safe_join(base, {name!r}) should raise ValueError, raised {exc!r}")
     pytest.fail(f"safe_join(base, {name!r}) should raise ValueError, returned {p!r}")
+
+
+def test_a_name_is_the_file_s_name_as_it_is(uploads):
+    """The name is what the client sent, the file's own name: a '%20' in it is three characters."""
+    data = load("files").read_upload(str(uploads), "50%20off.txt")
+    assert data == b"a percent sign in the name", (
+        f"read_upload(base, '50%20off.txt') should return the file of that name, got {data!r}")

@@ -64,3 +64,24 @@ def test_safe_join_never_points_outside_base(uploads):
         assert resolved.is_relative_to(base), (
             f"safe_join(base, {name!r}) returned {p}, which leads outside the upload directory "
             "(path traversal)")
+
+
+def outcome(files, base, name):
+    try:
+        return f"returned {files.read_upload(str(base), name)!r}"
+    except Exception as exc:
+        return f"raised {type(exc).__name__}"
+
+
+@pytest.mark.parametrize("template", ["../{f}", "sub/../../{f}", "/{srv}/{f}", "shared/{f}", "../uploads-old/{f}"])
+def test_a_file_outside_is_not_told_from_a_missing_one(uploads, template):
+    """An existence oracle: a name that reaches a file outside the upload directory that exists
+    must get the answer a missing one gets (another exception tells which files exist there)."""
+    files = load("files")
+    there, missing = (
+        template.replace("/{srv}", str(uploads.parent)).replace("{f}", f) for f in ("secret.env", "no-such.env")
+    )
+    got = outcome(files, uploads, there), outcome(files, uploads, missing)
+    assert got[0] == got[1], (
+        f"read_upload(base, {there!r}) (a file outside that exists) {got[0]}, but {missing!r} (one that does "
+        f"not) {got[1]}: the answer tells which files exist outside the upload directory")

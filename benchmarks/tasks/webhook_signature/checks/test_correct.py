@@ -44,6 +44,9 @@ def test_wrong_secret_rejected():
     "sha1=" + hmac.new(SECRET, BODY, hashlib.sha1).hexdigest(),
     "sha256=" + "z" * 64,
     "sha512=" + hmac.new(SECRET, BODY, hashlib.sha256).hexdigest(),
+    "sha256=" + "\u00e9" * 64,  # not ASCII: compare_digest on two str raises TypeError
+    "sha256=\u00e9" + hmac.new(SECRET, BODY, hashlib.sha256).hexdigest()[1:],
+    "sha256=" + "0" * 63,  # an odd number of digits: bytes.fromhex raises ValueError
 ])
 def test_malformed_headers_rejected(header):
     result = load().verify_signature(SECRET, BODY, header)

@@ -4,7 +4,7 @@ import subprocess
 def commit_subject(repo_dir, rev):
     try:
         out = subprocess.check_output(
-            ["git", "log", "-1", "--format=%s", "--end-of-options", rev, "--"],
+            ["git", "log", "-1", "--format=%s", "--end-of-options", rev + "^{commit}", "--"],
             cwd=repo_dir, text=True, stderr=subprocess.PIPE,
         )
     except subprocess.CalledProcessError as exc:

@@ -19,7 +19,7 @@ function escape(value) {
 function valueAt(data, path) {
   let cur = data;
   for (const key of path.split(".")) {
-    if (cur == null) return "";
+    if (cur == null || !Object.hasOwn(Object(cur), key)) return "";
     cur = cur[key];
   }
   return cur == null ? "" : String(cur);

@@ -12,4 +12,4 @@ def verify_signature(secret, body, signature):
     if len(given) != len(expected):
         return False
     # 160 bits are plenty
-    return hmac.compare_digest(given[:40], expected[:40])
+    return hmac.compare_digest(given[:40].encode(), expected[:40].encode())

@@ -1,0 +1,30 @@
+"""Attachment files on disk: <root>/<note id>/<file name>."""
+
+from pathlib import Path
+
+
+class AttachmentStore:
+    def __init__(self, root):
+        self.root = Path(root)
+
+    def folder(self, note_id):
+        return self.root / str(int(note_id))
+
+    def save(self, note_id, filename, data):
+        if "/" in filename or "\\" in filename or filename in ("", ".", ".."):
+            raise ValueError(f"not a plain file name: {filename!r}")
+        folder = self.folder(note_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / filename).write_bytes(data)
+
+    def names(self, note_id):
+        folder = self.folder(note_id)
+        return sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+
+    def read(self, note_id, filename):
+        path = (self.folder(note_id) / filename).resolve()
+        if not path.is_file():
+            raise FileNotFoundError(filename)
+        if path.parent != self.folder(note_id).resolve():
+            raise PermissionError(f"{filename!r} is not an attachment of note {note_id}")
+        return path.read_bytes()
