@@ -42,6 +42,23 @@ class Dialect:
     # patch that adds it (deleting it first when it exists); no read tool.
     patch: bool = False
 
+    def call(self, tool: str, given: dict[str, object]) -> tuple[str, dict[str, object]]:
+        """A call written in Claude Code's names (a reference's declared `Read`, `Write`, `Edit`,
+        `Skill`) in this CLI's names; any other call as it is."""
+        keys = {
+            "Read": (self.read, {"file_path": self.read_path}),
+            "Write": (self.write, {"file_path": self.write_path, "content": self.write_content}),
+            "Edit": (
+                self.edit,
+                {"file_path": self.edit_path, "old_string": self.edit_old, "new_string": self.edit_new},
+            ),
+            "Skill": (self.skill, {"skill": self.skill_name}),
+        }
+        if tool not in keys:
+            return tool, given
+        name, renamed = keys[tool]
+        return name, {renamed.get(k, k): v for k, v in given.items()}
+
 
 CLAUDE = Dialect()
 # OpenCode 1.18: lower-case tools, camelCase keys.

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from pytest_ponybench.agents.dialect import DIALECTS, dialect_of
+from pytest_ponybench.agents.dialect import DIALECTS, Dialect, dialect_of
 from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline  # the naming is core's
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape, wire
@@ -136,10 +136,13 @@ class Agent:
 # ---------------------------------------------------------------- scripted writers
 
 
-def _declared_step(messages: list[Any], script: CellScript, session: Session) -> wire.Reply | None:
-    """The session's next declared call, or None when all were made: the calls made so far are
-    the conversation's tool calls that match the declared ones, in order."""
-    calls = [resolve_call(tool, given, script.workspace) for tool, given in session.calls]
+def _declared_step(
+    messages: list[Any], script: CellScript, session: Session, say: Dialect
+) -> wire.Reply | None:
+    """The session's next declared call in the CLI's own names, or None when all were made: the
+    calls made so far are the conversation's tool calls that match the declared ones, in order
+    (failed or not, so the agent always goes on)."""
+    calls = [say.call(*resolve_call(tool, given, script.workspace)) for tool, given in session.calls]
     made = 0
     for block in wire.blocks(messages, "assistant"):
         if made == len(calls) or block.get("type") != "tool_use":
@@ -177,16 +180,16 @@ def _agent_step(
     """
     messages = body.get("messages")
     messages = wire.since_prompt(messages if isinstance(messages, list) else [], script.prompt)
-    if session is not None and (declared := _declared_step(messages, script, session)) is not None:
+    tools = body.get("tools")
+    tool_names = {t.get("name") for t in tools if isinstance(t, dict)} if isinstance(tools, list) else set()
+    say = dialect_of(tool_names)
+    if session is not None and (declared := _declared_step(messages, script, session, say)) is not None:
         return declared
     failed = {
         b.get("tool_use_id")
         for b in wire.blocks(messages, "user")
         if b.get("type") == "tool_result" and b.get("is_error")
     }
-    tools = body.get("tools")
-    tool_names = {t.get("name") for t in tools if isinstance(t, dict)} if isinstance(tools, list) else set()
-    say = dialect_of(tool_names)
     paths = {say.write: say.write_path, say.edit: say.edit_path, say.read: say.read_path}
     verbs = {say.write: "Write", say.edit: "Edit", say.read: "Read"}
     touched: dict[str, set[str]] = {}  # path -> what was done ("Write", ...), "!" marking a failure

@@ -14,7 +14,7 @@ import pytest
 from pytest_ponybench.core.judge.offline import OFFLINE_JUDGE
 from pytest_ponybench.offline import agents, wire
 from pytest_ponybench.offline.agents import AGENTS, OFFLINE_MODELS, Memory, Turn, lookup, unserved
-from pytest_ponybench.offline.script import CellScript
+from pytest_ponybench.offline.script import CellScript, Session
 from pytest_ponybench.offline.server import OfflineServer, Request
 
 GOOD = {"greet.py": b"def greet(name):\n    return f'Hello, {name}!'\n"}
@@ -207,3 +207,33 @@ def test_a_request_without_a_known_write_tool_is_an_api_error_that_names_what_it
         "ponybench offline: no tool to write greet.py with; the request offers Read, apply_diff "
     )
     assert "copilot create/edit" in answer.message
+
+
+@pytest.mark.parametrize(
+    ("tools", "read", "key"),
+    [(("read", "write", "edit"), "read", "filePath"), (("view", "create", "edit"), "view", "path")],
+)
+def test_a_declared_call_is_made_in_the_clis_own_names_once(
+    tmp_path: Path, tools: tuple[str, ...], read: str, key: str
+) -> None:
+    """A reference's declared `Read {file_path}` goes out as the CLI's own read tool and key;
+    once the conversation holds it (answered with an error or not) the agent goes on, where
+    before it asked for Claude Code's `Read` again on every turn of an OpenCode session."""
+    ws = tmp_path / "ws"
+    script = CellScript(ws, GOOD, BAD, good_session=Session(calls=(("Read", {"file_path": "greet.py"}),)))
+    first = AGENTS["offline-reference"](
+        Turn("offline-reference", {"model": "offline-reference", **offering(*tools)}, "c", script, Memory())
+    )
+    assert isinstance(first, wire.Reply)
+    [call] = first.content
+    assert call["name"] == read and call["input"] == {key: str(ws / "greet.py")}
+    failed = [
+        {"role": "user", "content": "write greet"},
+        {"role": "assistant", "content": [{**call, "id": "toolu_1"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True}]},
+    ]
+    body = {"model": "offline-reference", **offering(*tools), "messages": failed}
+    then = AGENTS["offline-reference"](Turn("offline-reference", body, "c", script, Memory()))
+    assert isinstance(then, wire.Reply)
+    [write] = then.content
+    assert write["name"] != read  # the file is written next
