@@ -301,7 +301,9 @@ def part_proof(
         return settings_proof(part, init)
     if part.kind in ("mcp", "skills", "agents"):
         prefix = None if dialect.mcp_prefix == CLAUDE.mcp_prefix else dialect.mcp_prefix
-        return armproof.init_proof(part, init, log, prefix)
+        # Claude Code's start lists what it registered, and that alone proves a part; another
+        # CLI's request is read too (a skill in its system prompt).
+        return armproof.init_proof(part, init, "" if dialect == CLAUDE else log, prefix)
     return armproof.request_proof(part, log)
 
 
