@@ -135,6 +135,9 @@ def make_project(base: Path, tasks: Sequence[str]) -> Path:
     shutil.copy(REPO / "benchmarks" / "test_cells.py", bench / "test_cells.py")
     for task in tasks:
         shutil.copytree(REPO / "benchmarks" / "tasks" / task, bench / "tasks" / task)
+    shared = REPO / "benchmarks" / "tasks" / "_checks"  # the check modules some tasks share
+    if shared.is_dir():
+        shutil.copytree(shared, bench / "tasks" / "_checks")
     shutil.copytree(REPO / "fixtures", root / "fixtures")
     (root / "pyproject.toml").write_text(
         '[tool.ponybench]\nout = "runs"\n\n[tool.ponybench.arms]\nbaseline = {}\n'
