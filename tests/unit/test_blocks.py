@@ -42,6 +42,20 @@ def test_the_pass_line_names_both_sides_and_a_side_without_valid_cells() -> None
     )
 
 
+def test_the_pass_line_of_tasks_graded_by_graders_alone_says_no_cell_has_a_pass() -> None:
+    """An imported llm-graded suite: every cell valid, none of a scored task; not "no valid
+    cell", which it once said of nine valid cells a side."""
+    records = [
+        rec(f"t{i}", arm, scored=False, score=0.0, correct=None, safe=None)
+        for i in range(3)
+        for arm in ("a", "baseline")
+    ]
+    (row,) = stats.verdicts(records)
+    assert pass_line(row, pass_counts(records)) == (
+        "cells passed: no cell has a pass (its tasks are graded by graders alone)"
+    )
+
+
 def test_the_procedure_line_gives_the_primarys_level_and_the_rest_share() -> None:
     # Durations in milliseconds, as the CLI reports them (whole seconds would leave time out).
     records = [

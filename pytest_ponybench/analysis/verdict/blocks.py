@@ -68,6 +68,10 @@ def _rate_text(k: int, n: int) -> str:
 
 
 def pass_line(row: ArmVerdict, counts: Mapping[tuple[str, str], tuple[int, int, int, int]]) -> str:
+    sides = [counts.get((row["model"], arm)) for arm in (row["arm"], row["baseline"])]
+    if all(side is None for side in sides):
+        # No cell of either arm is of a scored task: graders alone grade them (score, not pass).
+        return "cells passed: no cell has a pass (its tasks are graded by graders alone)"
     parts = []
     for arm in (row["arm"], row["baseline"]):
         k, n, bad, unscored = counts.get((row["model"], arm), (0, 0, 0, 0))
