@@ -150,7 +150,9 @@ def _declared_step(
         tool, given = calls[made]
         sent = block.get("input")
         if (
-            block.get("name") == tool
+            # A CLI may take a call by another case of its name (OpenCode's `glob` for `Glob`)
+            # and keep it so in the conversation: the call was made all the same.
+            str(block.get("name")).lower() == tool.lower()
             and isinstance(sent, dict)
             and all(sent.get(k) == v for k, v in given.items())
         ):

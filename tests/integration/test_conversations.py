@@ -126,7 +126,8 @@ def test_turns_until_and_mocked_tools_through_the_real_cli(pytester: pytest.Pyte
     assert outcome["wrote_first"]["passed"] and outcome["kept_turn_one"]["passed"]
     assert outcome["filters"]["passed"] is False
     assert (
-        outcome["filters"]["explanation"] == "turn 2: 0 call(s) of Edit with new_string ~ 'isalnum' (min 1)"
+        outcome["filters"]["explanation"]
+        == "turn 2: 0 successful call(s) of Edit with new_string ~ 'isalnum' (min 1)"
     )
     assert not bad["correct"] and "test_punctuation_is_dropped" in bad["reason"]
     turns = good["conversation"]

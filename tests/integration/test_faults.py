@@ -28,8 +28,13 @@ CELL_TIMEOUT = 20
 
 
 def test_every_fault_model_is_an_invalid_cell(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path], process_tag: str
+    pytester: pytest.Pytester,
+    bench_project: Callable[..., Path],
+    process_tag: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Wide enough that pytest's short summary keeps each error's message beside its long id.
+    monkeypatch.setenv("COLUMNS", "200")
     root = bench_project(tasks=["sql_lookup"])
     started = time.monotonic()
     result = pytester.runpytest_subprocess(

@@ -237,3 +237,23 @@ def test_a_declared_call_is_made_in_the_clis_own_names_once(
     assert isinstance(then, wire.Reply)
     [write] = then.content
     assert write["name"] != read  # the file is written next
+
+
+def test_a_declared_call_the_cli_kept_by_another_case_of_its_name_counts_as_made(tmp_path: Path) -> None:
+    """A declared `Glob` that OpenCode took as its own `glob` (and kept so in the conversation)
+    was made: the agent goes on to write, never asks for it again."""
+    ws = tmp_path / "ws"
+    script = CellScript(ws, GOOD, BAD, good_session=Session(calls=(("Glob", {"pattern": "*.py"}),)))
+    made = [
+        {"role": "user", "content": "write greet"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "glob", "input": {"pattern": "*.py"}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "none"}]},
+    ]
+    body = {"model": "offline-reference", **offering("read", "write", "edit", "glob"), "messages": made}
+    answer = AGENTS["offline-reference"](Turn("offline-reference", body, "c", script, Memory()))
+    assert isinstance(answer, wire.Reply)
+    [call] = answer.content
+    assert call["name"] == "write"
