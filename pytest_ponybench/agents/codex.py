@@ -37,7 +37,7 @@ from typing import Any
 from pytest_ponybench.agents import codex_stream
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.common import (
-    api_error_status,
+    OtherCli,
     appended,
     base_env,
     result_invalid,
@@ -107,7 +107,7 @@ def template_model(binary: str) -> dict[str, Any]:
     raise RuntimeError("codex's catalog has no model that edits with the freeform apply_patch tool")
 
 
-class Codex:
+class Codex(OtherCli):
     """`codex exec`, headless, its CODEX_HOME the session's own."""
 
     name = "codex"
@@ -117,8 +117,6 @@ class Codex:
     packages: tuple[str, ...] = ("@openai/codex",)
     install_hint = "npm install -g @openai/codex@0.171.0"
     offline_only = True  # its Responses API has no live upstream at the gateway yet
-    resumes = False  # a task's turns and a history are claude's alone so far
-    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -224,16 +222,6 @@ class Codex:
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
         return result_invalid("codex", "no finished turn", transcript, run, stderr_tail)
-
-    def api_error_status(self, transcript: Transcript) -> int | None:
-        return api_error_status(transcript)
-
-    def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
-        return None  # what reached the model is proven at the gateway (the pre-flight)
-
-    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
-        """None: the harness does not continue a Codex conversation (`resumes` is False)."""
-        return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:
         return transcript.session_id  # its requests carry session-id

@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Mapping
 
+from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.process import Run
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
@@ -21,6 +22,7 @@ from pytest_ponybench.core.records import CellError, ErrorKind
 from pytest_ponybench.core.transcript import Transcript
 
 __all__ = [
+    "OtherCli",
     "DROP_ENV",
     "ENV_ALLOW",
     "ENV_ALLOW_PREFIX",
@@ -124,3 +126,21 @@ def api_error_status(transcript: Transcript) -> int | None:
     """The HTTP status of the API error that ended the session, as its parser read it."""
     status = (transcript.result or {}).get("api_error_status")
     return status if isinstance(status, int) and not isinstance(status, bool) else None
+
+
+class OtherCli:
+    """What the CLIs beside Claude Code share: no conversation continued and no MCP mocks
+    served (a task with either is refused for them before any cell), the API error read from
+    the transcript, and what reached the model proven at the gateway by the pre-flight."""
+
+    resumes = False
+    serves_mcp = False
+
+    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
+        return None
+
+    def api_error_status(self, transcript: Transcript) -> int | None:
+        return api_error_status(transcript)
+
+    def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
+        return None

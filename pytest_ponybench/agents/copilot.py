@@ -42,7 +42,7 @@ from typing import Any
 from pytest_ponybench.agents import copilot_stream
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.common import (
-    api_error_status,
+    OtherCli,
     appended,
     base_env,
     result_invalid,
@@ -132,7 +132,7 @@ def _mcp_entries(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-class Copilot:
+class Copilot(OtherCli):
     """`copilot -p`, headless, logged out, its state in the session's own HOME."""
 
     name = "copilot"
@@ -142,8 +142,6 @@ class Copilot:
     packages: tuple[str, ...] = (PACKAGE,)
     install_hint = "npm install -g @github/copilot@1.0.102"
     offline_only = False
-    resumes = False  # a task's turns and a history are claude's alone so far
-    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -236,9 +234,6 @@ class Copilot:
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
         return result_invalid("copilot", "no result event", transcript, run, stderr_tail)
 
-    def api_error_status(self, transcript: Transcript) -> int | None:
-        return api_error_status(transcript)
-
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         """A plugin whose skills the session did not list was not loaded."""
         init = transcript.init or {}
@@ -248,10 +243,6 @@ class Copilot:
                 return CellError(
                     ErrorKind.ARM, f"the arm's plugin {part.names[0]} was not loaded (no skill of it listed)"
                 )
-        return None
-
-    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
-        """None: the harness does not continue a Copilot CLI conversation (`resumes` is False)."""
         return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:

@@ -39,7 +39,7 @@ from typing import Any
 from pytest_ponybench.agents import opencode_stream
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.common import (
-    api_error_status,
+    OtherCli,
     appended,
     base_env,
     result_invalid,
@@ -82,7 +82,7 @@ def mcp_servers(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-class OpenCode:
+class OpenCode(OtherCli):
     """`opencode run`, headless, its config in the session's own HOME."""
 
     name = "opencode"
@@ -92,8 +92,6 @@ class OpenCode:
     packages: tuple[str, ...] = ("opencode-ai",)
     install_hint = "npm install -g opencode-ai@1.18.33"
     offline_only = False
-    resumes = False  # a task's turns and a history are claude's alone so far
-    serves_mcp = False  # a task's MCP mocks: likewise
 
     def version(self, binary: str) -> str | None:
         return version_line(binary)
@@ -197,16 +195,6 @@ class OpenCode:
 
     def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
         return result_invalid("opencode", "no finished step", transcript, run, stderr_tail)
-
-    def api_error_status(self, transcript: Transcript) -> int | None:
-        return api_error_status(transcript)
-
-    def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
-        return None  # what reached the model is proven at the gateway (the pre-flight)
-
-    def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
-        """None: the harness does not continue a OpenCode conversation (`resumes` is False)."""
-        return None
 
     def gateway_session(self, transcript: Transcript) -> str | None:
         return transcript.session_id  # its requests carry x-session-id

@@ -15,7 +15,7 @@ from typing import Any
 
 from pytest_ponybench.core.transcript import Usage
 
-__all__ = ["Answer", "KEEP_CHARS", "MAX_BODY", "MAX_FRAME", "Reading", "usage_of"]
+__all__ = ["Answer", "FrameReading", "KEEP_CHARS", "MAX_BODY", "MAX_FRAME", "Reading", "usage_of"]
 
 KEEP_CHARS = 1_000_000  # of the content kept for the log and the tool-call cross-check
 MAX_FRAME = 8_000_000  # an event longer than this is not parsed (its bytes still pass)
@@ -59,16 +59,23 @@ class Answer:
         return [str(b.get("id")) for b in self.content if b.get("type") == "tool_use" and b.get("id")]
 
 
-class Reading:
-    """Feed an answer's body bytes as they pass; `finish` says what it held."""
+class FrameReading:
+    """Feed an answer's body bytes as they pass; `finish` says what it held. The wire's reader
+    says what one server-sent event (`_event`) and one whole JSON body (`_whole`) hold; the
+    framing, the caps and what is skipped are the same for every wire."""
 
     def __init__(self, content_type: str) -> None:
         self.sse = "event-stream" in content_type.lower()
         self.answer = Answer()
         self._buffer = bytearray()
         self._skipping = False  # inside an event too long to parse: drop to its end
-        self._partial: dict[int, list[str]] = {}  # a tool_use's input_json_delta pieces
         self._kept = 0
+
+    def _event(self, frame: bytes) -> None:
+        raise NotImplementedError
+
+    def _whole(self, body: dict[str, Any]) -> None:
+        raise NotImplementedError
 
     def feed(self, data: bytes) -> None:
         if not self.sse:
@@ -99,11 +106,22 @@ class Reading:
             except (ValueError, RecursionError):
                 message = None
             if isinstance(message, dict):
-                self._message(message)
+                self._whole(message)
         elif self.sse and self._buffer.strip() and not self._skipping:
             self._event(bytes(self._buffer))
         self._buffer.clear()
         return self.answer
+
+
+class Reading(FrameReading):
+    """The Messages API's answer (Claude Code's wire, and OpenCode's and Copilot CLI's)."""
+
+    def __init__(self, content_type: str) -> None:
+        super().__init__(content_type)
+        self._partial: dict[int, list[str]] = {}  # a tool_use's input_json_delta pieces
+
+    def _whole(self, body: dict[str, Any]) -> None:
+        self._message(body)
 
     # ------------------------------------------------------------ events
 

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from pytest_ponybench.core.transcript import Usage
-from pytest_ponybench.gateway.anthropic import KEEP_CHARS, MAX_BODY, MAX_FRAME, Answer
+from pytest_ponybench.gateway.anthropic import KEEP_CHARS, FrameReading
 
 __all__ = ["ResponsesReading", "usage_of"]
 
@@ -77,51 +77,11 @@ def _block(item: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-class ResponsesReading:
-    """Feed an answer's body bytes as they pass; `finish` says what it held."""
+class ResponsesReading(FrameReading):
+    """The Responses API's answer (Codex's wire)."""
 
-    def __init__(self, content_type: str) -> None:
-        self.sse = "event-stream" in content_type.lower()
-        self.answer = Answer()
-        self._buffer = bytearray()
-        self._skipping = False
-        self._kept = 0
-
-    def feed(self, data: bytes) -> None:
-        if not self.sse:
-            if len(self._buffer) + len(data) <= MAX_BODY:
-                self._buffer += data
-            else:
-                self._skipping = True
-            return
-        self._buffer += data
-        while True:
-            lf, crlf = self._buffer.find(b"\n\n"), self._buffer.find(b"\r\n\r\n")
-            end, sep = (crlf, 4) if crlf >= 0 and (lf < 0 or crlf < lf) else ((lf, 2) if lf >= 0 else (-1, 0))
-            if end < 0:
-                if len(self._buffer) > MAX_FRAME:
-                    self._skipping = True
-                    del self._buffer[: len(self._buffer) - 4]
-                return
-            frame = bytes(self._buffer[:end])
-            del self._buffer[: end + sep]
-            if self._skipping:
-                self._skipping = False
-                continue
-            self._event(frame)
-
-    def finish(self) -> Answer:
-        if not self.sse and not self._skipping and self._buffer:
-            try:
-                body = json.loads(bytes(self._buffer))
-            except (ValueError, RecursionError):
-                body = None
-            if isinstance(body, dict):
-                self._response(body)
-        elif self.sse and self._buffer.strip() and not self._skipping:
-            self._event(bytes(self._buffer))
-        self._buffer.clear()
-        return self.answer
+    def _whole(self, body: dict[str, Any]) -> None:
+        self._response(body)
 
     def _event(self, frame: bytes) -> None:
         data = [line[5:].strip() for line in frame.split(b"\n") if line.startswith(b"data:")]
