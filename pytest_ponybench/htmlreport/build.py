@@ -198,6 +198,8 @@ def _effect(e: stats.Effect) -> dict[str, Any]:
 def _pass_text(totals: Mapping[tuple[str, str], Mapping[str, Any]], model: str, arm: str) -> str:
     row = totals.get((model, arm))
     n = int(row.get("scored", row["valid"])) if row else 0  # open tasks have nothing to pass
+    if row and not n and row.get("valid"):
+        return f"{arm} no cell has a pass (graded by graders alone)"
     if not row or not n:
         return f"{arm} no valid cell"
     k = round(float(row["passed"] or 0) * n)

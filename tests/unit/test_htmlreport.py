@@ -540,3 +540,12 @@ def test_what_an_arm_brings_is_the_preflights_evidence_when_it_ran(tmp_path: Pat
         '<td class="brings">hooks SessionStart, PreToolUse; skills mine:review; commands mine:go; '
         "mcp servers notes</td>"
     ) in html
+
+
+def test_the_pass_line_of_an_arm_graded_by_graders_alone_says_no_cell_has_a_pass() -> None:
+    """Nine valid cells of tasks graded by graders alone: not "no valid cell"."""
+    totals: dict[tuple[str, str], dict[str, object]] = {("m", "a"): {"valid": 9, "scored": 0, "passed": None}}
+    assert page._pass_text(totals, "m", "a") == "a no cell has a pass (graded by graders alone)"
+    assert page._pass_text(totals, "m", "b") == "b no valid cell"
+    totals[("m", "b")] = {"valid": 0, "scored": 0, "passed": None}
+    assert page._pass_text(totals, "m", "b") == "b no valid cell"
