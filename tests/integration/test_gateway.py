@@ -46,7 +46,7 @@ SIDE_CALL = (
     "env -u CLAUDECODE claude -p 'Review the change for security problems.' "
     "--output-format text --max-turns 1 > /dev/null 2>&1; exit 0"
 )
-HARNESS_SECRET = "sk-ant-api03-harness-secret-never-in-a-cell-0123456789"
+HARNESS_SECRET = "fake-harness-secret-never-in-a-cell-0123456789"  # not a key: a marker to find
 
 
 def plugin(root: Path, name: str, hooks: dict[str, Any]) -> Path:
