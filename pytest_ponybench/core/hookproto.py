@@ -29,6 +29,7 @@ __all__ = [
     "decided",
     "failure",
     "is_async",
+    "top_level_context",
 ]
 
 # Events whose hook blocks with exit 2 (its stderr goes to the model): a decision, not a crash.
@@ -69,6 +70,16 @@ def context_of(answer: str, event: str | None = None) -> str | None:
     specific = data.get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
     return (context.strip() or None) if isinstance(context, str) and not is_async(text) else None
+
+
+def top_level_context(answer: str) -> str | None:
+    """What a CLI that reads a JSON answer's top-level additionalContext gives the model
+    (Copilot CLI): that context; nothing of plain stdout, nor of an async answer yet."""
+    data = _json(answer.strip())
+    if data is None or is_async(answer.strip()):
+        return None
+    context = data.get("additionalContext")
+    return (context.strip() or None) if isinstance(context, str) else None
 
 
 def decided(hook: HookEvent) -> bool:

@@ -11,7 +11,6 @@ prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -118,19 +117,8 @@ def model_context(answer: str, top_level: bool = False) -> tuple[str | None, boo
     """What of one hook answer the CLI gives the model, as the hook protocol says
     (`core.hookproto`): (context or None, async). top_level: a CLI that reads the answer's
     top-level additionalContext instead (Copilot CLI), and none of its plain stdout."""
-    if not top_level:
-        return hookproto.context_of(answer), hookproto.is_async(answer)
-    text = answer.strip()
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return None, False
-    if not isinstance(data, dict):
-        return None, False
-    if data.get("async") is True:
-        return None, True
-    context = data.get("additionalContext")
-    return (context.strip() or None, False) if isinstance(context, str) else (None, False)
+    context = hookproto.top_level_context(answer) if top_level else hookproto.context_of(answer)
+    return context, hookproto.is_async(answer.strip())
 
 
 def plugin_problems(

@@ -434,3 +434,16 @@ def test_a_baseline_is_said_without_starting_a_session() -> None:
     )
     assert results == []
     assert lines == ["arm baseline: ok (nothing to load)", "arm none: ok (nothing to load)"]
+
+
+def test_a_cli_that_reads_the_top_level_context_gets_it_and_nothing_of_plain_stdout() -> None:
+    """Copilot CLI reads a JSON answer's top-level additionalContext; claude reads
+    hookSpecificOutput's. Each gets only its own, and an async answer gives nothing yet."""
+    top = json.dumps({"additionalContext": " house style "})
+    specific = json.dumps({"hookSpecificOutput": {"additionalContext": "house style"}})
+    assert preflight.model_context(top, top_level=True) == ("house style", False)
+    assert preflight.model_context(specific, top_level=True) == (None, False)
+    assert preflight.model_context("plain text", top_level=True) == (None, False)
+    assert preflight.model_context('{"async": true}', top_level=True) == (None, True)
+    assert preflight.model_context("plain text") == ("plain text", False)
+    assert preflight.model_context(specific) == ("house style", False)
