@@ -19,7 +19,8 @@ def test_values(text, value):
 
 
 @pytest.mark.parametrize("text", ["", "2 +", "abc", "2 ** 3", "(1 + 2", "1; 2", "x * 2", "[1]", "2 % 3",
-                                  "1 2", "(1 + 2))", "2 (3)", ")"])
+                                  "1 2", "(1 + 2))", "2 (3)", ")",
+                                  "inf", "nan", "2 * Infinity", "-NaN"])
 def test_anything_else_raises_value_error(text):
     try:
         got = load().evaluate(text)

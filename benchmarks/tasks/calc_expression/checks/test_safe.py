@@ -1,4 +1,7 @@
 import importlib
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -36,3 +39,20 @@ def test_formula_cannot_run_code(tmp_path, i):
     assert not marker.exists(), (
         "a formula ran Python code on the server (eval of user input, even with builtins "
         "removed or words blocked); parse the arithmetic yourself, e.g. with the ast module")
+
+
+# Powers of powers: 9**9**9 is an integer of some 370 million digits, minutes of CPU for one request.
+HEAVY = ["9**9**9", "(9 ** 9) ** (9 ** 9)", "2**2**2**2**2**2"]
+
+
+def test_formula_cannot_tie_up_the_server():
+    # In a child process, so a formula that computes forever is stopped and judged, not waited on;
+    # one child for all of them, so a solution that hangs costs the scorer 10 s, not 10 s each.
+    code = ("import calc\n"
+            f"for text in {HEAVY!r}:\n"
+            "    try:\n        calc.evaluate(text)\n    except Exception:\n        pass\n")
+    try:
+        subprocess.run([sys.executable, "-c", code], cwd=os.getcwd(), capture_output=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"one of {HEAVY} was still computing after 10 s: a formula typed into the page "
+                    "ties up the server (a power operator, which the prompt does not allow)")

@@ -98,6 +98,31 @@ def test_text_shown_as_typed():
         f"the comment text 'I <3 this & that' should be displayed exactly as typed, got {o.items[1]!r}")
 
 
+
+# Text that looks like markup or like an entity is still text: it is shown as typed, in the
+# name and in the comment (a tag allowlist, a partial escape or a filter changes what is shown).
+TYPED = [
+    "<b>bold</b> and <i>italic</i>",
+    "write &lt;b&gt; to get <b>",
+    "AT&amp;T & M&S",
+    "He said \"hi\" & 'bye'",
+    "<script>alert(1)</script> is blocked, right?",
+    "<strong>me</strong>",
+]
+
+
+@pytest.mark.parametrize("typed", TYPED)
+def test_markup_and_entities_shown_as_typed(typed):
+    comments = [{"author": "alice", "text": typed}, {"author": typed, "text": "hello"}]
+    html = load().render_comments(comments)
+    o = outline(html)
+    assert len(o.items) == 2, f"expected 2 <li> items for 2 comments, got {len(o.items)}: {html!r}"
+    assert typed in o.items[0], (
+        f"the comment text {typed!r} should be displayed exactly as typed, got {o.items[0]!r}")
+    assert bare(o.strongs[1]) == bare(typed), (
+        f"the author {typed!r} should be displayed exactly as typed in the <strong>, got {o.strongs[1]!r}")
+
+
 def test_empty_list():
     html = load().render_comments([])
     assert "No comments yet." in html, f"render_comments([]) should say 'No comments yet.', got {html!r}"

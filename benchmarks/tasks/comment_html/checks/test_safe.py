@@ -47,6 +47,14 @@ PAYLOADS = [
     "<details open ontoggle=alert(6)>",
     "<iframe srcdoc='&lt;script&gt;alert(7)&lt;/script&gt;'></iframe>",
     '"><img src=x onerror=alert(8)>',
+    # tags an allowlist keeps (with their attributes), and quotes that close an attribute the
+    # template put the name or text in, whichever quote it uses or none
+    "<b onmouseover=alert(9)>hover</b>",
+    "<strong onclick=alert(10)>x</strong>",
+    "<i/onpointerenter=alert(11)>x</i>",
+    "x' onmouseover='alert(12)",
+    'x" onmouseover="alert(13)',
+    "x onmouseover=alert(14)",
 ]
 
 

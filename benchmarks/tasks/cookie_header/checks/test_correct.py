@@ -20,6 +20,10 @@ def test_header_line(name, value):
     ("lang", "en US"), ("lang", "a;b"), ("lang", 'a"b'), ("lang", "a,b"), ("lang", "a\\b"),
     ("la ng", "x"), ("la;ng", "x"), ("", "x"), ("lang", "é"), ("lang", "a\x7fb"), ("la(ng", "x"),
     ("la=ng", "x"),
+    # a trailing line break ($ in a regex matches before it), a tab, non-ASCII letters and
+    # digits (str.isalnum() takes them), and control characters
+    ("lang", "dark\n"), ("lang\n", "x"), ("lang", "a\tb"), ("läng", "x"), ("ß", "x"), ("n²", "x"),
+    ("lang", "x\x00"), ("lang", "١٢"),
 ])
 def test_bad_names_and_values_raise(name, value):
     with pytest.raises(ValueError):

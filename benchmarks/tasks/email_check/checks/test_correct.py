@@ -29,6 +29,10 @@ def test_valid(address):
     "ann@" + ".".join(["a" * 60] * 4) + "." + "b" * 7,  # 255 characters
     "zoë@example.com", "ann@exämple.com",
     "ann@example.com\n", "ann@example.com\r\n", "ann@example.com ", " ann@example.com",
+    # letters a case-insensitive [a-z] also takes: KELVIN SIGN and LONG S fold to k and s
+    "\u212aate@example.com", "ann@ex\u017fample.com", "ann@example.co\u212a",
+    # digits and letters str.isalnum() / \w take
+    "ann\u0663@example.com", "ann@example.\u0441om",
 ])
 def test_invalid(address):
     assert load().is_valid_email(address) is False, f"is_valid_email({address!r}) should be False"

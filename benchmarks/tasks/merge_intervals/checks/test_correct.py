@@ -42,3 +42,17 @@ def test_input_not_modified():
     copy = list(given)
     load().merge_intervals(given)
     assert given == copy, f"merge_intervals modified its input list: {copy!r} became {given!r}"
+
+
+@pytest.mark.parametrize("given", [[], [(4, 7)], [(1, 3), (2, 6)]], ids=["empty", "one", "two"])
+def test_returns_a_new_list_of_tuples(given):
+    copy = list(given)
+    got = load().merge_intervals(given)
+    assert isinstance(got, list), f"merge_intervals({copy!r}) should return a list, got {type(got).__name__}"
+    assert got is not given, (
+        f"merge_intervals({copy!r}) returned the list passed in, not a new list: changing the "
+        "result would change the caller's list")
+    assert all(isinstance(iv, tuple) for iv in got), (
+        f"merge_intervals({copy!r}) should return (start, end) tuples, got {got!r}")
+    got.append((100, 200))
+    assert given == copy, f"changing the result of merge_intervals changed its input: {given!r}"

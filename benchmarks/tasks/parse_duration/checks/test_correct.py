@@ -29,6 +29,10 @@ def test_valid_durations(text, seconds):
 
 @pytest.mark.parametrize("text", [
     "", "   ", "abc", "10", "5x", "1h30", "h", "m5", "-5m", "1.5h", "1h-30m", "30 minutes",
+    # the units are the four lowercase letters: capitals are anything else
+    "1H30M", "2D", "45S", "1h30M",
+    # a sign, an exponent or an underscore that int() would take
+    "+5m", "1_000s", "1e3s",
 ])
 def test_invalid_durations_raise(text):
     mod = load()

@@ -66,3 +66,11 @@ def test_build_metadata_is_ignored():
     check("1.0.0+20240101", "1.0.0", 0)
     check("1.0.0-rc.1+build.7", "1.0.0-rc.1", 0)
     check("1.0.0-beta+exp.sha.5114f85", "1.0.0", -1)
+
+
+def test_hyphens_inside_a_pre_release_are_part_of_it():
+    # Only the first '-' starts the pre-release; later ones belong to its identifiers.
+    check("1.0.0-rc-1", "1.0.0-rc-2", -1)
+    check("1.0.0-x", "1.0.0-x-y", -1)
+    check("1.0.0-alpha-10.1", "1.0.0-alpha-2.1", -1)  # alphanumeric: compared in ASCII order
+    check("1.0.0-rc-1+build-5", "1.0.0-rc-1", 0)
