@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench import cli
-from tests.unit.test_cli import EFFECT, write_run
+from tests.unit._support.rundirs import EFFECT, write_run
 
 
 def test_cells_only_in_one_run_are_named_and_left_out(

@@ -15,8 +15,9 @@ from pytest_ponybench.agents.process import Run
 from pytest_ponybench.core import skills
 from pytest_ponybench.core.records import ErrorKind
 from pytest_ponybench.session import audit
+from tests.unit._support import DATA
 
-STREAMS = Path(__file__).parent / "data" / "streams"
+STREAMS = DATA / "streams"
 EXITED = Run(exit_code=0, timed_out=False, wall_s=1.0)
 
 

@@ -13,6 +13,7 @@ import pytest
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import noise, stats, verdict
 from pytest_ponybench.core.records import Record, loaded
+from tests.support import REPO
 
 
 @pytest.mark.parametrize(
@@ -155,7 +156,7 @@ def test_the_readme_noise_example_is_real_output(
     run.mkdir(parents=True)
     (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in twin_run()) + "\n")
     command = "ponybench noise runs/20261201-101500"
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "verdicts.md").read_text()
+    readme = (REPO / "docs" / "verdicts.md").read_text()
     start = readme.index(f"$ {command}\n") + len(command) + 3
     shown = readme[start : readme.index("```", start)]
     monkeypatch.chdir(tmp_path)

@@ -1,9 +1,9 @@
 """The statistics package's public face: every name importers used when `analysis/stats` was one
 module is still there, each defined once, and the package's modules keep their own privates.
 
-The statistics themselves are tested in files named for their modules: test_distributions,
-test_sample, test_power, test_effects, test_rows, test_gate, test_cells, test_missing,
-test_stats_metrics.
+The statistics themselves are tested in files named for their modules, in stats/:
+test_distributions, test_sample, test_power, test_effects, test_rows, test_gate, test_cells,
+test_missing, test_metrics.
 """
 
 from __future__ import annotations

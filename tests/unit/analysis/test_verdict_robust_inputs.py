@@ -14,47 +14,14 @@ import pytest
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import report, stats, verdict
 from pytest_ponybench.core.records import Record, loaded
-
-
-def cell(task: str, arm: str, run: int = 0, **extra: Any) -> Record:
-    rec: dict[str, Any] = {
-        "cell_id": f"{task}-{arm}-sonnet-r{run}",
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": run,
-        "attempt": 1,
-        "valid": True,
-        "correct": True,
-        "safe": True,
-        "total_loc": 40 + run,
-        "cost_usd": 0.10 + 0.01 * run,
-        "input_tokens": 1000,
-        "output_tokens": 100 + run,
-        "duration_ms": 20_000 + 100 * run,
-        "wall_s": 21.0,
-    }
-    rec.update(extra)
-    return loaded(rec)
-
-
-def write_run(tmp_path: Path, records: list[Record], raw_lines: list[str] | None = None) -> str:
-    run = tmp_path / "run"
-    run.mkdir()
-    lines = [json.dumps(r) for r in records] + (raw_lines or [])
-    (run / "results.jsonl").write_text("\n".join(lines) + "\n")
-    return str(run)
-
-
-def effects(row: stats.ArmVerdict) -> dict[str, stats.Effect]:
-    return {e.metric: e for e in row["effects"]}
+from tests.unit._support.records import cell, effects, write_records
 
 
 def test_an_infinite_cost_is_missing_not_a_crash(tmp_path: Path, capsys: Any) -> None:
     records = [cell(f"t{i}", arm, r) for i in range(6) for arm in ("baseline", "mine") for r in range(2)]
     # json.dumps writes float("inf") as Infinity, as a hand-edited or foreign file may hold it.
     records[3]["cost_usd"] = float("inf")
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert "Infinity" in (Path(run) / "results.jsonl").read_text()
     assert cli.main(["compare", run]) == cli.OK
     out = capsys.readouterr().out
@@ -75,7 +42,7 @@ def test_a_zero_spread_interval_neither_fails_nor_passes_the_gate(tmp_path: Path
     assert loc.zero_spread and loc.p_adj == 1.0  # the sign test: 2 tasks, p 0.5
     assert (loc.low, loc.high) == (-100.0, float("inf"))
     assert verdict.check_gate([row], "loc:+10%") == []
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run, "--fail-on", "loc:+10%"]) == cli.OK
     out = capsys.readouterr().out
     assert "UNTESTED loc:+10%: mine vs baseline (sonnet): loc +50.0%" in out
@@ -86,7 +53,7 @@ def test_a_zero_spread_interval_neither_fails_nor_passes_the_gate(tmp_path: Path
 def test_an_all_invalid_arm_is_named_with_its_count(tmp_path: Path, capsys: Any) -> None:
     records = [cell(f"t{i}", "baseline") for i in range(4)]
     records += [cell(f"t{i}", "mine", valid=False, error="API error 529") for i in range(4)]
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run]) == cli.OK
     out = capsys.readouterr().out
     assert "mine vs baseline (sonnet): no task has valid cells of both; nothing to compare" in out
@@ -97,7 +64,7 @@ def test_an_all_invalid_arm_is_named_with_its_count(tmp_path: Path, capsys: Any)
 def test_an_all_invalid_baseline_is_not_a_missing_baseline(tmp_path: Path, capsys: Any) -> None:
     records = [cell(f"t{i}", "baseline", valid=False, error="API error 401") for i in range(3)]
     records += [cell(f"t{i}", "mine") for i in range(3)]
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     # The gate cannot pass on nothing: no paired task is a failure of the gate, said as such.
     assert cli.main(["compare", run, "--fail-on", "pass:-5pp"]) == cli.GATE_FAILED
     captured = capsys.readouterr()
@@ -146,7 +113,7 @@ def test_a_time_out_counts_its_wall_time() -> None:
 def test_nan_correct_is_unscored_never_a_failure(tmp_path: Path) -> None:
     records = [cell(f"t{i}", "baseline", correct=False) for i in range(6)]
     mine = [cell(f"t{i}", "mine") for i in range(6)]
-    run = write_run(
+    run = write_records(
         tmp_path, records, [json.dumps(r).replace('"correct": true', '"correct": NaN') for r in mine]
     )
     read_back = cli.load_records(run)
@@ -289,7 +256,7 @@ def test_every_bad_number_gives_a_defined_verdict_and_a_note(
     note = next((n for n in row["notes"] if n.startswith("numbers that are not measurements")), "")
     assert f"{name}: mine 2 {why}" in note and f"baseline 2 {why}" in note, row["notes"]
     # The same through the command, from a file as json.dumps writes it (NaN, Infinity, 400 digits).
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run, "--fail-on", "pass:-50pp"]) == cli.OK
     out = capsys.readouterr().out
     assert "numbers that are not measurements, left out as missing" in out
@@ -339,7 +306,7 @@ def test_records_number_takes_any_json_number(value: Any, expected: float | None
 def test_an_internal_error_is_not_a_failed_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run = write_run(tmp_path, [cell(f"t{i}", arm) for i in range(6) for arm in ("baseline", "mine")])
+    run = write_records(tmp_path, [cell(f"t{i}", arm) for i in range(6) for arm in ("baseline", "mine")])
 
     def broken(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug")

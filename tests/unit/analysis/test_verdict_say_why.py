@@ -15,7 +15,7 @@ from typing import Any
 from pytest_ponybench import cli
 from pytest_ponybench.analysis import noise, stats, verdict
 from pytest_ponybench.core.records import Record, loaded
-from tests.unit.test_robust_inputs import cell, effects, write_run
+from tests.unit._support.records import cell, effects, write_records
 
 
 def graded(task: str, arm: str, score: float, run: int = 0, **extra: Any) -> Record:
@@ -73,7 +73,7 @@ def test_one_paired_task_says_so() -> None:
 
 def test_compare_never_prints_nothing(tmp_path: Path, capsys: Any) -> None:
     records = [cell(f"t{i}", arm, scored=False) for i in range(3) for arm in ("baseline", "mine")]
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run]) == cli.USAGE
     captured = capsys.readouterr()
     assert "nothing to compare: no task has checks or graders" in captured.err
@@ -139,7 +139,7 @@ def test_every_baseline_cell_unscored_never_makes_the_arm_better(tmp_path: Path,
     (bound,) = row["bounds"]
     assert (bound.base_unscored, bound.base_invalid, bound.arm_unscored) == (30, 0, 0)
     assert bound.worst.estimate < 0 < bound.best.estimate  # any baseline could have done better
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run, "--fail-on", "pass:-5pp"]) == cli.GATE_FAILED  # nothing measured
     out = capsys.readouterr().out
     assert (
@@ -183,7 +183,7 @@ def test_the_bound_not_the_data_says_what_would_settle_it(tmp_path: Path, capsys
     e = effects(row)["pass"]
     assert e.verdict == "undecided" and e.vetoed
     assert verdict.why_undecided(e).startswith("the bound on the invalid cells, not the data")
-    run = write_run(tmp_path, _vetoed_records())
+    run = write_records(tmp_path, _vetoed_records())
     (Path(run) / "run.json").write_text(json.dumps({"argv": ["/venv/bin/pytest", "benchmarks", "-n", "2"]}))
     assert cli.main(["compare", run]) == cli.OK
     out = capsys.readouterr().out
@@ -195,7 +195,7 @@ def test_the_bound_not_the_data_says_what_would_settle_it(tmp_path: Path, capsys
 def test_a_gate_on_numbers_that_are_not_measurements_exits_2(tmp_path: Path, capsys: Any) -> None:
     records = [cell(f"t{i}", "baseline") for i in range(6)]
     records += [cell(f"t{i}", "mine", cost_usd=-1.0) for i in range(6)]
-    run = write_run(tmp_path, records)
+    run = write_records(tmp_path, records)
     assert cli.main(["compare", run, "--fail-on", "cost:+20%"]) == cli.USAGE
     out = capsys.readouterr().out
     assert "NOT MEASURED cost:+20% (mine vs baseline, sonnet): nothing measured, its numbers are not" in out
@@ -205,4 +205,4 @@ def test_a_gate_on_numbers_that_are_not_measurements_exits_2(tmp_path: Path, cap
     invalid += [cell(f"t{i}", "mine", valid=False, error="API error 529") for i in range(3)]
     other = tmp_path / "other"
     other.mkdir()
-    assert cli.main(["compare", write_run(other, invalid), "--fail-on", "cost:+20%"]) == cli.GATE_FAILED
+    assert cli.main(["compare", write_records(other, invalid), "--fail-on", "cost:+20%"]) == cli.GATE_FAILED

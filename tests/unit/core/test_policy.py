@@ -17,7 +17,7 @@ from pytest_ponybench.core.tasks import load_task
 from pytest_ponybench.htmlreport.details import cell_detail, policy_items
 from pytest_ponybench.session.run import applied_policy
 from tests.support import GATEWAY_TOKEN, claude_command, claude_env
-from tests.unit.test_tasks import GOOD_TOML, the_problem, write_task
+from tests.unit._support.tasks import GOOD_TOML, the_problem, write_task
 
 POLICY = '''\
 allowed_tools = ["Read", "Edit", "Write", "Glob"]

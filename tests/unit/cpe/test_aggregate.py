@@ -24,8 +24,10 @@ from pytest_ponybench import cli
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.cpe import AggregateError, read_aggregate, task_id
 from pytest_ponybench.cpe.aggregate import records_of
+from tests.support import REPO
+from tests.unit._support import DATA as UNIT_DATA
 
-DATA = Path(__file__).parent / "data" / "cpe" / "results"
+DATA = UNIT_DATA / "cpe" / "results"
 WITH_WITHOUT = DATA / "with-without.json"
 PLUGIN_V2 = DATA / "plugin-v2.json"
 ERRORS = DATA / "errors.json"
@@ -421,7 +423,7 @@ def test_the_readme_example_is_real_output(
     folder.mkdir(parents=True)
     (folder / "aggregate-result.json").write_bytes(WITH_WITHOUT.read_bytes())
     command = "ponybench compare evals/results/20261201-163919/aggregate-result.json"
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "cpe.md").read_text()
+    readme = (REPO / "docs" / "cpe.md").read_text()
     block = readme[readme.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, *command.split()[1:])

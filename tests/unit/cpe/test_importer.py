@@ -21,9 +21,10 @@ from pytest_ponybench.cpe.importer import import_suite, render
 from pytest_ponybench.cpe.mapping import NOT_IMPORTED, TODO, Item, policy_toml
 from pytest_ponybench.cpe.tools import ALWAYS
 from tests.support import REPO, doc_example
+from tests.unit._support import DATA as UNIT_DATA
 
-DATA = Path(__file__).parent / "data" / "cpe"
-EXAMPLE_PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "careful-plugin"
+DATA = UNIT_DATA / "cpe"
+EXAMPLE_PLUGIN = REPO / "examples" / "careful-plugin"
 
 
 def plugin(root: Path, name: str = "careful", evals: dict[str, str] | None = None) -> Path:

@@ -19,9 +19,11 @@ from pytest_ponybench.cpe.importer import ImportResult, import_suite, render
 from pytest_ponybench.cpe.jsontext import field_match, tool_names
 from pytest_ponybench.cpe.mapping import NEVER, NOT_IMPORTED
 from pytest_ponybench.cpe.tools import ALWAYS, TASK_LIST, cpe_offer
+from tests.support import REPO
+from tests.unit._support import DATA as UNIT_DATA
 
-DATA = Path(__file__).parent / "data" / "cpe"
-EXAMPLE_PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "careful-plugin"
+DATA = UNIT_DATA / "cpe"
+EXAMPLE_PLUGIN = REPO / "examples" / "careful-plugin"
 SKILL_FIRED = {"path": "skill", "regex": r"^(?:(?:[\w-]+:)?careful-review)\Z"}
 
 # Every grader of the suite: what it became here (its [[graders]] table), or the kind of the

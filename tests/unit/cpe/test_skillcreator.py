@@ -19,8 +19,9 @@ from pytest_ponybench.cpe.cases import CaseError
 from pytest_ponybench.cpe.mapping import DIFFERS, NOT_IMPORTED
 from pytest_ponybench.cpe.skillcreator import import_skill_suite, render
 from tests.support import REPO, doc_example
+from tests.unit._support import DATA as UNIT_DATA
 
-DATA = Path(__file__).parent / "data" / "skill-creator"
+DATA = UNIT_DATA / "skill-creator"
 
 
 @pytest.fixture

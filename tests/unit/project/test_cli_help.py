@@ -3,7 +3,7 @@ errors print byte for byte what data/cli_help/outputs.json recorded, and every p
 (names, defaults, choices, help, metavars) equal data/cli_help/parsers.json.
 
 Both files were written by the one-module cli.py, before it became `_cli/`
-(`python -m tests.unit.test_cli_help` writes them again: only for a change meant to be seen).
+(`python -m tests.unit.project.test_cli_help` writes them again: only for a change meant to be seen).
 argparse's layout differs between Python versions, so the byte-for-byte texts are compared on
 the version that wrote them; the parsers' contents are compared on every version.
 """
@@ -16,14 +16,14 @@ import io
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_ponybench import cli
+from tests.unit._support import DATA as UNIT_DATA
 
-DATA = Path(__file__).parent / "data" / "cli_help"
+DATA = UNIT_DATA / "cli_help"
 OUTPUTS = DATA / "outputs.json"
 PARSERS = DATA / "parsers.json"
 COLUMNS = "100"  # argparse wraps to the terminal: one width for the recording and the test

@@ -29,6 +29,7 @@ from pytest_ponybench.scaffold.project import (
     init_project,
     render_init,
 )
+from tests.unit._support import DATA
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -400,10 +401,9 @@ def test_init_finds_the_eval_suites_a_repository_has_and_prints_their_import(
     evals/ beside a SKILL.md) are named first among the next steps, with the command that
     imports each; a folder named evals with neither is not a suite."""
     repo = tmp_path / "repo"
-    data = Path(__file__).parent / "data"
     shutil.copytree(EXAMPLES / "careful-plugin", repo / "careful")
-    shutil.copytree(data / "cpe" / "careful-evals", repo / "careful" / "evals")
-    shutil.copytree(data / "skill-creator" / "at-root", repo / "skills" / "csv summary")
+    shutil.copytree(DATA / "cpe" / "careful-evals", repo / "careful" / "evals")
+    shutil.copytree(DATA / "skill-creator" / "at-root", repo / "skills" / "csv summary")
     (repo / "docs" / "evals").mkdir(parents=True)
     (repo / "docs" / "evals" / "notes.md").write_text("how we evaluate\n")
     monkeypatch.chdir(repo)

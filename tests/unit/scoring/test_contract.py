@@ -14,7 +14,7 @@ from pytest_ponybench._util.paths import SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.tasks import SHARED_CHECKS_DIR, load_task, task_folders
 from pytest_ponybench.roles.selftest import PROPERTY, SelftestSummary, contract_figure
 from pytest_ponybench.scoring.contract import contract_of, parse_contract
-from tests.unit.test_tasks import add_ref, problems, write_task
+from tests.unit._support.tasks import add_ref, problems, write_task
 
 PROMPT = "Write `mod.py` with `add(a, b)`.\n\nReturn their sum. Use Python 3.11 only.\n"
 CHECKS = {

@@ -16,8 +16,9 @@ from pytest_ponybench.core.graders.verdict import verdict
 from pytest_ponybench.core.records import Record
 from pytest_ponybench.session import audit
 from tests.support import transcript_of
+from tests.unit._support import DATA
 
-STREAM = Path(__file__).parent / "data" / "escape_stream.jsonl"
+STREAM = DATA / "escape_stream.jsonl"
 WS = "/tmp/ponybench-0/21502-cf9530e8/cell-nx2l41s5/workspace"
 
 

@@ -19,7 +19,7 @@ import pytest
 from pytest_ponybench import cli
 from pytest_ponybench.store import owner
 from tests.support import REPO
-from tests.unit.test_merge import SPEC, make_part
+from tests.unit._support.shards import SPEC, make_part
 
 STAMP = "20261204-120000"  # one stamp for every racer: the worst case, sessions in one second
 

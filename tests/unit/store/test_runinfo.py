@@ -22,8 +22,9 @@ from pytest_ponybench.store import runforms
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import Options, PartInfo, Problem, RunInfo, RunInfoError, read
 from tests.support import one_task_project
+from tests.unit._support import DATA
 
-FORMS = Path(__file__).parent / "data" / "runjson"
+FORMS = DATA / "runjson"
 TERSE = "1d0eda0849020ac1"  # the content hash of a prompt arm "Be brief.", then and now
 
 

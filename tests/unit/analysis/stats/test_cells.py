@@ -2,29 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_ponybench.analysis.stats.cells import collect
-from pytest_ponybench.core.records import Record, loaded
-
-
-def rec(task: str, arm: str, run: int = 0, **extra: Any) -> Record:
-    data: dict[str, Any] = {
-        "task": task,
-        "arm": arm,
-        "model": "m",
-        "run": run,
-        "valid": True,
-        "correct": True,
-        "safe": True,
-        "total_loc": 10,
-        "cost_usd": 0.01,
-        "input_tokens": 100,
-        "output_tokens": 10,
-        "duration_ms": 1000,
-    }
-    data.update(extra)
-    return loaded(data)
+from tests.unit._support.records import rec
 
 
 def test_the_latest_valid_attempt_counts_and_invalid_cells_are_counted_per_task() -> None:

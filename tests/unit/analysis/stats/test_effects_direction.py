@@ -14,7 +14,7 @@ from pytest_ponybench import cli
 from pytest_ponybench.analysis import procedure, stats, verdict
 from pytest_ponybench.analysis.stats.effects import directed_p, paired_rate_diff, tails
 from pytest_ponybench.core.records import Record
-from tests.unit.test_robust_inputs import cell, write_run
+from tests.unit._support.records import cell, write_records
 
 
 def moved(up: int, down: int, tasks: int = 20) -> list[Record]:
@@ -92,7 +92,7 @@ def _run_json(run: str, **options: Any) -> None:
 
 
 def test_compare_uses_the_declared_direction_unless_told(tmp_path: Path, capsys: Any) -> None:
-    run = write_run(tmp_path, moved(6, 1))
+    run = write_records(tmp_path, moved(6, 1))
     assert cli.main(["compare", run]) == cli.OK
     assert "pass first at p < 0.045" in capsys.readouterr().out
     _run_json(run, direction="better")
@@ -104,7 +104,7 @@ def test_compare_uses_the_declared_direction_unless_told(tmp_path: Path, capsys:
 
 
 def test_a_sequential_run_is_two_sided(tmp_path: Path, capsys: Any) -> None:
-    run = write_run(tmp_path, moved(6, 1))
+    run = write_records(tmp_path, moved(6, 1))
     plan = {"plan": {"max_runs": 3}, "looks": [{"number": 1, "runs": 1, "fraction": 1 / 3, "outcomes": {}}]}
     (Path(run) / "run.json").write_text(json.dumps({"sequential": plan}))
     assert cli.main(["compare", run, "--direction", "better"]) == cli.USAGE

@@ -9,7 +9,7 @@ import pytest
 from pytest_ponybench.analysis.stats.effects import Effect
 from pytest_ponybench.analysis.stats.gate import compare_gate, parse_gate
 from pytest_ponybench.analysis.stats.rows import verdicts
-from tests.unit.test_rows import record
+from tests.unit._support.records import record
 
 
 def effect(metric: str, kind: str, low: float, high: float, lower: bool) -> Effect:

@@ -1,4 +1,4 @@
-"""Tests for `analysis/stats/metrics.py` (test_metrics.py is scoring/metrics.py's): names,
+"""Tests for `analysis/stats/metrics.py` (scoring/test_metrics.py is scoring/metrics.py's): names,
 aliases, which metrics are tested, and a cell's value for each."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 # The module, not its names: pytest would collect tested_metrics as a test.
 from pytest_ponybench.analysis.stats import metrics
-from tests.unit.test_cells import rec
+from tests.unit._support.records import rec
 
 
 def test_canonical_metric_takes_aliases_and_names_the_known_ones() -> None:

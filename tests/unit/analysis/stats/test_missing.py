@@ -1,5 +1,5 @@
 """Tests for `analysis/stats/missing.py`: what was left out, in words, and the bound on invalid
-cells (end to end through the verdicts in test_bound.py)."""
+cells (end to end through the verdicts in test_missing_bound.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pytest_ponybench.analysis.stats.cells import ArmCells, collect
 from pytest_ponybench.analysis.stats.effects import Effect
 from pytest_ponybench.analysis.stats.missing import Bound, bound, bounded, notes
 from pytest_ponybench.core.records import Record
-from tests.unit.test_cells import rec
+from tests.unit._support.records import rec
 
 
 def arms(*records: Record) -> tuple[ArmCells, ArmCells]:

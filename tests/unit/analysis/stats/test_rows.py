@@ -13,30 +13,9 @@ import pytest
 
 from pytest_ponybench.analysis.stats.effects import Effect
 from pytest_ponybench.analysis.stats.rows import verdicts
-from pytest_ponybench.core.records import Record, loaded
+from tests.unit._support.records import record
 
 ABS = 1e-6
-
-
-def record(task: str, arm: str, run: int, ok: bool, cost: float, **extra: Any) -> Record:
-    rec: dict[str, Any] = {
-        "task": task,
-        "arm": arm,
-        "model": "sonnet",
-        "run": run,
-        "valid": True,
-        "correct": ok,
-        "safe": True,
-        "total_loc": 40,
-        "cost_usd": cost,
-        "input_tokens": 1000,
-        "output_tokens": 200,
-        "cache_read_tokens": 5000,
-        "cache_write_tokens": 300,
-        "duration_ms": 20_000,
-    }
-    rec.update(extra)
-    return loaded(rec)
 
 
 def effects_by_metric(rows: list[Any], arm: str) -> dict[str, Effect]:

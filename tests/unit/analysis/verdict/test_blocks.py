@@ -10,7 +10,7 @@ from pytest_ponybench.analysis.verdict.blocks import (
     pass_line,
     procedure_line,
 )
-from tests.unit.test_cells import rec
+from tests.unit._support.records import rec
 
 
 def test_pass_counts_take_the_latest_attempt_and_leave_open_tasks_out() -> None:

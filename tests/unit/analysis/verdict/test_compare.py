@@ -8,7 +8,8 @@ from pytest_ponybench.analysis import procedure
 from pytest_ponybench.analysis.verdict.compare import compare_runs, compare_verdicts
 from pytest_ponybench.analysis.verdict.render import render_rows
 from pytest_ponybench.core.records import Record
-from tests.unit.test_verdict import Arm, effects, holds, synth
+from tests.unit._support.records import effects, holds
+from tests.unit._support.synth import Arm, synth
 
 
 def test_two_runs_find_the_change_of_one_arm() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from pytest_ponybench.analysis import stats
 from pytest_ponybench.analysis.verdict.gate_report import check_gate
-from tests.unit.test_verdict import EFFECT, NOISE, synth
+from tests.unit._support.synth import EFFECT, NOISE, synth
 
 
 def test_gate_fails_only_beyond_the_margin_with_confidence() -> None:

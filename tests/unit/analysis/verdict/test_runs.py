@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest_ponybench.analysis import stats
 from pytest_ponybench.analysis.verdict.runs import arm_verdicts, arms_of, run_verdicts
-from tests.unit.test_cells import rec
+from tests.unit._support.records import rec
 
 
 def test_arms_of_puts_the_baseline_first_and_keeps_arms_without_valid_cells() -> None:

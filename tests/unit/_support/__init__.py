@@ -1,0 +1,17 @@
+"""What the unit tests of several modules share, kept apart from any test module so a test file
+never imports another (tests/unit/project/test_layout.py holds every folder of tests/unit to the
+package's wings; this one and data/ are the two that are not a wing).
+
+- `records`: cell records by hand (`rec`, `record`, `cell`), a run dir of them, an effect's lookup;
+- `synth`: synthetic runs with known effects per arm, as records (`synth`) or as a run dir
+  (`rundirs.write_run`);
+- `tasks`: a minimal task folder and its load problems;
+- `shards`: shard run dirs of one grid, as `ponybench merge` reads them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The recorded inputs (streams, CLI help texts, cpe suites, run.json forms) the unit tests read.
+DATA = Path(__file__).resolve().parents[1] / "data"

@@ -1,0 +1,89 @@
+"""Cell records made by hand: each test module's form of a minimal valid record, a run dir of
+them, and an effect by metric."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pytest_ponybench.analysis import stats
+from pytest_ponybench.core.records import Record, loaded
+
+
+def rec(task: str, arm: str, run: int = 0, **extra: Any) -> Record:
+    data: dict[str, Any] = {
+        "task": task,
+        "arm": arm,
+        "model": "m",
+        "run": run,
+        "valid": True,
+        "correct": True,
+        "safe": True,
+        "total_loc": 10,
+        "cost_usd": 0.01,
+        "input_tokens": 100,
+        "output_tokens": 10,
+        "duration_ms": 1000,
+    }
+    data.update(extra)
+    return loaded(data)
+
+
+def record(task: str, arm: str, run: int, ok: bool, cost: float, **extra: Any) -> Record:
+    rec: dict[str, Any] = {
+        "task": task,
+        "arm": arm,
+        "model": "sonnet",
+        "run": run,
+        "valid": True,
+        "correct": ok,
+        "safe": True,
+        "total_loc": 40,
+        "cost_usd": cost,
+        "input_tokens": 1000,
+        "output_tokens": 200,
+        "cache_read_tokens": 5000,
+        "cache_write_tokens": 300,
+        "duration_ms": 20_000,
+    }
+    rec.update(extra)
+    return loaded(rec)
+
+
+def cell(task: str, arm: str, run: int = 0, **extra: Any) -> Record:
+    rec: dict[str, Any] = {
+        "cell_id": f"{task}-{arm}-sonnet-r{run}",
+        "task": task,
+        "arm": arm,
+        "model": "sonnet",
+        "run": run,
+        "attempt": 1,
+        "valid": True,
+        "correct": True,
+        "safe": True,
+        "total_loc": 40 + run,
+        "cost_usd": 0.10 + 0.01 * run,
+        "input_tokens": 1000,
+        "output_tokens": 100 + run,
+        "duration_ms": 20_000 + 100 * run,
+        "wall_s": 21.0,
+    }
+    rec.update(extra)
+    return loaded(rec)
+
+
+def write_records(tmp_path: Path, records: list[Record], raw_lines: list[str] | None = None) -> str:
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = [json.dumps(r) for r in records] + (raw_lines or [])
+    (run / "results.jsonl").write_text("\n".join(lines) + "\n")
+    return str(run)
+
+
+def effects(row: stats.ArmVerdict) -> dict[str, stats.Effect]:
+    return {e.metric: e for e in row["effects"]}
+
+
+def holds(e: stats.Effect, value: float) -> bool:
+    return e.low <= value <= e.high
