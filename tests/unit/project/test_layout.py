@@ -259,3 +259,100 @@ def test_architecture_names_every_module() -> None:
         if rel not in text and f"`{path.stem}`" not in text:
             unnamed.append(rel)
     assert unnamed == []
+
+
+# The unit tests mirror the package: tests/unit/<wing>/test_<module>.py (sub-packages as
+# sub-folders). Two folders are not a wing: project/ (the whole project and the package's root
+# modules: docs, layout, the public face, the command's help, hostile inputs across wings) and
+# _support/ (helpers the tests share, so no test module imports another); data/ holds recordings.
+UNIT = PACKAGE_ROOT.parent / "tests" / "unit"
+NOT_WINGS = {"project", "_support", "data", "__pycache__"}
+# How many of the package's modules have a unit test file of their name; it only goes up.
+TESTED_AT_LEAST = 66
+
+
+def unit_folders() -> list[Path]:
+    """Every folder of tests/unit that holds tests, data/ aside."""
+    return sorted(
+        p
+        for p in UNIT.rglob("*")
+        if p.is_dir() and not {"data", "__pycache__"} & set(p.relative_to(UNIT).parts)
+    )
+
+
+def module_names(folder: Path) -> set[str]:
+    """What a test file in the mirror of this package folder may be named for: its modules and
+    its sub-packages."""
+    return {p.stem for p in folder.glob("*.py") if p.name != "__init__.py"} | {
+        p.name for p in folder.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
+    }
+
+
+def tested_module(name: str, candidates: set[str]) -> str | None:
+    """The module `test_<name>.py` is of: the longest module name it starts with (a file may
+    be `test_<module>_<topic>.py`), or None."""
+    fits = [m for m in candidates if name == m or name.startswith(m + "_")]
+    return max(fits, key=len, default=None)
+
+
+def mirrored() -> dict[Path, str | None]:
+    """Each test file of a wing's folder and the package module (path) it is named for."""
+    out: dict[Path, str | None] = {}
+    for folder in unit_folders():
+        rel = folder.relative_to(UNIT)
+        if rel.parts[0] in NOT_WINGS:
+            continue
+        package = PACKAGE_ROOT / rel
+        names = module_names(package) if package.is_dir() else set()
+        for test in sorted(folder.glob("test_*.py")):
+            module = tested_module(test.stem.removeprefix("test_"), names)
+            out[test] = None if module is None else (rel / module).as_posix()
+    return out
+
+
+def test_the_unit_tests_mirror_the_wings() -> None:
+    # A folder of tests/unit is a folder of the package (or project/, _support/); a test file
+    # sits in one and is named for a module of it; every folder is a package, so two files of
+    # one name in two folders both collect.
+    folders = [f.relative_to(UNIT) for f in unit_folders()]
+    assert folders and sorted(UNIT.glob("test_*.py")) == []
+    stray = [f.as_posix() for f in folders if f.parts[0] not in NOT_WINGS and not (PACKAGE_ROOT / f).is_dir()]
+    assert stray == []
+    assert [f.as_posix() for f in folders if not (UNIT / f / "__init__.py").is_file()] == []
+    assert sorted(p.name for p in (UNIT / "_support").glob("test_*.py")) == []
+    unnamed = [test.relative_to(UNIT).as_posix() for test, module in mirrored().items() if module is None]
+    assert unnamed == []
+
+
+def test_no_test_module_imports_another() -> None:
+    # What unit tests share is in tests/unit/_support (or tests/support.py), never a test file,
+    # and no other test imports a unit test file.
+    wrong = []
+    for path in sorted((PACKAGE_ROOT.parent / "tests").rglob("*.py")):
+        unit = path.is_relative_to(UNIT)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{a.name}" for a in node.names] + [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            wrong += [
+                f"{path.relative_to(PACKAGE_ROOT.parent)}:{node.lineno}: {name}"
+                for name in names
+                if name.startswith("tests.unit." if not unit else "tests.")
+                and name.split(".")[-1].startswith("test_")
+            ]
+    assert wrong == []
+
+
+def test_modules_with_a_unit_test_file_are_counted() -> None:
+    # A module of a wing has a test file when one in its wing's folder is named for it; a root
+    # module (cli, plugin, hooks, errors) when project/test_<module>.py is.
+    package = [p.relative_to(PACKAGE_ROOT).with_suffix("").as_posix() for _m, p in modules()]
+    package = [m for m in package if not m.endswith("__init__")]
+    named = {m for m in mirrored().values() if m is not None}
+    named |= {p.stem.removeprefix("test_") for p in (UNIT / "project").glob("test_*.py")}
+    tested = sorted(m for m in package if m in named)
+    print(f"{len(tested)} of {len(package)} modules have a unit test file of their name")
+    assert len(tested) >= TESTED_AT_LEAST
