@@ -288,7 +288,7 @@ def module_names(folder: Path) -> set[str]:
     }
 
 
-def tested_module(name: str, candidates: set[str]) -> str | None:
+def named_module(name: str, candidates: set[str]) -> str | None:
     """The module `test_<name>.py` is of: the longest module name it starts with (a file may
     be `test_<module>_<topic>.py`), or None."""
     fits = [m for m in candidates if name == m or name.startswith(m + "_")]
@@ -305,7 +305,7 @@ def mirrored() -> dict[Path, str | None]:
         package = PACKAGE_ROOT / rel
         names = module_names(package) if package.is_dir() else set()
         for test in sorted(folder.glob("test_*.py")):
-            module = tested_module(test.stem.removeprefix("test_"), names)
+            module = named_module(test.stem.removeprefix("test_"), names)
             out[test] = None if module is None else (rel / module).as_posix()
     return out
 
