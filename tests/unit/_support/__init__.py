@@ -1,12 +1,13 @@
 """What the unit tests of several modules share, kept apart from any test module so a test file
 never imports another (tests/unit/project/test_layout.py holds every folder of tests/unit to the
-package's wings; this one and data/ are the two that are not a wing).
+package's wings; this folder, project/ and data/ are the ones that are not a wing).
 
 - `records`: cell records by hand (`rec`, `record`, `cell`), a run dir of them, an effect's lookup;
 - `synth`: synthetic runs with known effects per arm, as records (`synth`) or as a run dir
   (`rundirs.write_run`);
 - `tasks`: a minimal task folder and its load problems;
-- `shards`: shard run dirs of one grid, as `ponybench merge` reads them.
+- `shards`: shard run dirs of one grid, as `ponybench merge` reads them;
+- `mutants`: Python mutants of a small source, each a valid program that differs from it.
 """
 
 from __future__ import annotations
