@@ -7,7 +7,8 @@ package's wings; this folder, project/ and data/ are the ones that are not a win
   (`rundirs.write_run`);
 - `tasks`: a minimal task folder and its load problems;
 - `shards`: shard run dirs of one grid, as `ponybench merge` reads them;
-- `mutants`: Python mutants of a small source, each a valid program that differs from it.
+- `mutants`: Python mutants of a small source, each a valid program that differs from it;
+- `judge`: a hostile judged text and the quoted blocks of a judge's prompt.
 """
 
 from __future__ import annotations
