@@ -272,11 +272,14 @@ TESTED_AT_LEAST = 83
 
 
 def unit_folders() -> list[Path]:
-    """Every folder of tests/unit that holds tests, data/ aside."""
+    """Every folder of tests/unit that holds tests: data/, caches and hidden folders aside."""
     return sorted(
         p
         for p in UNIT.rglob("*")
-        if p.is_dir() and not {"data", "__pycache__"} & set(p.relative_to(UNIT).parts)
+        if p.is_dir()
+        and not any(
+            part in {"data", "__pycache__"} or part.startswith(".") for part in p.relative_to(UNIT).parts
+        )
     )
 
 
