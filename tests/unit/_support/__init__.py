@@ -8,7 +8,8 @@ package's wings; this folder, project/ and data/ are the ones that are not a win
 - `tasks`: a minimal task folder and its load problems;
 - `shards`: shard run dirs of one grid, as `ponybench merge` reads them;
 - `mutants`: Python mutants of a small source, each a valid program that differs from it;
-- `judge`: a hostile judged text and the quoted blocks of a judge's prompt.
+- `judge`: a hostile judged text and the quoted blocks of a judge's prompt;
+- `evidence`: a claude session's stream lines by hand and what the graders read of them.
 """
 
 from __future__ import annotations

@@ -18,17 +18,6 @@ from pytest_ponybench.core.judge import (
 )
 from tests.unit._support.judge import quoted_blocks
 
-# ---------------------------------------------------------------- prompts
-
-
-# ---------------------------------------------------------------- the answer parser
-
-
-# ---------------------------------------------------------------- the offline judge
-
-
-# ---------------------------------------------------------------- judge graders
-
 
 class Scripted:
     """A judge that gives these answers in turn (what a model might say), counting calls."""
