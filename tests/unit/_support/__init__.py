@@ -2,7 +2,8 @@
 never imports another (tests/unit/project/test_layout.py holds every folder of tests/unit to the
 package's wings; this folder, project/ and data/ are the ones that are not a wing).
 
-- `records`: cell records by hand (`rec`, `record`, `cell`), a run dir of them, an effect's lookup;
+- `records`: cell records by hand (`rec`, `record`, `cell`, `report_record`), run dirs of them,
+  an effect's lookup;
 - `synth`: synthetic runs with known effects per arm, as records (`synth`) or as a run dir
   (`rundirs.write_run`);
 - `tasks`: a minimal task folder and its load problems;

@@ -87,3 +87,30 @@ def effects(row: stats.ArmVerdict) -> dict[str, stats.Effect]:
 
 def holds(e: stats.Effect, value: float) -> bool:
     return e.low <= value <= e.high
+
+
+def write_report_run(path: Path, recs: list[Record], run: dict[str, Any] | None = None) -> Path:
+    """A run dir as the HTML report reads it: results.jsonl and run.json."""
+    path.mkdir(parents=True)
+    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    (path / "run.json").write_text(json.dumps(run or {}))
+    return path
+
+
+def report_record(task: str, arm: str, run: int = 0, **fields: Any) -> Record:
+    """A record with a cell id and an attempt, as the HTML report finds its cell folder."""
+    return loaded(
+        {
+            "cell_id": f"{task}-{arm}-m-r{run}",
+            "task": task,
+            "arm": arm,
+            "model": "m",
+            "run": run,
+            "attempt": 1,
+            "valid": True,
+            "correct": True,
+            "safe": True,
+            "reason": "",
+            **fields,
+        }
+    )

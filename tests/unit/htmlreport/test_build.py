@@ -1,12 +1,12 @@
-"""The report's pieces on hand-made inputs: the transcript from stream-json, the workspace diff
-against the seeded base (real git), where a record's cell folder is (retries, rescore dirs), the
-escaping of the page's inline data, and a whole report of a small run dir read back from disk.
-The page in a browser is tested in tests/integration/test_report_browser.py.
+"""The report built from hand-made run dirs: the escaping of the page's inline data, a whole report
+of a small run dir read back from disk, the run section part by part, the answer first, failure
+reasons, the command. Its pieces are test_transcript's, test_source's and test_brings' (the
+workspace diff is scoring/test_diff's); the page in a browser is
+tests/integration/test_report_browser.py's.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -14,229 +14,14 @@ from typing import Any
 
 import pytest
 
-from pytest_ponybench.agents.dialect import CLAUDE
 from pytest_ponybench.analysis import report
 from pytest_ponybench.cli import main
 from pytest_ponybench.core.records import Record, loaded
-from pytest_ponybench.htmlreport import NotARunDir, transcript, write_report
+from pytest_ponybench.htmlreport import NotARunDir, write_report
 from pytest_ponybench.htmlreport import build as page
-from pytest_ponybench.htmlreport.source import load
-from pytest_ponybench.scoring import diff
-from pytest_ponybench.scoring.workspace import snapshot
-from tests.support import transcript_of
+from tests.unit._support.records import report_record, write_report_run
 
 HOSTILE = "</script><script>alert(1)</script><!--"
-
-
-def _lines(*events: dict[str, Any]) -> list[str]:
-    return [json.dumps(e) for e in events]
-
-
-def _items(lines: list[str], prompt: str | None = None) -> list[transcript.Item]:
-    return transcript.items_of(transcript_of(lines), CLAUDE, prompt)
-
-
-def test_transcript_shows_prompt_calls_with_code_results_and_usage() -> None:
-    items = _items(
-        _lines(
-            {
-                "type": "system",
-                "subtype": "init",
-                "model": "m",
-                "tools": ["Write"],
-                "plugins": [{"name": "p"}],
-            },
-            {"type": "assistant", "message": {"content": [{"type": "text", "text": "Writing it."}]}},
-            {
-                "type": "assistant",
-                "message": {
-                    "content": [
-                        {
-                            "type": "tool_use",
-                            "name": "Write",
-                            "input": {"file_path": "/w/a.py", "content": "x = 1\n"},
-                        },
-                        {
-                            "type": "tool_use",
-                            "name": "Edit",
-                            "input": {"file_path": "/w/b.py", "old_string": "y = 1", "new_string": "y = 2"},
-                        },
-                        {"type": "tool_use", "name": "Read", "input": {"file_path": "/w/c.py"}},
-                    ]
-                },
-            },
-            {
-                "type": "user",
-                "message": {"content": [{"type": "tool_result", "content": "boom", "is_error": True}]},
-            },
-            {
-                "type": "result",
-                "subtype": "success",
-                "is_error": False,
-                "num_turns": 2,
-                "total_cost_usd": 0.5,
-                "usage": {"input_tokens": 10, "output_tokens": 3},
-                "result": "Done.",
-            },
-        )
-        + ["not json {"],
-        prompt="Do the thing.",
-    )
-    kinds = [(i["kind"], i["title"]) for i in items]
-    assert kinds == [
-        ("prompt", "prompt"),
-        ("session", "session start"),
-        ("text", "assistant"),
-        ("tool", "Write"),
-        ("tool", "Edit"),
-        ("tool", "Read"),
-        ("result", "tool result"),
-        ("final", "result"),
-        ("event", "not JSON"),
-    ]
-    write, edit, read, result, final = items[3], items[4], items[5], items[6], items[7]
-    assert (write["path"], write["code"]) == ("/w/a.py", "x = 1\n")
-    assert (edit["old"], edit["code"]) == ("y = 1", "y = 2")
-    assert json.loads(read["text"]) == {"file_path": "/w/c.py"}
-    assert result["error"] is True and result["text"] == "boom"
-    assert "input_tokens 10, output_tokens 3" in final["text"] and "Done." in final["text"]
-    assert "plugins: p" in items[1]["text"]
-
-
-def test_a_long_text_is_kept_cut_and_says_how_much() -> None:
-    big = "y" * (transcript.KEEP_CHARS + 123)
-    (item,) = _items(
-        _lines({"type": "user", "message": {"content": [{"type": "tool_result", "content": big}]}})
-    )
-    assert len(item["text"]) == transcript.KEEP_CHARS and item["cut"] == 123
-
-
-def test_the_prompt_is_the_first_requests_user_text_without_the_clis_reminder() -> None:
-    line = json.dumps(
-        {
-            "body": {
-                "messages": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": "<system-reminder>\ngit status\n</system-reminder>"},
-                            {"type": "text", "text": "Add a function."},
-                        ],
-                    }
-                ]
-            }
-        }
-    )
-    assert transcript.prompt_from_requests(line) == "Add a function."
-    assert transcript.prompt_from_requests("torn {") is None
-
-
-def _workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "workspace"
-    (ws / "pkg").mkdir(parents=True)
-    (ws / "pkg" / "a.py").write_text("one\ntwo\nthree\n")
-    (ws / "gone.py").write_text("bye\n")
-    snapshot(ws)
-    return ws
-
-
-def test_diff_against_the_seeded_base_shows_changed_new_and_deleted_files(tmp_path: Path) -> None:
-    ws = _workspace(tmp_path)
-    (ws / "pkg" / "a.py").write_text("one\nTWO\nthree\n")
-    (ws / "gone.py").unlink()
-    (ws / "new.py").write_text("fresh\n")
-    (ws / "blob.bin").write_bytes(b"\0\1\2")
-    base = diff.base_files(ws)
-    assert base == {"pkg/a.py": b"one\ntwo\nthree\n", "gone.py": b"bye\n"}
-    text = diff.workspace_diff(ws, lambda: base)
-    assert "diff --git a/pkg/a.py b/pkg/a.py\n--- a/pkg/a.py\n+++ b/pkg/a.py\n" in text
-    assert "-two\n+TWO\n" in text
-    assert "diff --git a/gone.py b/gone.py\ndeleted file\n" in text and "-bye\n" in text
-    assert (
-        "diff --git a/new.py b/new.py\nnew file\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,1 @@\n+fresh\n"
-        in text
-    )
-    assert "diff --git a/blob.bin b/blob.bin\nnew file\nBinary files differ\n" in text
-    assert ".git/" not in text
-
-
-def test_diff_never_follows_a_symlink_nor_runs_what_the_agent_put_in_git_config(tmp_path: Path) -> None:
-    ws = _workspace(tmp_path)
-    secret = tmp_path / "secret.txt"
-    secret.write_text("TOP SECRET\n")
-    (ws / "link.py").symlink_to(secret)
-    ran = tmp_path / "filter-ran"
-    with open(ws / ".git" / "config", "a") as fh:
-        fh.write(f'[filter "evil"]\n\tclean = touch {ran}\n\tsmudge = touch {ran}\n')
-    (ws / ".gitattributes").write_text("* filter=evil\n")
-    text = diff.workspace_diff(ws, lambda: diff.base_files(ws))
-    assert f"+{secret}" in text and "TOP SECRET" not in text
-    assert not ran.exists()
-
-
-def test_with_the_seeded_manifest_git_is_read_only_when_a_seeded_file_changed(tmp_path: Path) -> None:
-    ws = _workspace(tmp_path)
-    seeded = {rel: hashlib.sha256((ws / rel).read_bytes()).hexdigest() for rel in ("pkg/a.py", "gone.py")}
-    (ws / "new.py").write_text("fresh\n")
-
-    def no_git() -> dict[str, bytes]:
-        raise AssertionError("the base was read although no seeded file changed")
-
-    only_new = diff.workspace_diff(ws, no_git, seeded)
-    assert only_new == diff.workspace_diff(ws, lambda: diff.base_files(ws))
-    assert only_new.startswith("diff --git a/new.py b/new.py\nnew file\n")
-    (ws / "pkg" / "a.py").write_text("one\n")
-    (ws / "gone.py").unlink()
-    changed = diff.workspace_diff(ws, lambda: diff.base_files(ws), seeded)
-    assert changed == diff.workspace_diff(ws, lambda: diff.base_files(ws))
-    assert "-two\n-three\n" in changed and "deleted file" in changed
-
-
-def test_a_workspace_without_git_has_no_base(tmp_path: Path) -> None:
-    with pytest.raises(diff.BaseUnreadable, match="no .git"):
-        diff.base_files(tmp_path)
-
-
-def _run_dir(path: Path, recs: list[Record], run: dict[str, Any] | None = None) -> Path:
-    path.mkdir(parents=True)
-    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    (path / "run.json").write_text(json.dumps(run or {}))
-    return path
-
-
-def _rec(task: str, arm: str, run: int = 0, **fields: Any) -> Record:
-    return loaded(
-        {
-            "cell_id": f"{task}-{arm}-m-r{run}",
-            "task": task,
-            "arm": arm,
-            "model": "m",
-            "run": run,
-            "attempt": 1,
-            "valid": True,
-            "correct": True,
-            "safe": True,
-            "reason": "",
-            **fields,
-        }
-    )
-
-
-def test_cell_folders_of_retried_attempts_and_of_a_rescore_dir(tmp_path: Path) -> None:
-    run = _run_dir(
-        tmp_path / "runs" / "s1", [_rec("t", "baseline", attempt=1), _rec("t", "baseline", attempt=2)]
-    )
-    cells = run / "cells"
-    (cells / "t-baseline-m-r0~1").mkdir(parents=True)
-    (cells / "t-baseline-m-r0").mkdir()
-    source = load(run)
-    assert source.cell_folder(source.records[0]) == cells / "t-baseline-m-r0~1"
-    assert source.cell_folder(source.records[1]) == cells / "t-baseline-m-r0"
-    assert source.cell_folder({"cell_id": "../escape"}) is None
-    # A rescore dir keeps no folders: its records point at the scored run's.
-    moved = tmp_path / "elsewhere"
-    rescore = _run_dir(run / "rescore-s2", [_rec("t", "baseline", attempt=2, rescored_from=str(moved))])
-    assert load(rescore).cell_folder(load(rescore).records[0]) == cells / "t-baseline-m-r0"
 
 
 def test_inline_data_cannot_end_its_script_block() -> None:
@@ -247,17 +32,19 @@ def test_inline_data_cannot_end_its_script_block() -> None:
 
 def test_report_of_a_small_run_holds_the_summary_figures_and_no_raw_markup(tmp_path: Path) -> None:
     recs = [
-        _rec("t1", "baseline", total_loc=10, cost_usd=0.5),
-        _rec("t1", "told", correct=False, reason=f"check failed {HOSTILE}", total_loc=12, cost_usd=0.75),
-        _rec("t2", "baseline", total_loc=8, cost_usd=0.25),
-        _rec("t2", "told", total_loc=9, cost_usd=0.5, extra={"note": HOSTILE}),
-        _rec("t2", "told", run=1, valid=False, error=f"API error {HOSTILE}"),
+        report_record("t1", "baseline", total_loc=10, cost_usd=0.5),
+        report_record(
+            "t1", "told", correct=False, reason=f"check failed {HOSTILE}", total_loc=12, cost_usd=0.75
+        ),
+        report_record("t2", "baseline", total_loc=8, cost_usd=0.25),
+        report_record("t2", "told", total_loc=9, cost_usd=0.5, extra={"note": HOSTILE}),
+        report_record("t2", "told", run=1, valid=False, error=f"API error {HOSTILE}"),
     ]
     arms = [
         {"name": "baseline", "kind": "baseline", "hash": "b0"},
         {"name": "told", "kind": "prompt", "hash": "t0", "prompt": HOSTILE},
     ]
-    run = _run_dir(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 2}})
+    run = write_report_run(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 2}})
     out = write_report(run)
     assert out == run / "report.html"
     html = out.read_text()
@@ -293,7 +80,7 @@ def test_report_of_a_small_run_holds_the_summary_figures_and_no_raw_markup(tmp_p
 def test_report_refuses_a_folder_that_is_not_a_run_dir_and_one_it_would_overwrite(tmp_path: Path) -> None:
     with pytest.raises(NotARunDir, match="no results.jsonl"):
         write_report(tmp_path)
-    run = _run_dir(tmp_path / "run", [_rec("t", "baseline")])
+    run = write_report_run(tmp_path / "run", [report_record("t", "baseline")])
     (tmp_path / "mine").mkdir()
     with pytest.raises(FileExistsError, match="is not a report's cell folder"):
         write_report(run, tmp_path / "mine.html")
@@ -305,7 +92,10 @@ def test_report_refuses_a_folder_that_is_not_a_run_dir_and_one_it_would_overwrit
 def test_the_report_command_prints_the_page_and_names_a_bad_run_dir(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run = _run_dir(tmp_path / "run", [_rec("t", "baseline"), _rec("t", "told", correct=False, reason="r")])
+    run = write_report_run(
+        tmp_path / "run",
+        [report_record("t", "baseline"), report_record("t", "told", correct=False, reason="r")],
+    )
     assert main(["report", str(run)]) == 0
     assert capsys.readouterr().out.strip() == str((run / "report.html").absolute())
     assert main(["report", str(run), "-o", str(tmp_path / "out" / "page.html")]) == 0
@@ -334,8 +124,8 @@ def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) ->
         },
         {"name": "old", "kind": "settings", "hash": "o0", "settings": '{"model": "x"}'},  # before parts
     ]
-    recs = [_rec("t1", str(a["name"])) for a in arms]
-    run = _run_dir(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 1}})
+    recs = [report_record("t1", str(a["name"])) for a in arms]
+    run = write_report_run(tmp_path / "run", recs, {"arms": arms, "options": {"models": ["m"], "runs": 1}})
     html = write_report(run).read_text()
     assert (
         "plugin /p/plugins/mine (git 0123456789ab, clean); CLAUDE.md /p/arms/CLAUDE.md @user; "
@@ -397,7 +187,7 @@ def _two_model_run(tmp_path: Path) -> tuple[Path, dict[str, str]]:
             "parts": [{"kind": "prompt", "value": "Be careful."}],
         },
     ]
-    run = _run_dir(
+    run = write_report_run(
         tmp_path / "run", recs, {"arms": arms, "options": {"models": ["offline-flawed", "sonnet"]}}
     )
     (run / "summary.json").write_text(json.dumps({"expected_failures": expected}))
@@ -434,8 +224,8 @@ def test_the_page_leads_with_the_answer_and_the_real_model_before_the_scripted_o
 
 
 def test_an_expected_failure_that_passed_is_a_failure_that_says_why(tmp_path: Path) -> None:
-    recs = [_rec("t", "baseline"), _rec("t", "told", correct=False, reason="r")]
-    run = _run_dir(tmp_path / "run", recs)
+    recs = [report_record("t", "baseline"), report_record("t", "told", correct=False, reason="r")]
+    run = write_report_run(tmp_path / "run", recs)
     (run / "summary.json").write_text(json.dumps({"expected_failures": {"t-baseline-m-r0": "it must fail"}}))
     write_report(run)
     details = json.loads((run / "report" / "p0.js").read_text()[len("ponybenchCells(") : -3])
@@ -450,10 +240,10 @@ def test_a_failure_reason_is_the_checks_name_and_the_first_line_of_its_message(t
     checks = [{"nodeid": nodeid, "outcome": "failed", "message": message}]
     long = "AssertionError: " + "the answer was wrong in a long way " * 20
     recs = [
-        _rec("t1", "baseline", safe=False, reason=f"]: {message}", checks=checks),  # as written once
-        _rec("t2", "baseline", correct=False, reason=f"test_correct.py::test_long: {long}"),
+        report_record("t1", "baseline", safe=False, reason=f"]: {message}", checks=checks),  # as written once
+        report_record("t2", "baseline", correct=False, reason=f"test_correct.py::test_long: {long}"),
     ]
-    run = _run_dir(tmp_path / "run", recs)
+    run = write_report_run(tmp_path / "run", recs)
     html = write_report(run).read_text()
     found = re.search(r'<script id="pb-data" type="application/json">(.*?)</script>', html, re.S)
     assert found is not None
@@ -464,82 +254,6 @@ def test_a_failure_reason_is_the_checks_name_and_the_first_line_of_its_message(t
     full = f"test_correct.py::test_long: {long}"
     cut = reasons[1].removesuffix("…")
     assert len(reasons[1]) <= 300 and full.startswith(cut) and full[len(cut)] == " "  # between words
-
-
-def _stream(folder: Path, *events: dict[str, Any]) -> None:
-    folder.mkdir(parents=True)
-    (folder / "claude.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
-
-
-def _init(**listed: Any) -> dict[str, Any]:
-    builtin = [{"name": "cc-plugin-privacy", "path": "builtin"}]
-    return {
-        "type": "system",
-        "subtype": "init",
-        "plugins": builtin + listed.pop("plugins", []),
-        "skills": ["debug", *listed.pop("skills", [])],
-        "slash_commands": ["doctor", *listed.pop("slash_commands", [])],
-        "agents": ["Explore", *listed.pop("agents", [])],
-        "mcp_servers": listed.pop("mcp_servers", []),
-    }
-
-
-def test_what_an_arm_brings_is_read_from_its_session_beside_the_baselines(tmp_path: Path) -> None:
-    recs = [_rec("t", "baseline"), _rec("t", "mine")]
-    run = _run_dir(tmp_path / "run", recs, {"arms": [{"name": "baseline"}, {"name": "mine"}]})
-    _stream(run / "cells" / "t-baseline-m-r0", _init())
-    _stream(
-        run / "cells" / "t-mine-m-r0",
-        {"type": "system", "subtype": "hook_started", "hook_event": "SessionStart"},
-        {
-            "type": "system",
-            "subtype": "hook_response",
-            "hook_event": "SessionStart",
-            "outcome": "error",
-            "exit_code": 1,
-        },
-        _init(
-            plugins=[{"name": "mine", "path": "/x/mine"}],
-            skills=["mine:review"],
-            slash_commands=["mine:review"],
-            agents=["mine:checker"],
-            mcp_servers=[{"name": "notes", "status": "connected"}, {"name": "broken", "status": "failed"}],
-        ),
-    )
-    html = write_report(run).read_text()
-    assert (
-        '<td class="brings">plugins mine; hooks SessionStart (error, exit 1); skills mine:review; '
-        "commands mine:review; agents mine:checker; mcp servers notes, broken (failed)</td>"
-    ) in html
-    assert '<td class="brings">-</td>' in html  # the baseline brings nothing
-
-
-def test_what_an_arm_brings_is_the_preflights_evidence_when_it_ran(tmp_path: Path) -> None:
-    evidence = {
-        "parts": [
-            {
-                "kind": "plugin",
-                "plugins": ["mine", "cc-plugin-privacy"],
-                "hook_events": ["SessionStart", "PreToolUse"],
-                "registered": {"skills": ["mine:review"], "agents": [], "commands": ["mine:go"]},
-            },
-            {
-                "kind": "mcp",
-                "mcp_servers": {"notes": "connected"},
-                "mcp_tools": {"notes": ["mcp__notes__add"]},
-            },
-        ]
-    }
-    pre = {"ran": True, "arms": [{"arm": "both", "ok": True, "problems": [], "evidence": evidence}]}
-    recs = [_rec("t", "baseline"), _rec("t", "both")]
-    run = _run_dir(
-        tmp_path / "run", recs, {"arms": [{"name": "baseline"}, {"name": "both"}], "preflight": pre}
-    )
-    html = write_report(run).read_text()
-    assert (
-        '<td class="brings">hooks SessionStart, PreToolUse; skills mine:review; commands mine:go; '
-        "mcp servers notes</td>"
-    ) in html
 
 
 def test_the_pass_line_of_an_arm_graded_by_graders_alone_says_no_cell_has_a_pass() -> None:
