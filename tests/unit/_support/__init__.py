@@ -10,7 +10,8 @@ package's wings; this folder, project/ and data/ are the ones that are not a win
 - `shards`: shard run dirs of one grid, as `ponybench merge` reads them;
 - `mutants`: Python mutants of a small source, each a valid program that differs from it;
 - `judge`: a hostile judged text and the quoted blocks of a judge's prompt;
-- `evidence`: a claude session's stream lines by hand and what the graders read of them.
+- `evidence`: a claude session's stream lines by hand and what the graders read of them;
+- `runjson`: run.json in each form earlier versions wrote.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Tests for `store/runinfo.py` and `store/runforms.py`: run.json's one reader and one writer,
-the recorded options, and every form earlier versions wrote read through its migration (one
-file per form under tests/unit/data/runjson/, as that version wrote it)."""
+"""Tests for `store/runinfo.py`: run.json's one reader and one writer, the recorded options, and
+every form earlier versions wrote read through its migration (one file per form under
+tests/unit/data/runjson/, as that version wrote it; the forms themselves are test_runforms's)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,16 +21,9 @@ from pytest_ponybench.store import runforms
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import Options, PartInfo, Problem, RunInfo, RunInfoError, read
 from tests.support import one_task_project
-from tests.unit._support import DATA
+from tests.unit._support.runjson import FORMS, form
 
-FORMS = DATA / "runjson"
 TERSE = "1d0eda0849020ac1"  # the content hash of a prompt arm "Be brief.", then and now
-
-
-def form(n: int) -> dict[str, Any]:
-    data = json.loads((FORMS / f"form{n}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
 
 
 def test_the_options_are_the_option_table_s_recorded_rows() -> None:
@@ -66,12 +58,6 @@ def test_every_old_form_is_read_through_its_migration(n: int, tmp_path: Path) ->
     assert {k: written["options"][k] for k in doc["options"]} == doc["options"]
     again = RunInfo.from_json(written)
     assert again == replace(info, form=runforms.CURRENT)
-
-
-def test_each_form_is_told_by_its_newest_key() -> None:
-    assert [runforms.form_of(form(n)) for n in range(1, runforms.CURRENT)] == [1, 2, 3, 4, 5]
-    assert runforms.form_of({**form(5), "options": {**form(5)["options"], "judge_model": "x"}}) == 6
-    assert runforms.upgrade(form(1), 1)["mode"] == "run" and "mode" not in form(1)  # the file is kept
 
 
 def test_old_forms_keep_what_they_recorded() -> None:
