@@ -4,12 +4,7 @@ real CLI's stream: tests/integration/test_offline_ab.py)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from pytest_ponybench.agents import claude_stream
 from pytest_ponybench.analysis import report, stats
-from pytest_ponybench.core import skills
 from pytest_ponybench.core.records import Record, loaded
 
 
@@ -62,41 +57,3 @@ def test_a_skill_available_and_never_used_is_warned_about() -> None:
     used = records[:3] + [cell(f"t{i}", "mine", SKILL, SKILL if i == 0 else []) for i in range(3)]
     (row,) = stats.verdicts(used)
     assert not any("not exercised" in n for n in row["notes"])
-
-
-def test_a_skills_arm_s_own_skills_count_as_available(tmp_path: Path) -> None:
-    """A skills arm's skills are listed by the CLI without a plugin prefix (by their folder's
-    name, as claude 2.1.332's init event lists them): the cell counts those the arm placed, never
-    the CLI's own skills."""
-    stream = tmp_path / "claude.jsonl"
-    lines = [
-        {
-            "type": "system",
-            "subtype": "init",
-            "skills": ["csv-summary", "simplify", "code-review"],
-            "plugins": [],
-        },
-        {
-            "type": "assistant",
-            "message": {
-                "content": [
-                    {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "csv-summary"}}
-                ]
-            },
-        },
-        # A call counts as a use once the CLI answered it without an error.
-        {
-            "type": "user",
-            "message": {
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "t1", "content": "Launching skill: csv-summary"}
-                ]
-            },
-        },
-    ]
-    stream.write_text("".join(json.dumps(e) + "\n" for e in lines))
-    transcript = claude_stream.parse(stream)
-    assert skills.usage(transcript) == {"skills_available": [], "skills_used": ["csv-summary"]}
-    got = skills.usage(transcript, own=["csv-summary", "not-listed"])
-    assert got == {"skills_available": ["csv-summary"], "skills_used": ["csv-summary"]}
-    assert skills.exercised(loaded({**got, "task": "t", "arm": "a", "model": "m", "run": 0})) is True
