@@ -54,3 +54,13 @@ def calls(*pairs: tuple[str, Any]) -> CellEvidence:
     for n, (name, given) in enumerate(pairs):
         lines += [assistant(use(name, given, f"toolu_{n}")), answered(f"toolu_{n}")]
     return evidence_of(lines)
+
+
+# node's crash as the CLI reports it: `output` is stdout and stderr together.
+NODE_CRASH = (
+    "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\n"
+    "Error: Cannot find module '/tmp/ponybench-0/1-a/arms/plugin-b/crashing-hook/hooks/session-start.js'\n"
+    "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
+    "    at node:internal/main/run_main_module:28:49 {\n  code: 'MODULE_NOT_FOUND',\n"
+    "  requireStack: []\n}\n\nNode.js v20.20.2\n"
+)

@@ -114,3 +114,16 @@ def report_record(task: str, arm: str, run: int = 0, **fields: Any) -> Record:
             **fields,
         }
     )
+
+
+def arm_record(
+    arm: str, *, expect: bool | None = None, hooks: list[str] | None = None, **more: Any
+) -> Record:
+    """A cell's record as the arm's health and its triggers read it: what fired, what was expected."""
+    out: dict[str, Any] = {"task": "t0", "arm": arm, "model": "sonnet", "run": 0, "valid": True, **more}
+    out["cell_id"] = f"{out['task']}-{arm}-sonnet-r{out['run']}"
+    if expect is not None:
+        out["expect_fire"] = expect
+    if hooks is not None:
+        out["hooks_fired"] = hooks
+    return loaded(out)

@@ -1,7 +1,7 @@
-"""An arm's health: the hook protocol (context, decision, crash), what of an arm failed in one
-session (`arm_errors`) and which of its hooks acted (`hooks_fired`), read from stream lines as
-claude 2.1.332 writes them with --include-hook-events; the lines per arm and problem; the gate
-`--fail-on arm_errors` through the real `ponybench` command on a run dir written to disk."""
+"""An arm's health in one session: what of an arm failed (`arm_errors`) and which of its hooks
+acted (`hooks_fired`), read from stream lines as claude 2.1.332 writes them with
+--include-hook-events. The hook protocol is test_hookproto's, the lines per arm and problem and
+the gate analysis/test_health's, the pre-flight's line plan/test_preflight's."""
 
 from __future__ import annotations
 
@@ -9,29 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from pytest_ponybench import cli
-from pytest_ponybench.analysis import health, triggers
-from pytest_ponybench.core import armhealth, hookproto
+from pytest_ponybench.analysis import triggers
+from pytest_ponybench.core import armhealth
 from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
-from pytest_ponybench.core.records import Record, loaded
 from pytest_ponybench.core.skills import fired, invoked
-from pytest_ponybench.core.transcript import HookEvent
-from pytest_ponybench.gateway.routes import Routes
-from pytest_ponybench.htmlreport.details import arm_error_items
-from pytest_ponybench.plan import preflight
 from tests.support import REPO, transcript_of
-
-# node's crash as the CLI reports it: `output` is stdout and stderr together.
-NODE_CRASH = (
-    "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\n"
-    "Error: Cannot find module '/tmp/ponybench-0/1-a/arms/plugin-b/crashing-hook/hooks/session-start.js'\n"
-    "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
-    "    at node:internal/main/run_main_module:28:49 {\n  code: 'MODULE_NOT_FOUND',\n"
-    "  requireStack: []\n}\n\nNode.js v20.20.2\n"
-)
+from tests.unit._support.evidence import NODE_CRASH
+from tests.unit._support.records import arm_record
 
 
 def hook(
@@ -94,64 +79,6 @@ def test_a_crashed_hook_s_stderr_is_never_read_as_what_it_printed() -> None:
     # A CLI that gives only `output` (no `stdout` key) is read by it.
     only_output = [{k: v for k, v in e.items() if k != "stdout"} for e in hook("SessionStart", output="ctx")]
     assert transcript_of([*only_output, init()]).hook_events[0].stdout == "ctx"
-
-
-# ---------------------------------------------------------------- the hook protocol
-
-
-@pytest.mark.parametrize(
-    ("answer", "event", "context"),
-    [
-        ("Follow the style guide.", None, "Follow the style guide."),
-        ("Follow the style guide.", "SessionStart", "Follow the style guide."),
-        ("Follow the style guide.", "PreToolUse", None),  # plain stdout goes to the model only at start
-        ('{"hookSpecificOutput": {"additionalContext": " be brief "}}', "PreToolUse", "be brief"),
-        ('{"suppressOutput": true, "continue": true}', "SessionStart", None),
-        ('{"async": true}', "SessionStart", None),
-        ("[1, 2]", None, "[1, 2]"),
-        ("", None, None),
-    ],
-)
-def test_what_a_hook_gives_the_model(answer: str, event: str | None, context: str | None) -> None:
-    assert hookproto.context_of(answer, event) == context
-
-
-@pytest.mark.parametrize(
-    ("given", "decided", "crashed"),
-    [
-        (HookEvent("PreToolUse", exit_code=0, stdout='{"decision": "block", "reason": "no"}'), True, False),
-        (
-            HookEvent(
-                "PreToolUse", exit_code=0, stdout='{"hookSpecificOutput": {"permissionDecision": "deny"}}'
-            ),
-            True,
-            False,
-        ),
-        (HookEvent("Stop", exit_code=0, stdout='{"continue": false}'), True, False),
-        (HookEvent("PreToolUse", exit_code=2, stderr="blocked", outcome="error"), True, False),
-        (HookEvent("SessionStart", exit_code=2, stderr="no", outcome="error"), False, True),
-        (HookEvent("SessionStart", exit_code=1, stderr="boom", outcome="error"), False, True),
-        (HookEvent("PreToolUse", exit_code=1, stdout='{"decision": "block"}', outcome="error"), False, True),
-        (HookEvent("SessionStart", exit_code=None, outcome="cancelled"), False, True),
-        (HookEvent("SessionStart", ended=False), False, False),  # still running (async)
-        (HookEvent("SessionStart", exit_code=0, stdout="context"), False, False),
-    ],
-)
-def test_a_decision_a_block_and_a_crash(given: HookEvent, decided: bool, crashed: bool) -> None:
-    assert hookproto.decided(given) is decided
-    assert hookproto.crashed(given) is crashed
-
-
-def test_a_crash_is_said_by_its_exit_and_its_error_line() -> None:
-    said = hookproto.failure(HookEvent("SessionStart", exit_code=1, stderr=NODE_CRASH, outcome="error"))
-    assert said.startswith("exited 1: node:internal/modules/cjs/loader:1210 … Error: Cannot find module '")
-    assert said.endswith(" … Node.js v20.20.2") and "hooks/session-start.js'" in said
-    assert hookproto.failure(HookEvent("X", exit_code=3)) == "exited 3, printing nothing"
-    # The CLI's own failure of a hook that exited 0: an answer it could not read.
-    unreadable = HookEvent("PreToolUse", exit_code=0, outcome="error", stderr="Hook output is not valid JSON")
-    assert hookproto.crashed(unreadable)
-    assert hookproto.failure(unreadable) == "ended in error (exit 0): Hook output is not valid JSON"
-    assert hookproto.failure(HookEvent("X", exit_code=1, stdout="only stdout")) == "exited 1: only stdout"
 
 
 # ---------------------------------------------------------------- one session's arm_errors
@@ -291,159 +218,16 @@ def test_a_failed_skill_call_invoked_nothing() -> None:
     assert invoked(transcript_of(lines).tool_calls) == ["careful:plan"]
 
 
-def rec(arm: str, *, expect: bool | None = None, hooks: list[str] | None = None, **more: Any) -> Record:
-    out: dict[str, Any] = {"task": "t0", "arm": arm, "model": "sonnet", "run": 0, "valid": True, **more}
-    out["cell_id"] = f"{out['task']}-{arm}-sonnet-r{out['run']}"
-    if expect is not None:
-        out["expect_fire"] = expect
-    if hooks is not None:
-        out["hooks_fired"] = hooks
-    return loaded(out)
-
-
 def test_a_hook_only_arm_fires_and_gets_its_trigger_line() -> None:
-    assert fired(rec("guard", hooks=["PreToolUse"])) is True
-    assert fired(rec("guard", hooks=[])) is False
-    assert fired(rec("baseline")) is None  # nothing that could fire
-    assert fired(rec("mine", hooks=[], skills_available=["mine:r"], skills_used=["mine:r"])) is True
-    records = [rec("guard", expect=True, hooks=["PreToolUse"], task=f"t{i}", run=0) for i in range(3)] + [
-        rec("guard", expect=False, hooks=[], task=f"u{i}") for i in range(3)
-    ]
+    assert fired(arm_record("guard", hooks=["PreToolUse"])) is True
+    assert fired(arm_record("guard", hooks=[])) is False
+    assert fired(arm_record("baseline")) is None  # nothing that could fire
+    assert fired(arm_record("mine", hooks=[], skills_available=["mine:r"], skills_used=["mine:r"])) is True
+    records = [
+        arm_record("guard", expect=True, hooks=["PreToolUse"], task=f"t{i}", run=0) for i in range(3)
+    ] + [arm_record("guard", expect=False, hooks=[], task=f"u{i}") for i in range(3)]
     (t,) = triggers.per_arm(records)
     assert triggers.describe(t).startswith(
         "trigger accuracy of guard (sonnet): fired where expected 3/3 (100%, Wilson"
     )
     assert "fired where not expected 0/3 (0%" in triggers.describe(t)
-
-
-# ---------------------------------------------------------------- across cells
-
-
-CRASH = {
-    "kind": "hook",
-    "name": "SessionStart",
-    "message": "exited 1: Error: Cannot find module 'x'",
-    "exit_code": 1,
-}
-
-
-def grid(errors_in: int, cells: int = 4) -> list[Record]:
-    out = []
-    for i in range(cells):
-        out.append(rec("baseline", task=f"t{i}", arm_errors=[]))
-        out.append(rec("crashy", task=f"t{i}", arm_errors=[CRASH] if i < errors_in else []))
-    return out
-
-
-def test_one_line_per_arm_and_problem_with_its_count() -> None:
-    records = grid(errors_in=3)
-    records.append(
-        rec(
-            "crashy",
-            task="t0",
-            arm_errors=[
-                CRASH,
-                {"kind": "mcp", "name": "notes", "message": "did not connect (status failed)"},
-            ],
-            attempt=2,
-        )
-    )
-    assert health.health_lines(records) == [
-        "arm crashy: hook SessionStart failed in 3 of 4 cells (exited 1): Error: Cannot find module 'x'",
-        "arm crashy: MCP server notes did not start in 1 of 4 cells: did not connect (status failed)",
-    ]
-    assert health.health_lines(grid(errors_in=0)) == []
-    # Records written before arm_errors, or malformed ones, say nothing (and never crash).
-    odd = [rec("crashy"), rec("crashy", task="t1", arm_errors=[{"kind": 1}, "x", None])]
-    assert health.health_lines(odd) == []
-    assert arm_error_items(records[-1]) == [
-        "hook SessionStart exited 1: Error: Cannot find module 'x'",
-        "MCP server notes did not connect (status failed)",
-    ]
-
-
-def write_run(root: Path, records: list[Record]) -> Path:
-    run = root / "run"
-    run.mkdir(parents=True)
-    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    return run
-
-
-def test_the_gate_fails_on_any_arm_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = write_run(tmp_path, grid(errors_in=1))
-    assert cli.main(["compare", str(run), "--fail-on", "arm_errors"]) == cli.GATE_FAILED
-    out = capsys.readouterr().out
-    assert "FAIL arm_errors: arm crashy: hook SessionStart failed in 1 of 4 cells (exited 1)" in out
-    assert "gate failed: arm_errors" in out
-    healthy = write_run(tmp_path / "ok", grid(errors_in=0))
-    assert cli.main(["compare", str(healthy), "--fail-on", "arm_errors"]) == cli.OK
-    assert "gate passed: arm_errors" in capsys.readouterr().out
-
-
-def test_a_run_that_never_recorded_its_arms_health_measured_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    old = [{k: v for k, v in r.items() if k != "arm_errors"} for r in grid(errors_in=0)]
-    run = write_run(tmp_path, [loaded(r) for r in old])
-    assert cli.main(["compare", str(run), "--fail-on", "arm_errors"]) == cli.GATE_FAILED
-    assert "nothing measured for arm_errors (no record says its arm's health)" in capsys.readouterr().out
-
-
-def test_arm_errors_takes_no_margin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = write_run(tmp_path, grid(errors_in=1))
-    assert cli.main(["compare", str(run), "--fail-on", "arm_errors:10%"]) == cli.USAGE
-    assert "arm_errors takes no margin" in capsys.readouterr().err
-
-
-def test_the_summary_says_what_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = write_run(tmp_path, grid(errors_in=4))
-    assert cli.main(["summary", str(run)]) == cli.OK
-    assert "arm crashy: hook SessionStart failed in 4 of 4 cells (exited 1): Error: Cannot find module" in (
-        capsys.readouterr().out
-    )
-
-
-# ---------------------------------------------------------------- the pre-flight's line per arm
-
-
-def test_the_preflight_says_each_arm_in_one_line() -> None:
-    ok = {"arm": "mine", "ok": True, "problems": [], "evidence": {"hook_events": ["SessionStart"]}}
-    assert preflight.arm_line(ok, "hooks SessionStart") == "arm mine: ok (hooks SessionStart)"
-    assert preflight.arm_line(ok) == "arm mine: ok"
-    bad = {
-        "arm": "mine",
-        "ok": False,
-        "problems": ["hook SessionStart exited 1: a \x1b[31m … Error: b", "its skill 'x' is not registered"],
-    }
-    # Problems in one line, joined; a terminal's control characters escaped, never obeyed.
-    assert preflight.arm_line(bad) == (
-        "arm mine: hook SessionStart exited 1: a \\x1b[31m … Error: b; its skill 'x' is not registered"
-    )
-
-
-def test_a_baseline_is_said_without_starting_a_session() -> None:
-    def routes() -> Routes:
-        raise AssertionError("nothing to check: no offline server is started")
-
-    results, lines = preflight.activation_lines(
-        [Arm("baseline"), Arm("none")],
-        [("claude", "claude")],
-        routes,
-        baseline=False,
-        note=preflight.REFUSED_NOTE,
-    )
-    assert results == []
-    assert lines == ["arm baseline: ok (nothing to load)", "arm none: ok (nothing to load)"]
-
-
-def test_a_cli_that_reads_the_top_level_context_gets_it_and_nothing_of_plain_stdout() -> None:
-    """Copilot CLI reads a JSON answer's top-level additionalContext; claude reads
-    hookSpecificOutput's. Each gets only its own, and an async answer gives nothing yet."""
-    top = json.dumps({"additionalContext": " house style "})
-    specific = json.dumps({"hookSpecificOutput": {"additionalContext": "house style"}})
-    assert preflight.model_context(top, top_level=True) == ("house style", False)
-    assert preflight.model_context(specific, top_level=True) == (None, False)
-    assert preflight.model_context("plain text", top_level=True) == (None, False)
-    assert preflight.model_context('{"async": true}', top_level=True) == (None, True)
-    assert preflight.model_context("plain text") == ("plain text", False)
-    assert preflight.model_context(specific) == ("house style", False)

@@ -1,5 +1,6 @@
 """Tests for `core/hookproto.py`: what a hook's answer gives the model, whether it decided
-something, and whether it crashed, as claude reads a command hook's exit status and output."""
+something, and whether it crashed, as claude 2.1.332 reads a command hook's exit status and
+output (the first three moved here from test_armhealth)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 
 import pytest
 
+from pytest_ponybench.core import hookproto
 from pytest_ponybench.core.hookproto import (
     BLOCKING_EVENTS,
     context_of,
@@ -17,6 +19,63 @@ from pytest_ponybench.core.hookproto import (
     top_level_context,
 )
 from pytest_ponybench.core.transcript import HookEvent
+from tests.unit._support.evidence import NODE_CRASH
+
+
+@pytest.mark.parametrize(
+    ("answer", "event", "context"),
+    [
+        ("Follow the style guide.", None, "Follow the style guide."),
+        ("Follow the style guide.", "SessionStart", "Follow the style guide."),
+        ("Follow the style guide.", "PreToolUse", None),  # plain stdout goes to the model only at start
+        ('{"hookSpecificOutput": {"additionalContext": " be brief "}}', "PreToolUse", "be brief"),
+        ('{"suppressOutput": true, "continue": true}', "SessionStart", None),
+        ('{"async": true}', "SessionStart", None),
+        ("[1, 2]", None, "[1, 2]"),
+        ("", None, None),
+    ],
+)
+def test_what_a_hook_gives_the_model(answer: str, event: str | None, context: str | None) -> None:
+    assert hookproto.context_of(answer, event) == context
+
+
+@pytest.mark.parametrize(
+    ("given", "decided", "crashed"),
+    [
+        (HookEvent("PreToolUse", exit_code=0, stdout='{"decision": "block", "reason": "no"}'), True, False),
+        (
+            HookEvent(
+                "PreToolUse", exit_code=0, stdout='{"hookSpecificOutput": {"permissionDecision": "deny"}}'
+            ),
+            True,
+            False,
+        ),
+        (HookEvent("Stop", exit_code=0, stdout='{"continue": false}'), True, False),
+        (HookEvent("PreToolUse", exit_code=2, stderr="blocked", outcome="error"), True, False),
+        (HookEvent("SessionStart", exit_code=2, stderr="no", outcome="error"), False, True),
+        (HookEvent("SessionStart", exit_code=1, stderr="boom", outcome="error"), False, True),
+        (HookEvent("PreToolUse", exit_code=1, stdout='{"decision": "block"}', outcome="error"), False, True),
+        (HookEvent("SessionStart", exit_code=None, outcome="cancelled"), False, True),
+        (HookEvent("SessionStart", ended=False), False, False),  # still running (async)
+        (HookEvent("SessionStart", exit_code=0, stdout="context"), False, False),
+    ],
+)
+def test_a_decision_a_block_and_a_crash(given: HookEvent, decided: bool, crashed: bool) -> None:
+    assert hookproto.decided(given) is decided
+    assert hookproto.crashed(given) is crashed
+
+
+def test_a_crash_is_said_by_its_exit_and_its_error_line() -> None:
+    said = hookproto.failure(HookEvent("SessionStart", exit_code=1, stderr=NODE_CRASH, outcome="error"))
+    assert said.startswith("exited 1: node:internal/modules/cjs/loader:1210 … Error: Cannot find module '")
+    assert said.endswith(" … Node.js v20.20.2") and "hooks/session-start.js'" in said
+    assert hookproto.failure(HookEvent("X", exit_code=3)) == "exited 3, printing nothing"
+    # The CLI's own failure of a hook that exited 0: an answer it could not read.
+    unreadable = HookEvent("PreToolUse", exit_code=0, outcome="error", stderr="Hook output is not valid JSON")
+    assert hookproto.crashed(unreadable)
+    assert hookproto.failure(unreadable) == "ended in error (exit 0): Hook output is not valid JSON"
+    assert hookproto.failure(HookEvent("X", exit_code=1, stdout="only stdout")) == "exited 1: only stdout"
+
 
 SPECIFIC = json.dumps({"hookSpecificOutput": {"additionalContext": "  use the style guide  "}})
 
@@ -24,15 +83,11 @@ SPECIFIC = json.dumps({"hookSpecificOutput": {"additionalContext": "  use the st
 @pytest.mark.parametrize(
     ("answer", "event", "context"),
     [
-        ("plain words\n", "SessionStart", "plain words"),
-        ("plain words", "UserPromptSubmit", "plain words"),
-        ("plain words", "PreToolUse", None),  # plain stdout is context only where the event takes it
-        ("plain words", None, "plain words"),
-        (SPECIFIC, "PreToolUse", "use the style guide"),  # JSON's additionalContext anywhere
+        ("plain words\n", "UserPromptSubmit", "plain words"),
+        (SPECIFIC, "Stop", "use the style guide"),  # JSON's additionalContext anywhere
         ('{"decision": "block"}', "SessionStart", None),  # the JSON itself is never shown
         ('{"hookSpecificOutput": {"additionalContext": "   "}}', None, None),
         ('{"async": true, "hookSpecificOutput": {"additionalContext": "later"}}', None, None),
-        ("[1, 2]", "SessionStart", "[1, 2]"),  # JSON that is not an object is plain text
         ("   \n", "SessionStart", None),
     ],
 )
@@ -53,28 +108,15 @@ def test_async_is_only_an_object_saying_so() -> None:
 @pytest.mark.parametrize(
     ("hook", "decides"),
     [
-        (HookEvent("PreToolUse", exit_code=2, stderr="not that file"), True),
-        (HookEvent("SessionStart", exit_code=2), False),  # cannot be blocked: a failure
-        (HookEvent("PreToolUse", exit_code=0, stdout='{"decision": "block"}'), True),
-        (
-            HookEvent(
-                "PreToolUse", exit_code=0, stdout='{"hookSpecificOutput": {"permissionDecision": "deny"}}'
-            ),
-            True,
-        ),
+        (HookEvent("UserPromptSubmit", exit_code=2, stderr="not that prompt"), True),
         (
             HookEvent(
                 "PermissionRequest", stdout='{"hookSpecificOutput": {"decision": {"behavior": "allow"}}}'
             ),
             True,
         ),
-        (HookEvent("Stop", exit_code=0, stdout='{"continue": false}'), True),
         (HookEvent("Stop", exit_code=0, stdout='{"continue": true}'), False),
-        (
-            HookEvent("PreToolUse", exit_code=1, stdout='{"decision": "block"}'),
-            False,
-        ),  # a crash decides nothing
-        (HookEvent("SessionStart", exit_code=0, stdout="plain words"), False),
+        (HookEvent("SessionStart", exit_code=0, stdout='{"decision": ""}'), False),
     ],
 )
 def test_whether_a_hook_decided(hook: HookEvent, decides: bool) -> None:
@@ -84,11 +126,8 @@ def test_whether_a_hook_decided(hook: HookEvent, decides: bool) -> None:
 @pytest.mark.parametrize(
     ("hook", "crash"),
     [
-        (HookEvent("SessionStart", exit_code=1), True),
-        (HookEvent("SessionStart", exit_code=2), True),
         (HookEvent("Stop", exit_code=2), False),  # a block
-        (HookEvent("SessionStart", exit_code=0, outcome="error"), True),  # the CLI's own word
-        (HookEvent("SessionStart", outcome="cancelled"), True),
+        (HookEvent("SessionStart", outcome="failure"), True),  # the CLI's own word
         (HookEvent("SessionStart", exit_code=1, ended=False), False),  # started, never ended
         (HookEvent("SessionStart", exit_code=0, outcome="success"), False),
     ],
@@ -103,10 +142,6 @@ def test_every_blocking_event_blocks_with_exit_2() -> None:
     )
 
 
-def test_a_crash_in_words() -> None:
-    assert failure(HookEvent("SessionStart", exit_code=1, stderr="boom\n")) == "exited 1: boom"
-    assert (
-        failure(HookEvent("SessionStart", exit_code=3, stdout="said on stdout")) == "exited 3: said on stdout"
-    )
+def test_a_crash_the_cli_ended_in_its_own_words() -> None:
     assert failure(HookEvent("SessionStart", outcome="timeout")) == "ended in timeout, printing nothing"
     assert failure(HookEvent("SessionStart", exit_code=0)) == "ended in error (exit 0), printing nothing"

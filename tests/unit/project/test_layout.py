@@ -268,7 +268,7 @@ def test_architecture_names_every_module() -> None:
 UNIT = PACKAGE_ROOT.parent / "tests" / "unit"
 NOT_WINGS = {"project", "_support", "data", "__pycache__"}
 # How many of the package's modules have a unit test file of their name; it only goes up.
-TESTED_AT_LEAST = 107
+TESTED_AT_LEAST = 109
 
 
 def unit_folders() -> list[Path]:
