@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from pytest_ponybench.core.records import Record
     from pytest_ponybench.roles.outcome import CellInvalid, CellOutcome, Incorrect, Unsafe
 
-# Where each public name lives (tests/unit/test_layout.py reads it to check import directions).
+# Where each public name lives (tests/unit/project/test_layout.py reads it to check the import
+# directions).
 PUBLIC = {
     "Cell": "pytest_ponybench.core.cell",
     "Record": "pytest_ponybench.core.records",

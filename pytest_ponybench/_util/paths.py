@@ -3,7 +3,7 @@ ships lies (the built-in suite, its fixtures, the examples).
 
 Two of its uses decide what confined code cannot see (this package is hidden where it lies
 inside a bound folder, site-packages say), so a module that moves must not change it;
-`tests/unit/test_layout.py` holds the hidden paths to this folder.
+`tests/unit/project/test_layout.py` holds the hidden paths to this folder.
 
 The shipped data are top-level folders of the source tree (`benchmarks/tasks`, `fixtures`,
 `examples`), kept there once. `setup.py` copies them into the package when a wheel is built

@@ -4,8 +4,8 @@ normal, the exact sign test, Holm's procedure.
 
 Standard library only, and no knowledge of records, metrics or arms: a function here takes
 numbers and gives numbers, so it can be checked against published oracles on its own
-(tests/unit/test_distributions.py). `bisect` is the one root finder of the wing (the t and z
-quantiles here, the sequential boundaries and the noise floor use it).
+(tests/unit/analysis/stats/test_distributions.py). `bisect` is the one root finder of the wing
+(the t and z quantiles here, the sequential boundaries and the noise floor use it).
 """
 
 from __future__ import annotations
