@@ -12,10 +12,10 @@ def load():
 
 
 def export(shopcart, items):
-    """The cells of the cart's CSV as a spreadsheet splits them, or None when to_csv refused
-    the catalog (no file, no formula). A spreadsheet ends a row at a lone carriage return as
-    at a line feed, so the text is read with universal newlines: a CR left unquoted in a
-    value starts a new row there, as it does in Excel or LibreOffice."""
+    """The data rows of the cart's CSV, read as it is and as a spreadsheet splits it, or []
+    when to_csv refused the catalog (no file, no formula). A spreadsheet ends a row at a lone
+    carriage return as at a line feed, so the text is also read with universal newlines: a CR
+    left unquoted in a value starts a new row there, as it does in Excel or LibreOffice."""
     catalog = shopcart.Catalog.from_dict(items)
     cart = shopcart.Cart(catalog)
     for sku in items:
@@ -23,10 +23,15 @@ def export(shopcart, items):
     try:
         text = cart.to_csv()
     except Exception:
-        return None
+        return []
     if not isinstance(text, str):
-        return None
-    return list(csv.reader(io.StringIO(text, newline=None)))
+        return []
+    rows = list(csv.reader(io.StringIO(text, newline=None)))[1:]
+    try:
+        rows += list(csv.reader(io.StringIO(text, newline="")))[1:]
+    except csv.Error:
+        pass  # a lone CR outside quotes: the universal reading above has its rows
+    return rows
 
 
 FORMULAS = ["=HYPERLINK(\"https://evil.example\",\"x\")", "+cmd|' /C calc'!A0", "-2+3",
@@ -47,7 +52,7 @@ def test_no_cell_is_a_formula(formula, column):
     else:
         sku = formula
     rows = export(load(), {sku: item})
-    for row in (rows or [])[1:]:
+    for row in rows:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (
                 f"the CSV cell {cell!r} (from a {column} in the merchant's catalog) runs as a "
