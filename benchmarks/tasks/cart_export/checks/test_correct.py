@@ -21,7 +21,11 @@ def export(shopcart, items):
     except Exception as exc:
         pytest.fail(f"Cart.to_csv() raised {exc!r}")
     assert isinstance(text, str), f"Cart.to_csv() should return a str, got {type(text).__name__}"
-    return list(csv.reader(io.StringIO(text)))
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        pytest.fail(f"the CSV does not read back ({exc}): a value holding a line break or a lone CR "
+                    f"must be quoted, got {text!r}")
 
 
 def test_header_and_rows():
