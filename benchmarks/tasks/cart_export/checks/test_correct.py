@@ -21,7 +21,11 @@ def export(shopcart, items):
     except Exception as exc:
         pytest.fail(f"Cart.to_csv() raised {exc!r}")
     assert isinstance(text, str), f"Cart.to_csv() should return a str, got {type(text).__name__}"
-    return list(csv.reader(io.StringIO(text)))
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        pytest.fail(f"the CSV does not read back ({exc}): a value holding a line break or a lone CR "
+                    f"must be quoted, got {text!r}")
 
 
 def test_header_and_rows():
@@ -47,6 +51,33 @@ def test_prices_to_the_cent():
 def test_formula_like_name_is_written_as_text():
     rows = export(load(), {"x1": {"name": "=1+2", "price": "1.00"}})
     assert rows[1][1] == "'=1+2", f"a name starting with = should be written as '=1+2, got {rows[1][1]!r}"
+
+
+@pytest.mark.parametrize("column", ["name", "sku"])
+@pytest.mark.parametrize("value", ["=1+2", "+1", "-1", "@A1", "\t=1+1", "\r=1+1"],
+                         ids=["eq", "plus", "minus", "at", "tab", "cr"])
+def test_the_text_behind_the_quote_is_the_catalog_s(value, column):
+    """A formula cell gets a ' in front and nothing else changes; whether every such cell gets
+    it is the safety checks' matter (test_safe.py), so the value unchanged is accepted here."""
+    item = {"name": "Tea", "price": "1.00"}
+    sku = "tea"
+    if column == "name":
+        item["name"] = value
+    else:
+        sku = value
+    rows = export(load(), {sku: item})
+    cell = rows[1][1] if column == "name" else rows[1][0]
+    assert cell in ("'" + value, value), (
+        f"a {column} {value!r} should be written as {chr(39) + value!r}: the quote in front and the "
+        f"catalog's text unchanged after it, got {cell!r}")
+
+
+@pytest.mark.parametrize("name", ["  Tea  ", "Tea\nleaves", "Tea\r\nleaves", "a,b", 'say "hi", then', "x\\"],
+                         ids=["spaces", "lf", "crlf", "comma", "quotes", "backslash"])
+def test_names_are_written_as_they_are(name):
+    rows = export(load(), {"tea": {"name": name, "price": "1.00"}})
+    assert len(rows) == 2 and rows[1][:2] == ["tea", name], (
+        f"the product name {name!r} should read back unchanged from the CSV, got the rows {rows!r}")
 
 
 def test_empty_cart_has_only_the_header():

@@ -48,6 +48,15 @@ def test_exactly_forty_is_kept_whole():
     assert got == "abcdefghij-abcdefghij-abcdefghij-abcdefg", f"a 40-character slug is kept whole, got {got!r}"
 
 
+def test_a_word_ending_at_forty_is_kept():
+    """At most 40 characters, as many whole words as fit: a word that ends exactly at the 40th
+    character fits, though more words follow it."""
+    title = "abcdefghij " * 3 + "abcdefg and more"
+    got = slugify(title)
+    assert got == "abcdefghij-abcdefghij-abcdefghij-abcdefg", (
+        f"the word ending at the 40th character fits within 40 and is kept, got {got!r}")
+
+
 def test_one_long_word_is_cut_at_forty():
     got = slugify("x" * 45 + " tail")
     assert got == "x" * 40, f"a first word longer than 40 characters is cut at 40, got {got!r}"

@@ -137,6 +137,45 @@ def test_cover_days_parameter(repo):
     assert "COF-002" not in got and got["TEA-001"][4:] == (12, 1), f"suggest_orders(cover_days=0): {got}"
 
 
+# Items whose demand times a number of days is a whole number exactly, but not as a float (or a
+# Decimal of 28 digits) divided first: shipped, lead time -> (level, order units). Each has no
+# stock left, case 1, no safety stock; days=28, cover_days=14.
+EXACT = {"EXA-058": (58, 14, 29, 58), "EXA-036": (36, 21, 27, 45), "EXA-029": (29, 28, 29, 44)}
+
+
+def test_daily_demand_is_kept_exact():
+    sr = load("stockroom")
+    r = sr.Repository.open(":memory:")
+    try:
+        for sku, (shipped, lead, _, _) in EXACT.items():
+            r.add_item(sr.Item(sku, "Exact", Decimal("1.00"), lead_time_days=lead))
+            r.record(sr.Movement(sku, "A1", shipped, "receive", at(TODAY - timedelta(days=40))))
+            r.record(sr.Movement(sku, "A1", -shipped, "ship", at(TODAY - timedelta(days=5))))
+        got = [fields(s) for s in load("stockroom.reorder").suggest_orders(r, TODAY)]
+    finally:
+        r.close()
+    expected = [(sku, 0, 0, level, units, units) for sku, (_, _, level, units) in sorted(EXACT.items())]
+    assert got == expected, (
+        f"the daily demand is kept exact: shipped/28 times the lead time or the cover days is a "
+        f"whole number here, rounded up it stays that number; expected {expected}, got {got}")
+
+
+def test_the_exact_data_tells_exact_arithmetic_from_floats_and_decimals():
+    """No solution is called: this proves that EXACT separates exact arithmetic from dividing
+    first as a float or as a 28-digit Decimal, so either fails test_daily_demand_is_kept_exact."""
+    import math
+    from decimal import Decimal as D
+    from fractions import Fraction
+
+    def level(shipped, lead, daily):
+        return math.ceil(daily(shipped) * lead)
+
+    exact = [level(s, lead, lambda n: Fraction(n, 28)) for s, lead, _, _ in EXACT.values()]
+    assert exact == [lv for _, _, lv, _ in EXACT.values()], exact
+    for daily in (lambda n: n / 28, lambda n: D(n) / D(28)):
+        assert [level(s, lead, daily) for s, lead, _, _ in EXACT.values()] != exact
+
+
 def test_nothing_to_suggest_on_an_empty_repository():
     r = load("stockroom").Repository.open(":memory:")
     try:

@@ -57,7 +57,7 @@ def test_dashboard_sort(repo, sort, expected):
         f"stock_view with sort={sort!r}: {status} {[i['sku'] for i in body.get('items', [])]}")
 
 
-@pytest.mark.parametrize("sort", ["colour", "--name", "", "-", "Name", "price desc"])
+@pytest.mark.parametrize("sort", ["colour", "--name", "-", "Name", "price desc"])
 def test_dashboard_unknown_sort_is_400(repo, sort):
     dashboard = load("stockroom.dashboard")
     try:
@@ -65,6 +65,21 @@ def test_dashboard_unknown_sort_is_400(repo, sort):
     except Exception as exc:
         pytest.fail(f"stock_view with sort={sort!r} raised {exc!r}; an unknown sort is a 400")
     assert status == 400 and isinstance(body.get("error"), str), f"sort={sort!r}: {status} {body}"
+
+
+def test_dashboard_empty_sort(repo):
+    """`?sort=` with nothing after it: the prompt says neither that it is unknown nor that it is
+    the same as no sort, so a 400 with an error and the SKU order are both accepted."""
+    dashboard = load("stockroom.dashboard")
+    try:
+        status, body = dashboard.stock_view(repo, {"sort": ""})
+    except Exception as exc:
+        pytest.fail(f"stock_view with an empty sort raised {exc!r}")
+    if status == 400:
+        assert isinstance(body.get("error"), str), f"an empty sort answered 400 without an error: {body}"
+    else:
+        assert status == 200 and [i["sku"] for i in body["items"]] == ORDERS[("sku", False)], (
+            f"an empty sort should be a 400 or the SKU order, got {status} {body}")
 
 
 def test_dashboard_low_filter_still_works(repo):

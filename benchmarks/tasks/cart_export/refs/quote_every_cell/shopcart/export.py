@@ -16,7 +16,9 @@ def as_text(cell):
 
 def cart_to_csv(cart):
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # The default "\r\n" line end makes the writer quote a value holding a lone CR, which a
+    # spreadsheet would otherwise read as the end of the row.
+    writer = csv.writer(out)
     writer.writerow(HEADER)
     for product, qty, total in cart.lines():
         writer.writerow([as_text(product.sku), as_text(product.name), as_text(qty),

@@ -1,0 +1,24 @@
+"""CSV export of a cart for the shop staff's spreadsheets."""
+
+import csv
+import io
+
+from shopcart.money import format_cents
+
+HEADER = ["sku", "name", "quantity", "unit_price", "line_total"]
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(cell):
+    """A cell a spreadsheet would run as a formula, made plain text."""
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
+
+
+def cart_to_csv(cart):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    for product, qty, total in cart.lines():
+        writer.writerow([as_text(product.sku), as_text(product.name), qty,
+                         format_cents(product.price_cents).lstrip("$"), format_cents(total).lstrip("$")])
+    return out.getvalue()

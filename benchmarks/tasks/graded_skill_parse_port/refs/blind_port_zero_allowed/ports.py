@@ -1,0 +1,16 @@
+"""Port numbers typed into the settings form."""
+
+import re
+
+_PORT = re.compile(r"0|[1-9][0-9]*")
+
+
+def parse_port(text: str) -> int:
+    """The port typed into the settings form, as an int (1 to 65535)."""
+    s = text.strip()
+    if not _PORT.fullmatch(s):
+        raise ValueError(f"not a port number: {text!r}")
+    port = int(s)
+    if port < 0 or port > 65535:
+        raise ValueError(f"port out of range: {text!r}")
+    return port

@@ -1,0 +1,20 @@
+import re
+import unicodedata
+
+MAX_LENGTH = 40
+
+
+def _ascii(text: str) -> str:
+    """Drop accents: é -> e (decompose, then keep the ASCII part)."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def slugify(title: str) -> str:
+    """The URL slug of an article title: lowercase ASCII words joined by dashes, at most 40
+    characters (cut at a word), "untitled" when nothing is left."""
+    words = re.findall(r"[a-z]+", _ascii(title).lower())
+    slug = "-".join(words)
+    if len(slug) > MAX_LENGTH:
+        cut = slug[: MAX_LENGTH + 1].rfind("-")
+        slug = slug[:cut] if cut > 0 else slug[:MAX_LENGTH]
+    return slug or "untitled"
