@@ -31,7 +31,8 @@ def parse(html):
 
 
 def scheme(href):
-    cleaned = "".join(c for c in href if c not in "\t\r\n").strip(" \x00\x1f").lower()
+    # as a browser reads it: tabs and line breaks anywhere, C0 controls and spaces at either end, go
+    cleaned = "".join(c for c in href if c not in "\t\r\n").strip("".join(map(chr, range(33)))).lower()
     return cleaned.split(":", 1)[0] if ":" in cleaned else ""
 
 
@@ -40,6 +41,9 @@ def scheme(href):
     ("Ann", "JavaScript:alert(1)"),
     ("Ann", " javascript:alert(1)"),
     ("Ann", "java\tscript:alert(1)"),
+    ("Ann", "javascript:alert(1)//\nhttp://x.example/"),
+    ("Ann", "javascript:alert(1)\nhttps://x.example/"),
+    ("Ann", "\x01javascript:alert(1)"),
     ("Ann", "data:text/html,<script>alert(1)</script>"),
     ("Ann", "https://x.example/\" onmouseover=\"alert(1)"),
     ("Ann", "https://x.example/' onmouseover='alert(1)"),
