@@ -57,3 +57,15 @@ def test_existing_and_relative_destinations(tmp_path, monkeypatch):
     got = load().extract_theme(str(tar), "relative/out")
     assert list(got) == ["css/print.css", "css/site.css"], f"extracting into a relative dest_dir gave {got!r}"
     assert (tmp_path / "relative" / "out" / "css" / "site.css").read_text() == "body{}"
+
+
+def test_odd_names_are_extracted(tmp_path):
+    """Names as users' tools write them: spaces, accents, a tab, and a byte that is not UTF-8
+    (tarfile reads it as a surrogate, which the file system writes back as the same byte)."""
+    names = ["fonts/Noto Sans.woff2", "img/café.png", "tab\there.css", "raw \udcff.css"]
+    tar = make_tar(tmp_path / "t.tar.gz", [(n, "file", "x") for n in names])
+    dest = tmp_path / "out"
+    got = load().extract_theme(str(tar), str(dest))
+    assert list(got) == sorted(names), f"every regular file should be extracted and listed by its name, got {got!r}"
+    for name in names:
+        assert (dest / name).read_text() == "x", f"{name!r} was not written under dest_dir"
