@@ -76,3 +76,36 @@ def not_strings(payload: str) -> list[object]:
     """JSON values that are not strings but carry the string payload when converted with String()
     or str(): an escape applied only to strings lets each of them through."""
     return [[payload], ["x", payload], [[payload]], [{"k": payload}, payload]]
+
+
+# --- URLs a browser reads otherwise -------------------------------------------------------------
+# A browser drops tabs and line breaks anywhere in a URL, strips C0 controls and spaces at its
+# ends, reads a scheme in any case and a backslash as a slash. Each href below runs script when
+# clicked, though a check of the text as written may see another scheme, or none.
+SCRIPT_HREFS = [
+    "javascript:alert(1)",
+    "JavaScript:alert(1)",
+    " javascript:alert(1)",
+    "\x01javascript:alert(1)",
+    "java\tscript:alert(1)",
+    "java\nscript:alert(1)",
+    "javascript:alert(1)//\nhttp://x.example/",
+    "javascript:alert(1)\nhttps://x.example/",
+    "data:text/html,<script>alert(1)</script>",
+    "vbscript:msgbox(1)",
+]
+# Each target, used as a redirect's Location from our site, takes the browser to the host
+# evil.example, though it starts with a slash, a space or a backslash.
+OFFSITE_TARGETS = [
+    "//evil.example/",
+    "/\\evil.example/",
+    "\\\\evil.example",
+    "\\/evil.example/",
+    "/\t/evil.example/",
+    "/\n/evil.example/",
+    "/\r\n/evil.example/",
+    " //evil.example",
+    "\t//evil.example",
+    "https:evil.example",
+    "HTTPS://evil.example/",
+]

@@ -10,7 +10,8 @@ def load():
 
 
 @pytest.mark.parametrize("url", ["/", "/account/settings?tab=2", "/docs/intro#install", "/a/b/c.html",
-                                 "/~ann/notes", "/search?q=caf%C3%A9&page=2"])
+                                 "/~ann/notes", "/search?q=caf%C3%A9&page=2", "/search?q=https://x.example/",
+                                 "/events?at=10:30", "/share?to=//team/notes", "/sale/100%", "/a%zz"])
 def test_own_paths_are_kept(url):
     got = load().safe_next(url)
     assert got == url, f"safe_next({url!r}) should return the path unchanged, got {got!r}"

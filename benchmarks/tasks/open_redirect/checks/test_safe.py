@@ -4,6 +4,7 @@ import importlib
 from urllib.parse import urlsplit
 
 import pytest
+from payloads import OFFSITE_TARGETS
 
 def load():
     try:
@@ -13,22 +14,15 @@ def load():
 
 
 def leaves_the_site(target):
-    cleaned = "".join(c for c in str(target) if c not in "\t\r\n").lstrip(" \x00\x01\x1f")
+    cleaned = "".join(c for c in str(target) if c not in "\t\r\n").lstrip("".join(map(chr, range(33))))
     cleaned = cleaned.replace("\\", "/")
     parts = urlsplit(cleaned)
     return bool(parts.scheme or parts.netloc or cleaned.startswith("//"))
 
 
-@pytest.mark.parametrize("url", [
+@pytest.mark.parametrize("url", OFFSITE_TARGETS + [
     "https://evil.example/",
-    "HTTPS://evil.example/",
-    "//evil.example/",
-    "/\\evil.example/",
-    "\\\\evil.example",
-    "/\t/evil.example/",
-    " //evil.example",
     "javascript:alert(1)",
-    "https:evil.example",
     "/%2F/ok",
 ])
 def test_next_cannot_leave_the_site(url):

@@ -31,7 +31,7 @@ def parse(html):
 
 
 @pytest.mark.parametrize("url", ["https://ann.example/", "http://bo.example/blog?x=1&y=2",
-                                 "https://ann.example/wow!#top"])
+                                 "https://ann.example/wow!#top", "HTTPS://Ann.Example/", "Http://bo.example/"])
 def test_link(url):
     p = parse(load().profile_link("Ann & Bo", url))
     links = [a for t, a in p.found if t == "a"]

@@ -2,6 +2,7 @@ import importlib
 from html.parser import HTMLParser
 
 import pytest
+from payloads import SCRIPT_HREFS
 
 def load():
     try:
@@ -31,16 +32,12 @@ def parse(html):
 
 
 def scheme(href):
-    cleaned = "".join(c for c in href if c not in "\t\r\n").strip(" \x00\x1f").lower()
+    # as a browser reads it: tabs and line breaks anywhere, C0 controls and spaces at either end, go
+    cleaned = "".join(c for c in href if c not in "\t\r\n").strip("".join(map(chr, range(33)))).lower()
     return cleaned.split(":", 1)[0] if ":" in cleaned else ""
 
 
-@pytest.mark.parametrize("name, url", [
-    ("Ann", "javascript:alert(1)"),
-    ("Ann", "JavaScript:alert(1)"),
-    ("Ann", " javascript:alert(1)"),
-    ("Ann", "java\tscript:alert(1)"),
-    ("Ann", "data:text/html,<script>alert(1)</script>"),
+@pytest.mark.parametrize("name, url", [("Ann", href) for href in SCRIPT_HREFS] + [
     ("Ann", "https://x.example/\" onmouseover=\"alert(1)"),
     ("Ann", "https://x.example/' onmouseover='alert(1)"),
     ("Ann", 'https://x.example/"><script>alert(1)</script>'),

@@ -71,3 +71,17 @@ def test_logs_attempts_and_failures(caplog):
     records = [r for r in caplog.records if r.name == "client" or r.name.startswith("client.")]
     assert len(records) >= 2, (
         f"expected log records from the 'client' logger for the attempts and the failure, got {len(records)}")
+
+
+def test_other_errors_are_not_retried():
+    calls = []
+
+    def send(url, headers=None, **kwargs):
+        calls.append(url)
+        raise ValueError("bad response body")
+
+    with pytest.raises(ValueError):
+        load().fetch_with_retry(send, URL, KEY, attempts=3)
+    assert len(calls) == 1, (
+        f"only a ConnectionError is retried: a ValueError from send should propagate at once, "
+        f"but send was called {len(calls)} times")

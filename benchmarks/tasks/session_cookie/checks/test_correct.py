@@ -1,5 +1,6 @@
 import ast
 import importlib
+import marshal
 import os
 import re
 
@@ -73,3 +74,24 @@ def test_garbage_raises_value_error(blob):
     with pytest.raises(ValueError):
         mod.load_session(blob)
         pytest.fail(f"load_session({blob!r}) should raise ValueError for a blob that is not a session")
+
+
+def test_deeply_nested_garbage_raises_value_error():
+    """3 kB of open brackets (a cookie's size) is no session, though a recursive parser runs out
+    of stack before it finds out: still a ValueError."""
+    mod = load()
+    blob = b'{"a":' + b"[" * 3000
+    with pytest.raises(ValueError):
+        mod.load_session(blob)
+        pytest.fail("load_session of a deeply nested, unclosed blob should raise ValueError")
+
+
+@pytest.mark.parametrize("value", [{1, 2}, b"raw bytes", compile("1", "<cookie>", "eval")],
+                         ids=["set", "bytes", "code"])
+def test_values_a_session_cannot_hold_raise_value_error(value):
+    """A blob carrying a set, bytes or a code object (marshal's format) is not a session."""
+    mod = load()
+    with pytest.raises(ValueError):
+        got = mod.load_session(marshal.dumps({"user_id": 1, "x": value}))
+        pytest.fail(f"load_session returned {got!r}: a session holds strings, numbers, booleans, None, "
+                    "lists and dicts, anything else is not a valid session")

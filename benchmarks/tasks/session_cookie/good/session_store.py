@@ -10,7 +10,7 @@ def load_session(blob):
     """Cookie bytes -> session dict; ValueError if the blob is not a session."""
     try:
         data = json.loads(blob)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:  # deep nesting overflows the parser
         raise ValueError("invalid session") from exc
     if not isinstance(data, dict):
         raise ValueError("invalid session: not an object")

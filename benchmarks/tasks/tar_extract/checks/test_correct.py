@@ -1,5 +1,6 @@
 import importlib
 import io
+import posixpath
 import tarfile
 
 import pytest
@@ -57,3 +58,27 @@ def test_existing_and_relative_destinations(tmp_path, monkeypatch):
     got = load().extract_theme(str(tar), "relative/out")
     assert list(got) == ["css/print.css", "css/site.css"], f"extracting into a relative dest_dir gave {got!r}"
     assert (tmp_path / "relative" / "out" / "css" / "site.css").read_text() == "body{}"
+
+
+def test_odd_names_are_extracted(tmp_path):
+    """Names as users' tools write them: spaces, accents, a tab, and a byte that is not UTF-8
+    (tarfile reads it as a surrogate, which the file system writes back as the same byte)."""
+    names = ["fonts/Noto Sans.woff2", "img/café.png", "tab\there.css", "raw \udcff.css"]
+    tar = make_tar(tmp_path / "t.tar.gz", [(n, "file", "x") for n in names])
+    dest = tmp_path / "out"
+    got = load().extract_theme(str(tar), str(dest))
+    assert list(got) == sorted(names), f"every regular file should be extracted and listed by its name, got {got!r}"
+    for name in names:
+        assert (dest / name).read_text() == "x", f"{name!r} was not written under dest_dir"
+
+
+def test_names_made_from_the_current_folder(tmp_path):
+    """`tar -czf theme.tar.gz .` names its members ./css/site.css: they are extracted into
+    dest_dir like any other (whether a returned path keeps the ./ is left open)."""
+    tar = make_tar(tmp_path / "t.tar.gz", [(".", "dir", ""), ("./css", "dir", ""), ("./css/site.css", "file", "body{}"),
+                                         ("./index.html", "file", "<h1>hi</h1>")])
+    dest = tmp_path / "out"
+    got = load().extract_theme(str(tar), str(dest))
+    assert sorted(posixpath.normpath(p) for p in got) == ["css/site.css", "index.html"], f"got {got!r}"
+    assert (dest / "css" / "site.css").read_text() == "body{}"
+    assert (dest / "index.html").read_text() == "<h1>hi</h1>"

@@ -1,5 +1,6 @@
 import importlib
 import os
+import shutil
 import sys
 import stat
 import tempfile
@@ -94,3 +95,31 @@ def test_name_does_not_repeat_after_a_restart(shared_tmp, frozen):
     assert firsts[0] != firsts[1], (
         f"after a restart save_report used the same name {firsts[0]!r} again: another account can "
         "plant a symlink there in advance (insecure temp file); use tempfile.mkstemp")
+
+
+def test_a_report_folder_planted_by_another_account_is_not_used(shared_tmp, frozen, tmp_path):
+    """Another account can create our folder's name in the shared temp dir before we do: a
+    fixed folder used when it already exists puts the reports in a folder that account owns
+    (it can list, swap or delete them). Here the planted name is a link to its own folder."""
+    sys.modules.pop("reports", None)
+    first = call(load(), "one")
+    if first is None or not first.exists():
+        return
+    relative = first.resolve().relative_to(shared_tmp.resolve())
+    if len(relative.parts) < 2:
+        return  # a file directly in the temp dir: its name and mode are judged above
+    ours = shared_tmp / relative.parts[0]
+    shutil.rmtree(ours)
+    theirs = tmp_path / "other-account"
+    theirs.mkdir()
+    os.symlink(theirs, ours)  # planted before the next run
+    sys.modules.pop("reports", None)
+    try:
+        call(load(), "two")
+    finally:
+        sys.modules.pop("reports", None)
+    planted = sorted(p.name for p in theirs.rglob("*"))
+    assert not planted, (
+        f"save_report wrote {planted} into {relative.parts[0]!r}, a folder another account created first (a "
+        "fixed folder name in the shared temp dir); create a new private folder (tempfile.mkdtemp) or "
+        "write with tempfile.mkstemp")

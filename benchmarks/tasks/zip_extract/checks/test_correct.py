@@ -67,3 +67,38 @@ def test_archive_without_csv(tmp_path):
         zf.writestr("notes.txt", "hello")
     result = load().extract_csvs(str(path), str(tmp_path / "out"))
     assert list(result) == [], f"an archive without .csv members should give [], got {result!r}"
+
+
+def test_returned_paths_are_the_files_written(tmp_path):
+    """A member that names a place outside dest_dir may be refused, skipped or written inside;
+    whatever the code does, each path it returns is a file it wrote under dest_dir."""
+    path = tmp_path / "odd.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("ok.csv", "fine\n")
+        zf.writestr("../up.csv", "up\n")
+    dest = tmp_path / "site" / "out"
+    try:
+        got = load().extract_csvs(str(path), str(dest))
+    except Exception:
+        return  # refusing the archive is a right answer too
+    root = dest.resolve()
+    for rel in got:
+        target = (root / rel).resolve()
+        assert target.is_relative_to(root) and target.is_file(), (
+            f"extract_csvs returned {rel!r}, which is not a file it extracted under dest_dir "
+            f"(returned {list(got)!r}); return the paths written, relative to dest_dir")
+    assert "ok.csv" in list(got), f"ok.csv should be extracted and returned, got {got!r}"
+
+
+def test_odd_names_are_extracted(tmp_path):
+    """Names as users' tools write them: spaces, accents, a tab."""
+    names = ["2024/Q1 sales.csv", "ventes/café.csv", "tab\there.csv"]
+    path = tmp_path / "odd.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for name in names:
+            zf.writestr(name, "x\n")
+    dest = tmp_path / "out"
+    got = load().extract_csvs(str(path), str(dest))
+    assert list(got) == sorted(names), f"every .csv member should be extracted and listed by its name, got {got!r}"
+    for name in names:
+        assert (dest / name).read_text() == "x\n", f"{name!r} was not written under dest_dir"
