@@ -305,3 +305,38 @@ def test_flush_ends_the_burst_for_leading(js):
     assert got["now"] == [[0, 1], [10, 2], [20, 3]], (
         f"flush() ends the burst, so the next call starts a new one and runs at once: {got['now']}")
     assert got["end"] == [[0, 1], [10, 2], [20, 3]], f"a lone leading call must not run again: {got['end']}"
+
+
+def test_flush_and_cancel_keep_to_the_options(js):
+    # flush() runs fn only "as the end of the burst would": with trailing false, never.
+    got = run(js, """
+        const n = debounce(fn, 100, { leading: false, trailing: false });
+        n(1); advance(10); n(2);
+        const rn = n.flush();
+        const l = debounce(fn, 100, { leading: true, trailing: false });
+        l(3); advance(10); l(4);
+        const rl = l.flush();
+        const flushed = seen();
+        advance(10); l(5);
+        l.cancel(); advance(10); l(6);
+        advance(500);
+        return {rn: rn === undefined ? null : rn, rl, flushed, end: seen()};
+    """)
+    assert got["flushed"] == [[10, 3]], (
+        f"with trailing false, flush() must not run fn (the end of a burst would not): {got['flushed']}")
+    assert got["rn"] is None and got["rl"] == "r1", (
+        f"flush() returns the latest result (undefined, then r1), got {got['rn']!r} and {got['rl']!r}")
+    assert got["end"] == [[10, 3], [30, 5], [40, 6]], (
+        f"flush() and cancel() end the burst, so the next leading call runs at once: {got['end']}")
+
+
+def test_leading_run_uses_its_own_this(js):
+    got = run(js, """
+        const d = debounce(fn, 100, { leading: true });
+        const first = { name: "first", d }, last = { name: "last", d };
+        first.d(1); last.d(2);
+        advance(100);
+        return calls.map((c) => c.self);
+    """)
+    assert got == ["first", "last"], (
+        f"the leading run uses the first call's `this`, the trailing run the last call's, got {got}")

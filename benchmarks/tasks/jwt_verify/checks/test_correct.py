@@ -79,9 +79,14 @@ REFUSE = [
     token({"exp": NOW - 0.5}),
     token({"exp": NOW + 10, "nbf": NOW + 1}),
     token({"exp": NOW + 10, "nbf": NOW + 0.5}),
+    token(CLAIMS).rsplit(".", 1)[0] + ".",
+    token(CLAIMS)[:-10],
+    token(CLAIMS).rsplit(".", 1)[0] + "." + token(CLAIMS).rsplit(".", 1)[1][:1],
+    token(CLAIMS) + "AAAA",
 ]
 REFUSE_IDS = ["array-payload", "number-payload", "null-payload", "broken-payload", "null-header", "hs512", "hs384",
-        "lowercase-alg", "no-alg", "exp-now", "exp-just-past", "nbf-in-1s", "nbf-in-half-s"]
+        "lowercase-alg", "no-alg", "exp-now", "exp-just-past", "nbf-in-1s", "nbf-in-half-s",
+        "empty-sig", "truncated-sig", "one-char-sig", "long-sig"]
 
 
 @pytest.mark.parametrize("tok", REFUSE, ids=REFUSE_IDS)

@@ -114,6 +114,16 @@ def test_prerelease_only_where_the_range_names_one(js):
     ])
 
 
+
+def test_prerelease_rule_is_per_alternative(js):
+    # The alternative the version passes must itself name a prerelease of the same MAJOR.MINOR.PATCH:
+    # one named in another alternative (that the version fails) does not count.
+    check(js, [
+        ("1.2.3-rc.1", ">=1.0.0 || <1.2.3-alpha", False), ("1.2.3-rc.1", "^1.0.0 || 1.2.3-beta", False),
+        ("1.2.3-rc.1", "<1.2.3-alpha || >1.0.0", False), ("1.2.3-rc.1", ">=1.2.3-rc.2 || ~1.2.0", False),
+        ("1.2.3-rc.1", ">1.0.0 || >=1.2.3-rc.0 <2.0.0", True), ("1.2.3-rc.1", "1.2.3-beta || 1.2.3-rc.1", True),
+    ])
+
 def test_build_metadata_is_ignored(js):
     check(js, [
         ("1.2.3+build.5", "1.2.3", True), ("1.2.3+build.5", "=1.2.3+other", True),
@@ -130,7 +140,7 @@ BAD_VERSIONS = [
 BAD_RANGES = [
     "", "   ", "1.2.3 ||", "|| 1.2.3", "1.2.3 || || 2.0.0", ">=1.x", ">1.2", "^1.2", "~1", "^1.x",
     "~>1.2.3", ">>1.2.3", "=>1.2.3", "!1.2.3", "1.2.3.4", "^v1.2.3", "abc", "1.2.3-", ">=01.2.3",
-    "<1.2.3-01",
+    "<1.2.3-01", ">=", "<", "^", "~", "1.2.3 >=",
 ]
 
 

@@ -91,3 +91,19 @@ def test_the_export_endpoint(js):
     assert got["status"] == 200, got
     assert rows(got["body"])[1][1] == 'Crash when saving, then "reloading"', (
         f"GET /api/projects/WEB/export.csv should read back with the title intact: {got['body']!r}")
+
+
+def test_every_field_is_quoted_when_needed(js):
+    # The rule is for every field, not the title alone: a login with a comma or a quote too.
+    issues = [{"ref": "WEB-1", "title": "Plain", "status": "open", "priority": "normal", "labels": ["bug"],
+               "authorId": 1, "assigneeId": 2, "createdAt": "2024-03-01T10:00:00.000Z", "closedAt": None}]
+    text = js("src/export.js", f"""
+        const issuesToCsv = pick('issuesToCsv');
+        const logins = {{ 1: 'o"brien, ann', 2: "line\\nbreak" }};
+        return issuesToCsv({json.dumps(issues)}, {{ login: (id) => logins[id] ?? "" }});
+    """)
+    got = rows(text)
+    assert len(got) == 2 and got[1] == ["WEB-1", "Plain", "open", "normal", "bug", 'o"brien, ann', "line\nbreak",
+                                        "2024-03-01", ""], (
+        f"a login with a comma, a quote or a line break should read back unchanged in its column: {text!r}")
+    assert '"o""brien, ann"' in text, f"the author field should be quoted with its quote doubled: {text!r}"

@@ -38,6 +38,8 @@ OTHERS = [(who, changes) for changes in ({"title": "pwned"}, {"body": "pwned"}, 
 IDENTITY = [(who, changes) for changes in (
     {"authorId": 4}, {"projectKey": "OPS"}, {"createdAt": "2020-01-01T00:00:00.000Z"}, {"closedAt": None, "title": "x"},
     {"ref": "OPS-9"}, {"number": 9}, {"id": 2}, {"title": "x", "authorId": 3}, {"title": "x", "projectKey": "OPS"},
+    # issue 1 is open: a closedAt with a value really changes what is stored (null would prove nothing)
+    {"closedAt": "2020-01-01T00:00:00.000Z"}, {"title": "x", "closedAt": "2020-01-01T00:00:00.000Z"},
 ) for who in ("bob", "ann")]
 
 

@@ -176,3 +176,18 @@ def test_other_endpoints_unchanged(js):
                                             "/api/projects/WEB/issues?state=stale"])
     assert one["status"] == 200 and one["body"]["ref"] == "WEB-2", one
     assert missing["status"] == 404 and bad_state["status"] == 400, (missing, bad_state)
+
+
+def test_links_keep_encoded_values(js):
+    # Other parameters keep their values exactly: an encoded & or = stays inside its value, + is
+    # a space, and a stray % (which URLSearchParams keeps as it is) neither fails the request nor
+    # changes on the way into the link.
+    url = "/api/projects/WEB/issues?state=all&utm=a%26b%3Dc&note=100%25&sp=a+b&raw=100%&page=2&per_page=2"
+    (r,) = fetch(js, 12, [url])
+    assert r["status"] == 200 and refs(r) == ["WEB-10", "WEB-9"], f"{url}: {r['status']} {r['body']!r}"
+    got = links(r)
+    keep = {"state": "all", "utm": "a&b=c", "note": "100%", "sp": "a b", "raw": "100%", "per_page": "2"}
+    assert got.get("next") == ("/api/projects/WEB/issues", {**keep, "page": "3"}), (
+        f"the next link should keep every other parameter with its value: {got}")
+    assert got.get("prev") == ("/api/projects/WEB/issues", {**keep, "page": "1"}), (
+        f"the prev link should keep every other parameter with its value: {got}")
