@@ -13,7 +13,7 @@ import pytest
 from pytest_ponybench._util.paths import SUITE_FIXTURES, SUITE_TASKS
 from pytest_ponybench.core.tasks import SHARED_CHECKS_DIR, load_task, task_folders
 from pytest_ponybench.roles.selftest import PROPERTY, SelftestSummary, contract_figure
-from pytest_ponybench.scoring.contract import contract_of, parse_contract
+from pytest_ponybench.scoring.contract import CONTRACT_FILE, contract_of, parse_contract
 from tests.unit._support.tasks import add_ref, problems, write_task
 
 PROMPT = "Write `mod.py` with `add(a, b)`.\n\nReturn their sum. Use Python 3.11 only.\n"
@@ -200,3 +200,21 @@ def test_every_table_of_the_shipped_suite_is_sound() -> None:
         contract = contract_of(task)
         assert contract is not None and contract.problems == (), (task.id, contract)
         assert any(row.checked for row in contract.rows), task.id
+
+
+def test_every_scored_task_of_the_shipped_suite_has_a_table_and_three_blind_flawed_references() -> None:
+    # A user's suite may start without tables (the selftest says so); the shipped one may not:
+    # each scored task maps every sentence, and its checks face three solutions written blind.
+    tasks = [load_task(p, SUITE_FIXTURES) for p in task_folders(SUITE_TASKS)]
+    scored = [t for t in tasks if t.scored]
+    assert len(scored) >= 53, len(scored)
+    no_table = [t.id for t in scored if contract_of(t) is None]
+    assert no_table == [], f"scored tasks without {CONTRACT_FILE}: {no_table}"
+    # Tasks answered in chat are graded on the transcript; no file solution can be written blind.
+    few_blind = {
+        t.id: n
+        for t in scored
+        if t.kind != "open"
+        and (n := sum(1 for r in t.references if r.blind and r.expect.kind != "correct")) < 3
+    }
+    assert few_blind == {}, f"tasks with fewer than three blind flawed references: {few_blind}"

@@ -42,6 +42,11 @@ def test_refunds_are_negative():
     same(text, {"shoes": 0.0, "food": 3.2}, "an export with a refund")
 
 
+def test_refunds_with_cents():
+    # The prompt's own example, -3.20, and one under a unit: the sign covers the cents too.
+    text = "date,category,amount\n2024-01-02,food,10.00\n2024-01-04,food,-3.20\n2024-01-05,misc,-0.50\n"
+    same(text, {"food": 6.8, "misc": -0.5}, "an export with refunds that have cents")
+
 def test_quoted_fields_with_commas():
     text = (
         "date,description,category,amount\n"

@@ -48,3 +48,16 @@ def test_quote_in_name_is_just_a_character(conn):
         pytest.fail(f"find_user(conn, \"o'brien\") raised {exc!r}: a quote in a name must work")
     assert user is not None and dict(user)["id"] == 3, (
         f"find_user(conn, \"o'brien\") should find the user whose name contains a quote, got {user!r}")
+
+
+def test_the_name_is_matched_exactly(conn):
+    # The column compares case and spaces as typed: another spelling is no user of that name.
+    conn.execute("INSERT INTO users VALUES (3, ' carol ', 'carol@example.com')")
+    mod = load()
+    for other in ["ALICE", "Alice", " alice", "alice ", "carol", "username"]:
+        assert mod.find_user(conn, other) is None, (
+            f"find_user(conn, {other!r}) returned a user, but no user has exactly that name: "
+            "compare the name as typed (no LIKE, no NOCASE, no stripping)")
+    user = mod.find_user(conn, " carol ")
+    assert user is not None and dict(user)["id"] == 3, (
+        f"find_user(conn, ' carol ') should find the user whose name has the spaces, got {user!r}")

@@ -38,6 +38,8 @@ def call(mod, conn, username):
     "%",
     "a%",
     "_____",
+    "username",  # in double quotes SQLite reads it as the column: every row matches
+    "o'brien' OR '1'='1",  # an escape of the first quote alone
 ])
 def test_sql_injection_does_not_return_a_user(conn, payload):
     user = call(load(), conn, payload)
@@ -53,3 +55,11 @@ def test_sql_injection_cannot_read_other_tables(conn):
     assert "sk-live-7f3a9c" not in repr(user), (
         "find_user leaked a secret from another table through a UNION in the username "
         "(SQL injection); pass the username as a query parameter")
+
+
+def test_a_name_differing_in_case_does_not_log_in_as_another_user(conn):
+    conn.execute("INSERT INTO users VALUES (3, 'Alice', 'other@example.com')")
+    user = call(load(), conn, "Alice")
+    assert user is None or dict(user).get("id") == 3, (
+        f"find_user(conn, 'Alice') returned {user!r}, the row of another user (alice): a "
+        "comparison that ignores case (NOCASE, LIKE, lower()) logs one user in as another")
