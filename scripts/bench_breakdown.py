@@ -43,7 +43,7 @@ PER_CELL = [
     ("hidden checks in the confined scorer", [("checks.py", "score")]),
     ("graders and metrics", [("score.py", "measure")]),
     ("integrity: baseline taken", [("integrity.py", "take")]),
-    ("integrity: checked after the cell", [("integrity.py", "changed")]),
+    ("integrity: checked after the cell", [("integrity.py", "check")]),
     ("workspace kept, record appended", [("run.py", "settle")]),
 ]
 WHOLE_CELL = ("run.py", "run_cell")

@@ -75,7 +75,7 @@ def grid(scorer: str, cells: int, workers: int, base: Path) -> Run:
     argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(workers), "-p", "no:cacheprovider", "-q"]
     argv += ["--models", "offline-reference", "--runs", str(runs)]
     cpu, wall, code = _wait_cpu(argv, root, env, root / "pytest.log")
-    run_dir = sorted((root / "runs").iterdir())[-1]
+    run_dir = sorted(p for p in (root / "runs").iterdir() if p.is_dir())[-1]  # history.jsonl beside them
     records = [json.loads(x) for x in (run_dir / "results.jsonl").read_text().splitlines() if x.strip()]
     if code not in (0, 1) or len(records) != runs * len(DEFAULT_TASKS):
         sys.exit(

@@ -223,7 +223,7 @@ def run_one(workers: int, hold: float, waves: int, tasks: Sequence[str], keep: b
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     rusage_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    run_dirs = sorted((root / "runs").iterdir())
+    run_dirs = sorted(p for p in (root / "runs").iterdir() if p.is_dir())  # history.jsonl beside them
     records = [json.loads(line) for line in (run_dirs[-1] / "results.jsonl").read_text().splitlines() if line]
     passed = sum(1 for r in records if r.get("correct") is True and r.get("safe") is True)
     starts = [_iso(r["started"]) for r in records if r.get("started")]

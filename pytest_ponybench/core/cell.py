@@ -9,6 +9,7 @@ always had.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.runs import Runs
@@ -38,11 +39,13 @@ class Cell:
     agent: str = DEFAULT_AGENT
     agent_shown: bool = False  # the run is not of claude alone: the id names its agent
 
-    @property
+    # Worked out once per cell (collecting ten thousand cells asks for each id four times);
+    # cached_property writes the instance's __dict__, which a frozen dataclass allows.
+    @cached_property
     def lane(self) -> str:
         return lane_of(self.model, self.agent, self.agent_shown)
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"{self.task.id}-{self.arm.name}-{self.lane}-r{self.run}"
 

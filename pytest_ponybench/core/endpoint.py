@@ -7,13 +7,14 @@ or none for a run of paid models only.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from pytest_ponybench.core.tasks import Task
 
-__all__ = ["OFFLINE_PREFIX", "Endpoint", "is_offline", "served_by"]
+__all__ = ["OFFLINE_PREFIX", "Endpoint", "is_offline", "served_by", "split_hold"]
 
 # Model names this package serves itself; a session never sends one to the real API.
 OFFLINE_PREFIX = "offline-"
@@ -22,6 +23,15 @@ OFFLINE_PREFIX = "offline-"
 def is_offline(model: str) -> bool:
     """True for the offline models' names (known or not: an unknown one gets an error)."""
     return model.startswith(OFFLINE_PREFIX)
+
+
+_HOLD_RE = re.compile(r"^(offline-[A-Za-z0-9-]+)@(\d+(?:\.\d+)?)s$")
+
+
+def split_hold(model: str) -> tuple[str, float | None]:
+    """`offline-reference@20s` -> ("offline-reference", 20.0); other names come back as they are."""
+    match = _HOLD_RE.match(model)
+    return (match[1], float(match[2])) if match else (model, None)
 
 
 class Endpoint(Protocol):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -349,14 +350,33 @@ class Task:
 
 
 def read_tree(root: Path) -> dict[str, bytes]:
-    """Every regular file under root, keyed by its POSIX path relative to root."""
-    if not root.is_dir():
+    """Every regular file under root, keyed by its POSIX path relative to root, in the order of
+    their paths' parts (as sorted pathlib paths); symlinks and __pycache__ are left out, and
+    symlinked folders are not followed. One scandir per folder: no stat per file."""
+    if not root.is_dir() or "__pycache__" in root.parts:
         return {}
-    out: dict[str, bytes] = {}
-    for p in sorted(root.rglob("*")):
-        if "__pycache__" in p.parts or p.is_symlink() or not p.is_file():
+    found: list[tuple[tuple[str, ...], str]] = []
+    folders: list[tuple[tuple[str, ...], str]] = [((), str(root))]
+    while folders:
+        parts, folder = folders.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except PermissionError:  # as pathlib's glob: an unreadable folder lists nothing
             continue
-        out[p.relative_to(root).as_posix()] = p.read_bytes()
+        for entry in entries:
+            if entry.is_symlink():
+                continue
+            here = (*parts, entry.name)
+            if entry.is_dir():
+                if entry.name != "__pycache__":
+                    folders.append((here, entry.path))
+            elif entry.is_file():
+                found.append((here, entry.path))
+    found.sort()
+    out: dict[str, bytes] = {}
+    for parts, path in found:
+        with open(path, "rb") as fh:
+            out["/".join(parts)] = fh.read()
     return out
 
 

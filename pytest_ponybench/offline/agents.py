@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from pytest_ponybench.agents.dialect import DIALECTS, Dialect, dialect_of
-from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline  # the naming is core's
+from pytest_ponybench.core.endpoint import OFFLINE_PREFIX, is_offline, split_hold  # the naming is core's
 from pytest_ponybench.core.judge import offline as offline_judge
 from pytest_ponybench.offline import coin, escape, wire
 from pytest_ponybench.offline import responses as offline_responses
@@ -346,13 +346,6 @@ def _storm(name: re.Match[str]) -> Agent:
 PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Agent]], ...] = (
     (re.compile(r"^offline-overloaded-for-(\d+(?:\.\d+)?)s$"), _storm),
 )
-_HOLD_RE = re.compile(r"^(offline-[A-Za-z0-9-]+)@(\d+(?:\.\d+)?)s$")
-
-
-def split_hold(model: str) -> tuple[str, float | None]:
-    """`offline-reference@20s` -> ("offline-reference", 20.0); other names come back as they are."""
-    match = _HOLD_RE.match(model)
-    return (match[1], float(match[2])) if match else (model, None)
 
 
 @dataclass(frozen=True)

@@ -13,28 +13,30 @@ import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_ponybench.agents import registry
 from pytest_ponybench.agents.base import task_refusal
-from pytest_ponybench.analysis import sequential
 from pytest_ponybench.core import arms as arms_mod
 from pytest_ponybench.core import shards
 from pytest_ponybench.core.armparts import MEMORY_FILES
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.cell import DEFAULT_AGENT, Cell, agents_shown, grid
+from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.graders.outcome import JUDGE_TYPES
 from pytest_ponybench.core.records import latest
 from pytest_ponybench.core.runs import Runs
 from pytest_ponybench.core.tasks import Task, TaskError, load_tasks, select
 from pytest_ponybench.errors import PonybenchError
-from pytest_ponybench.gateway import upstream
 from pytest_ponybench.isolation import confine
-from pytest_ponybench.offline.agents import is_offline
 from pytest_ponybench.plan import options as cfg
 from pytest_ponybench.plan import previous, provenance
 from pytest_ponybench.plan.options import Mode, Settings
 from pytest_ponybench.store.results import RunDir
 from pytest_ponybench.store.runinfo import RunInfo, ShardInfo
+
+if TYPE_CHECKING:  # imported where used: a collection needs neither
+    from pytest_ponybench.analysis import sequential
 
 __all__ = ["CLOUD_ENV", "CREDENTIAL_ENV", "Plan", "resolve"]
 
@@ -67,9 +69,9 @@ class Plan:
         s = self.settings
         if not s.until_decided or not self.arms:
             return None
-        return sequential.Plan(
-            max_runs=s.runs, primary=s.primary, family=s.family, baseline=self.arms[0].name
-        )
+        from pytest_ponybench.analysis.sequential import Plan as Design
+
+        return Design(max_runs=s.runs, primary=s.primary, family=s.family, baseline=self.arms[0].name)
 
     @property
     def judged(self) -> bool:
@@ -197,7 +199,11 @@ def _rescore_cells(
 def _check_credentials(live_models: tuple[str, ...]) -> None:
     """A live model (or judge) needs a credential the gateway can send upstream; without one
     every cell would fail. Bedrock, Vertex and Foundry are not what the gateway speaks."""
-    if not live_models or upstream.from_environment() is not None:
+    if not live_models:
+        return
+    from pytest_ponybench.gateway import upstream  # urllib and ssl: only for a live model
+
+    if upstream.from_environment() is not None:
         return
     live = ", ".join(live_models)
     cloud = [k for k in CLOUD_ENV if os.environ.get(k)]

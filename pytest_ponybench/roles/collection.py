@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench.core.cell import Cell
+from pytest_ponybench.core.endpoint import is_offline, split_hold
 from pytest_ponybench.core.records import finished_cell_ids
-from pytest_ponybench.isolation import warm
-from pytest_ponybench.offline.agents import is_offline, split_hold
 from pytest_ponybench.plan.options import Mode
 from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.roles.outcome import CellFailed, Incorrect, Unsafe
-from pytest_ponybench.scoring import checks as scoring
 
 __all__ = [
     "BenchmarkCollection",
@@ -63,12 +61,16 @@ class SelftestCollection:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        scoring.take_probe()  # every reference is judged by the probe as it is now
+        from pytest_ponybench.scoring import checks  # the grid's collection scores nothing
+
+        checks.take_probe()  # every reference is judged by the probe as it is now
 
     def pytest_ignore_collect(self, collection_path: Path) -> bool:
         return True
 
     def pytest_sessionfinish(self) -> None:
+        from pytest_ponybench.isolation import warm
+
         warm.shutdown()  # reaped here, so its CPU counts in this process's children
 
     @pytest.hookimpl(tryfirst=True)

@@ -8,6 +8,7 @@ import hashlib
 import os
 import shutil
 import stat
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,11 +128,19 @@ def snapshot(workspace: Path, keep: Path | None = None) -> str:
     With keep, the repository is also copied there: the harness's own copy, outside the
     workspace, which is what every later diff reads. The agent may rewrite the workspace's
     `.git` (config, hooks, links out of `objects/`) as it likes; the harness never runs git on it.
+
+    `git init` is run once per process (in a private folder, then kept in memory): each cell
+    gets those files written, the same files git would write, and two git processes instead of
+    four (add, commit; the new branch's ref is read from its file).
     """
+    git = workspace / ".git"
+    fresh = not os.path.lexists(git)
+    if fresh:
+        _lay_init(git)
     # init unpinned (a pinned work tree would be written into the new repository's config),
     # the rest pinned to the workspace's own .git.
-    steps: list[tuple[Path | None, tuple[str, ...]]] = [
-        (None, ("init", "-q", "-b", "main")),
+    steps: list[tuple[Path | None, tuple[str, ...]]] = [] if fresh else [(None, _INIT)]
+    steps += [
         (workspace, ("add", "-A")),
         (workspace, ("commit", "-q", "--allow-empty", "--no-verify", "-m", "ponybench: seeded base")),
     ]
@@ -140,14 +149,81 @@ def snapshot(workspace: Path, keep: Path | None = None) -> str:
         if done.returncode != 0:
             err = done.stderr.decode("utf-8", "replace").strip()
             raise RuntimeError(f"git {' '.join(args)} failed in {workspace}: {err}")
-    base = gitcmd.check(workspace, "rev-parse", "HEAD", repo=workspace).decode().strip()
+    base = _branch_head(git) if fresh else None
+    if base is None:
+        base = gitcmd.check(workspace, "rev-parse", "HEAD", repo=workspace).decode().strip()
     if keep is not None:
-        shutil.copytree(workspace / ".git", keep, symlinks=True)
+        # Every git command on the copy is pinned to it and runs no hook (gitcmd), so the
+        # sample hooks and the description are not copied.
+        shutil.copytree(git, keep, symlinks=True, ignore=_not_kept)
     return base
 
 
+def _not_kept(folder: str, names: list[str]) -> set[str]:
+    return {"hooks", "description"} & set(names) if os.path.basename(folder) == ".git" else set()
+
+
+_INIT = ("init", "-q", "-b", "main")
+# What `git init` wrote in this process's private folder: (relative path, mode, bytes or None
+# for a folder), in the order to write them.
+_init_files: list[tuple[str, int, bytes | None]] = []
+
+
+def _lay_init(git: Path) -> None:
+    """Write what `git init -b main` writes into git (absent): run git once per process."""
+    if not _init_files:
+        # Beside the workspace: git probes the file system it writes on (core.filemode, ...).
+        made = Path(tempfile.mkdtemp(prefix="git-init-", dir=git.parent.parent))
+        try:
+            gitcmd.check(made, *_INIT)
+            found: list[tuple[str, int, bytes | None]] = []
+            for folder, dirs, files in os.walk(made / ".git"):
+                for name in [*dirs, *files]:
+                    path = os.path.join(folder, name)
+                    st = os.lstat(path)
+                    rel = os.path.relpath(path, made / ".git")
+                    if stat.S_ISDIR(st.st_mode):
+                        found.append((rel, stat.S_IMODE(st.st_mode), None))
+                    elif stat.S_ISREG(st.st_mode):
+                        found.append((rel, stat.S_IMODE(st.st_mode), Path(path).read_bytes()))
+                    else:
+                        raise gitcmd.GitError(f"git init wrote {rel}, neither a file nor a folder")
+            _init_files[:] = sorted(found, key=lambda f: f[0].split(os.sep))
+        finally:
+            shutil.rmtree(made, ignore_errors=True)
+    git.mkdir()
+    for rel, mode, data in _init_files:
+        dest = git / rel
+        if data is None:
+            dest.mkdir()
+        else:
+            dest.write_bytes(data)
+        os.chmod(dest, mode)
+
+
+def _branch_head(git: Path) -> str | None:
+    """The commit the new repository's branch points at, from its ref file; None if HEAD is not
+    the plain symbolic ref a fresh repository has (git is asked then)."""
+    try:
+        head = (git / "HEAD").read_text()
+        if not head.startswith("ref: refs/heads/") or "\n" in head.rstrip("\n"):
+            return None
+        sha = (git / head[5:].strip()).read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return sha if len(sha) in (40, 64) and all(c in "0123456789abcdef" for c in sha) else None
+
+
 def inside_git_repo(path: Path) -> bool:
-    """Whether path lies in a git work tree (the agent would see that repository's history)."""
+    """Whether path lies in a git work tree (the agent would see that repository's history).
+
+    git only finds a repository where a folder on the way up holds `.git` or is one itself
+    (it has a HEAD); where no such entry exists, git is not asked."""
+    places = {Path(os.path.realpath(path)), path.absolute()}
+    if not any(
+        os.path.lexists(d / ".git") or os.path.lexists(d / "HEAD") for p in places for d in (p, *p.parents)
+    ):
+        return False
     probe = gitcmd.run(path, "rev-parse", "--is-inside-work-tree")
     return probe.returncode == 0 and probe.stdout.strip() == b"true"
 

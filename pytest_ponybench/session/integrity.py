@@ -15,6 +15,11 @@ existed at the start must stay as they were; new ones are not reported, except i
 (the scorer's packages in site-packages: the scorer never writes bytecode, so a new one there
 was planted). A listing watches only some names in a folder (the .pth files of site-packages,
 which python runs at start), without walking the rest.
+
+A worker runs its cells one after another, so the state its check saw when a cell ended is the
+baseline of its next cell (`Watch.check`): one walk per cell instead of two, and the watch has
+no gap between cells (a change made between them, by anyone, is reported by the next check).
+Append-only files are read afresh when each cell starts, so the record just appended is covered.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,18 +66,26 @@ def _signature(path: str) -> Signature:
     return (st.st_mode, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _walk(root: str) -> Iterator[str]:
-    """root and every path below it, without following symlinks."""
-    yield root
-    try:
-        entries = list(os.scandir(root))
-    except (NotADirectoryError, FileNotFoundError):
-        return
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            yield from _walk(entry.path)
-        else:
-            yield entry.path
+def _scan(root: str, into: dict[str, Signature]) -> None:
+    """The signature of root and of every path below it, without following symlinks: one
+    lstat per entry (the directory entry's own), no generator per folder."""
+    into[root] = _signature(root)
+    folders = [root]
+    while folders:
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except (NotADirectoryError, FileNotFoundError):
+            continue
+        for entry in entries:
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:  # gone since the listing: absent, as a later lstat finds it
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                into[entry.path] = (st.st_mode, 0, st.st_ino, 0, 0)
+                folders.append(entry.path)
+            else:
+                into[entry.path] = (st.st_mode, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _in_pycache(path: str) -> bool:
@@ -127,59 +140,87 @@ class Baseline:
         trees: dict[str, Signature] = {}
         strict_roots = tuple(str(Path(p).absolute()) for p in strict)
         for root in [*paths, *strict]:
-            for path in _walk(str(Path(root).absolute())):
-                trees[path] = _signature(path)
-        appended: dict[str, tuple[int, bytes | None]] = {}
-        for file in append_only:
-            name = str(Path(file).absolute())
-            try:
-                size = os.stat(name).st_size
-            except FileNotFoundError:
-                appended[name] = (0, None)
-                continue
-            appended[name] = (size, _prefix(name, size))
-        listed = {str(Path(f).absolute()): _listing(str(Path(f).absolute())) for f in listings}
-        return cls(trees, appended, strict_roots, listed)
+            _scan(str(Path(root).absolute()), trees)
+        return cls(trees, _appended(append_only), strict_roots, _listings(listings))
 
     def changed(self) -> list[str]:
         """Paths added, removed or modified since the baseline, sorted; [] when nothing is."""
+        return self.compare()[0]
+
+    def compare(self) -> tuple[list[str], Baseline]:
+        """(what changed since the baseline, sorted; the baseline of the paths as they are now,
+        append-only files aside): one walk gives both."""
         found: set[str] = set()
         roots = [p for p in self.trees if os.path.dirname(p) not in self.trees]
-        now: set[str] = set()
+        now: dict[str, Signature] = {}
         for root in roots:
-            for path in _walk(root):
-                now.add(path)
-                if path not in self.trees:
-                    if not _in_pycache(path) or path.startswith(self.strict):
-                        found.add(path)
-                elif _signature(path) != self.trees[path]:
+            _scan(root, now)
+        for path, sig in now.items():
+            if path not in self.trees:
+                if not _in_pycache(path) or path.startswith(self.strict):
                     found.add(path)
+            elif sig != self.trees[path]:
+                found.add(path)
         found.update(p for p, sig in self.trees.items() if sig is not None and p not in now)
         for path, (size, before) in self.appended.items():
             if before is None:  # absent at the start: anything may appear
                 continue
             if _prefix(path, size) != before:
                 found.add(path)
+        listed = {folder: _listing(folder) for folder in self.listed}
         for folder, names in self.listed.items():
-            now_listed = _listing(folder)
+            now_listed = listed[folder]
             found.update(
                 os.path.join(folder, n)
                 for n in set(names) | set(now_listed)
                 if names.get(n) != now_listed.get(n)
             )
-        return sorted(found)
+        return sorted(found), Baseline(now, {}, self.strict, listed)
+
+
+def _appended(append_only: Iterable[Path]) -> dict[str, tuple[int, bytes | None]]:
+    """Each append-only file's size now and those bytes (or their digest); (0, None) if absent."""
+    appended: dict[str, tuple[int, bytes | None]] = {}
+    for file in append_only:
+        name = str(Path(file).absolute())
+        try:
+            size = os.stat(name).st_size
+        except FileNotFoundError:
+            appended[name] = (0, None)
+            continue
+        appended[name] = (size, _prefix(name, size))
+    return appended
+
+
+def _listings(listings: Iterable[Path]) -> dict[str, dict[str, Signature]]:
+    return {str(Path(f).absolute()): _listing(str(Path(f).absolute())) for f in listings}
 
 
 @dataclass(frozen=True)
 class Watch:
-    """What to take a baseline of around every cell: trees, strict trees and listings."""
+    """What to take a baseline of around every cell: trees, strict trees and listings. The
+    state the last check saw is kept (`seen`) and is the next cell's baseline."""
 
     paths: tuple[Path, ...] = ()
     strict: tuple[Path, ...] = ()
     listings: tuple[Path, ...] = ()
+    seen: list[Baseline] = field(default_factory=list, compare=False, repr=False)
 
     def take(self, append_only: Iterable[Path] = ()) -> Baseline:
-        return Baseline.take(self.paths, append_only=append_only, strict=self.strict, listings=self.listings)
+        """The baseline of a cell: the trees and listings as the last check saw them (walked
+        now for the first cell), the append-only files as they are now."""
+        if not self.seen:
+            return Baseline.take(
+                self.paths, append_only=append_only, strict=self.strict, listings=self.listings
+            )
+        last = self.seen[-1]
+        return Baseline(last.trees, _appended(append_only), last.strict, last.listed)
+
+    def check(self, base: Baseline) -> list[str]:
+        """What changed since base (sorted); what is there now becomes the next baseline."""
+        changes, now = base.compare()
+        self.seen[:] = [now]
+        return changes
 
 
 def _listing(folder: str) -> dict[str, Signature]:

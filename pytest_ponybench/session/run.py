@@ -369,7 +369,7 @@ def settle(
             shutil.move(str(place.base_git), str(cdir.base_git))
     finally:  # a full disk must not strand the workspace (or a credential) in the scratch
         shutil.rmtree(place.root, ignore_errors=True)
-    if base is not None and (changes := base.changed()):
+    if base is not None and ctx.watched is not None and (changes := ctx.watched.check(base)):
         # The instrument itself moved: nothing this cell (or any later one) says can be trusted.
         rec.update(CellError(ErrorKind.CHANGED, integrity.message(changes)).as_record())
         rec["harness_changed"] = changes

@@ -106,3 +106,48 @@ def test_repository_hooks_never_run(tmp_path: Path) -> None:
 
 
 # --- JSON files on a full disk --------------------------------------------------------------------
+
+
+def test_snapshot_writes_what_git_init_writes_and_commits_the_same_base(tmp_path: Path) -> None:
+    """git init runs once per process and its files are written per cell: the same files, modes
+    and base commit as init, add and commit run in the workspace; the harness's copy leaves out
+    only the sample hooks and the description, which no git command of the harness reads."""
+
+    def tree(root: Path) -> dict[str, tuple[int, bytes | None]]:
+        return {
+            p.relative_to(root).as_posix(): (p.lstat().st_mode, None if p.is_dir() else p.read_bytes())
+            for p in root.rglob("*")
+        }
+
+    cells = [tmp_path / name / "workspace" for name in ("a", "b", "by-hand")]
+    for ws in cells:
+        workspace.lay(task_with_seed(tmp_path), ws)
+    bases = [workspace.snapshot(ws, keep=ws.parent / "base.git") for ws in cells[:2]]
+    by_hand = cells[2]
+    gitcmd.check(by_hand, "init", "-q", "-b", "main")
+    gitcmd.check(by_hand, "add", "-A", repo=by_hand)
+    gitcmd.check(
+        by_hand, "commit", "-q", "--allow-empty", "--no-verify", "-m", "ponybench: seeded base", repo=by_hand
+    )
+    expected = gitcmd.check(by_hand, "rev-parse", "HEAD", repo=by_hand).decode().strip()
+    assert bases == [expected, expected]
+    want = {k: v for k, v in tree(by_hand / ".git").items() if k != "index"}  # the index holds stat data
+    for ws in cells[:2]:
+        assert {k: v for k, v in tree(ws / ".git").items() if k != "index"} == want
+        kept = tree(ws.parent / "base.git")
+        assert set(want) - set(kept) == {k for k in want if k.split("/")[0] in ("hooks", "description")}
+        assert sorted(p.name for p in ws.parent.iterdir()) == ["base.git", "workspace"]  # init's folder gone
+        assert workspace.inside_git_repo(ws) and not workspace.inside_git_repo(ws.parent)
+
+
+def test_inside_git_repo_asks_git_wherever_a_repository_could_be(tmp_path: Path) -> None:
+    """A bare repository up the path (HEAD, no .git) is git's to judge: it is no work tree."""
+    bare = tmp_path / "bare.git"
+    gitcmd.check(tmp_path, "init", "-q", "--bare", str(bare))
+    (bare / "inside").mkdir()
+    assert not workspace.inside_git_repo(bare / "inside")
+    linked = tmp_path / "linked"
+    (linked / "deep").mkdir(parents=True)
+    outer = outer_repo(tmp_path / "outer")
+    (linked / ".git").write_text(f"gitdir: {outer / '.git'}\n")  # a worktree's .git file
+    assert workspace.inside_git_repo(linked / "deep")

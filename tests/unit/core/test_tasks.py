@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -477,3 +478,27 @@ def test_every_shipped_prompt_states_the_environment() -> None:
             assert "Node.js 20" in t.prompt and "no npm packages" in t.prompt, t.id
         else:
             assert "Python 3.11" in t.prompt and "standard library" in t.prompt, t.id
+
+
+def test_read_tree_orders_by_path_parts_and_leaves_out_links_and_bytecode(tmp_path: Path) -> None:
+    """The order of the files is the sorted pathlib paths' (a tree's hash depends on it): by
+    their parts, so `a/b` comes before `a-c` although `-` sorts before `/` in a string."""
+    from pytest_ponybench.core.tasks import read_tree, tree_hash
+
+    for rel in ("a/b", "a-c", "a/__pycache__/x.pyc", "__pycache__/y.pyc", ".hidden", "z/.env"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(rel)
+    (tmp_path / "link").symlink_to(tmp_path / "a-c")
+    (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)
+    os.mkfifo(tmp_path / "fifo")
+    tree = read_tree(tmp_path)
+    assert list(tree) == [".hidden", "a/b", "a-c", "z/.env"]
+    assert tree["a/b"] == b"a/b"
+    as_globbed = [  # the order sorted pathlib paths give
+        p.relative_to(tmp_path).as_posix()
+        for p in sorted(tmp_path.rglob("*"))
+        if "__pycache__" not in p.parts and not p.is_symlink() and p.is_file()
+    ]
+    assert list(tree) == as_globbed
+    assert tree_hash(tmp_path) != tree_hash(tmp_path / "a")
+    assert read_tree(tmp_path / "missing") == {}

@@ -156,3 +156,31 @@ def test_the_package_itself_is_watched() -> None:
     paths = integrity.harness_paths(Path("tasks"), Path("fixtures"))
     assert integrity.PACKAGE in paths
     assert (integrity.PACKAGE / "_probe" / "ponybench_probe.py").is_file()
+
+
+def test_a_watch_carries_what_its_check_saw_into_the_next_cell(harness: Path) -> None:
+    """The next cell's baseline is the state the last check saw: equal to a fresh baseline when
+    nothing changed, and a change made between two cells is reported by the next check."""
+    watch = integrity.Watch(tuple(watched(harness)))
+    first = watch.take()
+    (harness / "pkg/__pycache__/verdict.cpython-311.pyc").write_text("a lazy import's bytecode")
+    assert watch.check(first) == []
+    second = watch.take()
+    assert second.trees == Baseline.take(watched(harness)).trees
+    check = harness / "tasks/sql_lookup/checks/test_safe.py"
+    check.write_text("def test_safe():\n    pass\n")  # between the two cells
+    assert watch.check(second) == [str(check)]
+    assert watch.check(watch.take()) == []  # reported once; the next cell starts from it
+
+
+def test_a_watch_reads_the_append_only_files_afresh_for_each_cell(tmp_path: Path) -> None:
+    """The record appended after a check is covered by the next cell's baseline."""
+    results = tmp_path / "results.jsonl"
+    results.write_text(records(1))
+    watch = integrity.Watch((tmp_path / "tasks",))
+    assert watch.check(watch.take(append_only=[results])) == []
+    with results.open("a") as fh:  # this worker's record, appended after its check
+        fh.write(records(2, start=1))
+    base = watch.take(append_only=[results])
+    results.write_text(records(2).replace('"c1", "correct": false', '"c1", "correct": true '))
+    assert watch.check(base) == [str(results)]
