@@ -1,20 +1,23 @@
-"""`ponybench noise RUN_DIR`: the noise floor, the smallest change the run could decide."""
+"""The smallest pass-rate and cost change the run could decide with 80%% power, per model: from the
+baseline's run-to-run noise, from each comparison's own spread, and measured by an A/A twin (an arm
+with the baseline's content) where the run has one."""
 
 from __future__ import annotations
 
 import argparse
 
 from pytest_ponybench._cli.common import (
-    BASELINE_HELP,
     OK,
-    RUN_DIR_HELP,
     Subparsers,
+    baseline_option,
+    command,
     load_records,
     note,
     pick_baseline,
     procedure_of,
     procedure_options,
     require_records,
+    run_dir_argument,
 )
 from pytest_ponybench.analysis import noise, verdict
 from pytest_ponybench.errors import PonybenchError
@@ -23,17 +26,10 @@ __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    n = sub.add_parser(
-        "noise",
-        help="the noise floor: the smallest change the run could decide",
-        description="The smallest pass-rate and cost change the run could decide with 80%% power, "
-        "per model: from the baseline's run-to-run noise, from each comparison's own spread, and "
-        "measured by an A/A twin (an arm with the baseline's content) where the run has one.",
-    )
-    n.add_argument("run_dir", metavar="RUN_DIR", help=RUN_DIR_HELP)
-    n.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
+    n = command(sub, "noise", run, __doc__, help="the noise floor: the smallest change the run could decide")
+    run_dir_argument(n)
+    baseline_option(n)
     procedure_options(n)
-    n.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

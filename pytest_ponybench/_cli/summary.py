@@ -1,20 +1,22 @@
-"""`ponybench summary RUN_DIR`: the summary table, the grading lines and the verdict of one run."""
+"""Print the summary table and the verdict block of a run dir."""
 
 from __future__ import annotations
 
 import argparse
 
 from pytest_ponybench._cli.common import (
-    BASELINE_HELP,
     OK,
-    RUN_DIR_HELP,
     Subparsers,
+    baseline_option,
+    command,
     emit,
     load_records,
+    markdown_option,
     note,
     pick_baseline,
     procedure_of,
     procedure_options,
+    run_dir_argument,
     run_verdicts,
 )
 from pytest_ponybench.analysis import agents, health, report, verdict
@@ -23,16 +25,11 @@ __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    p = sub.add_parser(
-        "summary",
-        help="the summary table and the verdict of one run dir",
-        description="Print the summary table and the verdict block of a run dir.",
-    )
-    p.add_argument("run_dir", metavar="RUN_DIR", help=RUN_DIR_HELP)
-    p.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
-    p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    p = command(sub, "summary", run, __doc__, help="the summary table and the verdict of one run dir")
+    run_dir_argument(p)
+    baseline_option(p)
+    markdown_option(p)
     procedure_options(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
