@@ -38,8 +38,9 @@ __all__ = [
     "procedure_options",
     "project_folders",
     "require_records",
+    "required_baseline",
     "rerun_command",
-    "run_dir_argument",
+    "one_run_arguments",
     "run_info",
     "run_verdicts",
     "tasks_out_option",
@@ -72,8 +73,14 @@ def command(
 # The arguments several subcommands take, worded once.
 
 
-def run_dir_argument(parser: argparse.ArgumentParser) -> None:
+def one_run_arguments(parser: argparse.ArgumentParser, markdown: bool = False) -> None:
+    """What a command over one run's verdicts takes: RUN_DIR, --baseline, (--markdown),
+    --primary and --family."""
     parser.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp> (any folder with results.jsonl)")
+    baseline_option(parser)
+    if markdown:
+        markdown_option(parser)
+    procedure_options(parser)
 
 
 def baseline_option(
@@ -180,6 +187,17 @@ def _cpe_records(path: Path) -> list[Record]:
 def require_records(records: Sequence[Any], path_text: str) -> None:
     if not records:
         raise PonybenchError(f"{path_text}: {results.RESULTS} holds no finished cell")
+
+
+def required_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str:
+    """The baseline arm, for a command that has nothing to say without one."""
+    baseline = pick_baseline(records, explicit, where)
+    if baseline is None:
+        raise PonybenchError(
+            f"no arm named 'baseline' in {where}; pick the baseline with --baseline "
+            f"(arms present: {', '.join(verdict.arms_of(records))})"
+        )
+    return baseline
 
 
 def pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str | None:

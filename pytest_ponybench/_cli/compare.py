@@ -25,10 +25,10 @@ from pytest_ponybench._cli.common import (
     load_records,
     markdown_option,
     note,
-    pick_baseline,
     procedure_of,
     procedure_options,
     require_records,
+    required_baseline,
     rerun_command,
     run_verdicts,
     write_html,
@@ -142,13 +142,8 @@ def _within_one_run(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], l
     run = args.runs[0]
     records = load_records(run)
     require_records(records, run)
-    baseline = pick_baseline(records, args.baseline, run)
+    baseline = required_baseline(records, args.baseline, run)
     arms = verdict.arms_of(records)
-    if baseline is None:
-        raise PonybenchError(
-            f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
-            f"(arms present: {', '.join(arms)})"
-        )
     if len(arms) < 2:
         raise PonybenchError(
             f"{run} has only the arm {baseline!r}: nothing to compare within it "

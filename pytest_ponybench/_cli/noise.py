@@ -9,40 +9,29 @@ import argparse
 from pytest_ponybench._cli.common import (
     OK,
     Subparsers,
-    baseline_option,
     command,
     load_records,
     note,
-    pick_baseline,
+    one_run_arguments,
     procedure_of,
-    procedure_options,
     require_records,
-    run_dir_argument,
+    required_baseline,
 )
 from pytest_ponybench.analysis import noise, verdict
-from pytest_ponybench.errors import PonybenchError
 
 __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
     n = command(sub, "noise", run, __doc__, help="the noise floor: the smallest change the run could decide")
-    run_dir_argument(n)
-    baseline_option(n)
-    procedure_options(n)
+    one_run_arguments(n)
 
 
 def run(args: argparse.Namespace) -> int:
     """The run's noise floor: the smallest pass and cost change it could decide, per model."""
     records = load_records(args.run_dir)
     require_records(records, args.run_dir)
-    baseline = pick_baseline(records, args.baseline, args.run_dir)
-    if baseline is None:
-        arms = verdict.arms_of(records)
-        raise PonybenchError(
-            f"no arm named 'baseline' in {args.run_dir}; pick the baseline with --baseline "
-            f"(arms present: {', '.join(arms)})"
-        )
+    baseline = required_baseline(records, args.baseline, args.run_dir)
     primary, family = procedure_of(args, records, args.run_dir)
     rows = verdict.arm_verdicts(records, baseline, primary=primary, family=family)
     found = noise.floors(records, baseline, primary=primary, family=family, rows=rows)

@@ -7,16 +7,13 @@ import argparse
 from pytest_ponybench._cli.common import (
     OK,
     Subparsers,
-    baseline_option,
     command,
     emit,
     load_records,
-    markdown_option,
     note,
+    one_run_arguments,
     pick_baseline,
     procedure_of,
-    procedure_options,
-    run_dir_argument,
     run_verdicts,
 )
 from pytest_ponybench.analysis import agents, health, report, verdict
@@ -26,10 +23,7 @@ __all__ = ["add", "run"]
 
 def add(sub: Subparsers) -> None:
     p = command(sub, "summary", run, __doc__, help="the summary table and the verdict of one run dir")
-    run_dir_argument(p)
-    baseline_option(p)
-    markdown_option(p)
-    procedure_options(p)
+    one_run_arguments(p, markdown=True)
 
 
 def run(args: argparse.Namespace) -> int:
