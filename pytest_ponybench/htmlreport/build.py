@@ -203,8 +203,7 @@ def _pass_text(totals: Mapping[tuple[str, str], Mapping[str, Any]], model: str, 
     if not row or not n:
         return f"{arm} no valid cell"
     k = round(float(row["passed"] or 0) * n)
-    ci = stats.wilson(k, n)
-    return f"{arm} {k}/{n} ({100 * k / n:.0f}%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%)"
+    return f"{arm} {verdict.pass_rate_text(k, n)}"
 
 
 def _verdict_blocks(
