@@ -156,8 +156,8 @@ def run(
 
 @dataclass(frozen=True, kw_only=True)
 class JudgeSettings:
-    """What every call of a run's judge is given: the claude binary, the judge model, the
-    routes of its requests, its timeout, what it must not see, its budget and its retries."""
+    """What every call of a run's judge is given (`run`'s keywords): the claude binary, the
+    judge model, the routes of its requests, its timeout, what it must not see, its budget."""
 
     claude: str
     model: str
@@ -165,7 +165,6 @@ class JudgeSettings:
     timeout_s: float = 180.0
     hide: tuple[Path, ...] = ()
     max_budget_usd: float | None = None
-    retries: int = 1
 
     def settings(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(JudgeSettings)}
@@ -177,6 +176,7 @@ class CliJudge(JudgeSettings):
     (`<n>-<hash>`); an offline judge model is served by the routes' offline endpoint."""
 
     root: Path
+    retries: int = 1
     backoff_s: float = 5.0
     _count: Iterator[int] = field(default_factory=lambda: itertools.count(1), init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
@@ -201,15 +201,7 @@ class CliJudge(JudgeSettings):
         folder = self.root / f"{n}-{digest}"
         try:
             return run(
-                request,
-                claude=self.claude,
-                model=self.model,
-                folder=folder,
-                routes=self.routes,
-                timeout_s=self.timeout_s,
-                hide=self.hide,
-                max_budget_usd=self.max_budget_usd,
-                session_id=f"judge-{id(self):x}-{folder.name}",
+                request, folder=folder, session_id=f"judge-{id(self):x}-{folder.name}", **self.settings()
             )
         except RuntimeError as exc:  # an offline judge with no offline endpoint
             return JudgeReply(text="", error=str(exc))
@@ -221,13 +213,14 @@ class Judging(JudgeSettings):
     run's --judge-runs, for a task that sets no judge_runs of its own)."""
 
     runs: int = 1
+    retries: int = 1
 
     def grading(self, task: Task, transcript: Transcript, folder: Path) -> Grading:
         """The grading of one cell: its transcript, and a judge whose calls are kept under
         folder (asked only by a task that declares a judge grader)."""
         if not any(g.type in JUDGE_TYPES for g in task.graders):
             return Grading(transcript=transcript)
-        judge = CliJudge(root=folder, **self.settings())
+        judge = CliJudge(root=folder, retries=self.retries, **self.settings())
         runs = self.runs if task.judge_runs is None else task.judge_runs  # the task's own wins
         return Grading(
             transcript=transcript, judge=judge, judge_runs=runs, live_judge=not is_offline(self.model)
