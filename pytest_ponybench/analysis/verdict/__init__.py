@@ -27,7 +27,6 @@ from pytest_ponybench.analysis.verdict.blocks import (
     floor_line,
     footer_lines,
     header_lines,
-    pass_rate_text,
     procedure_line,
     reliability_lines,
 )
@@ -94,7 +93,6 @@ __all__ = [
     "grid_notes",
     "header_lines",
     "is_decided",
-    "pass_rate_text",
     "procedure_line",
     "reliability_lines",
     "render_rows",
