@@ -1,4 +1,6 @@
-"""The `ponybench` command's subcommands, one module each (`add(sub)` adds its parser, `run(args)`
-runs it), and `common`, what they share. Imported only by `cli.py`, the entry point."""
+"""The `ponybench` command's subcommands, one module each (`add(sub)` adds its parser through
+`common.command`, `run(args)` runs it; the module's docstring is the subcommand's --help
+description), and `common`, what they share (the arguments several subcommands take among it).
+Imported only by `cli.py`, the entry point."""
 
 __all__: list[str] = []

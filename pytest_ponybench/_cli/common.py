@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -16,28 +16,34 @@ from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.store import results, runinfo
 
 __all__ = [
-    "BASELINE_HELP",
     "BROKEN_PIPE",
     "GATE_FAILED",
     "INTERNAL",
     "OK",
-    "RUN_DIR_HELP",
     "USAGE",
     "Subparsers",
+    "axis_option",
+    "baseline_option",
+    "command",
     "direction_option",
     "emit",
+    "folder_options",
     "is_cpe",
     "label",
     "load_records",
+    "markdown_option",
     "note",
     "pick_baseline",
     "procedure_of",
     "procedure_options",
     "project_folders",
     "require_records",
+    "required_baseline",
     "rerun_command",
+    "one_run_arguments",
     "run_info",
     "run_verdicts",
+    "tasks_out_option",
     "write_html",
 ]
 
@@ -46,8 +52,76 @@ BROKEN_PIPE = 128 + 13  # the shell's code for a process ended by SIGPIPE
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-RUN_DIR_HELP = "runs/<stamp> (any folder with results.jsonl)"
-BASELINE_HELP = "the arm the others are compared with (default: baseline)"
+
+def command(
+    sub: Subparsers,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    description: str | None,
+    help: str,
+    epilog: str | None = None,
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, `run` what `main` calls with its arguments. The description is its
+    module's docstring (its lines joined): what the subcommand does is written once, for its readers
+    and its users."""
+    text = " ".join(description.split()) if description else None
+    parser = sub.add_parser(name, help=help, description=text, epilog=epilog)
+    parser.set_defaults(func=run)
+    return parser
+
+
+# The arguments several subcommands take, worded once.
+
+
+def one_run_arguments(parser: argparse.ArgumentParser, markdown: bool = False) -> None:
+    """What a command over one run's verdicts takes: RUN_DIR, --baseline, (--markdown),
+    --primary and --family."""
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="runs/<stamp> (any folder with results.jsonl)")
+    baseline_option(parser)
+    if markdown:
+        markdown_option(parser)
+    procedure_options(parser)
+
+
+def baseline_option(
+    parser: argparse.ArgumentParser, help: str = "the arm the others are compared with (default: baseline)"
+) -> None:
+    parser.add_argument("--baseline", metavar="ARM", help=help)
+
+
+def markdown_option(
+    parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup,
+    help: str = "Markdown, to paste into a pull request",
+) -> None:
+    parser.add_argument("--markdown", action="store_true", help=help)
+
+
+def tasks_out_option(parser: argparse.ArgumentParser) -> None:
+    """-o: where an importer writes its task folders."""
+    parser.add_argument(
+        "-o", "--out", default="benchmarks/tasks", metavar="TASKS_DIR", help="default benchmarks/tasks"
+    )
+
+
+def axis_option(parser: argparse.ArgumentParser, graders: str, passing: str) -> None:
+    """--axis of an importer: whether the imported `graders` decide the correct axis too, and when
+    they pass as a whole (`passing`)."""
+    parser.add_argument(
+        "--axis",
+        choices=("score", "correct"),
+        default="score",
+        help=f"what the {graders} decide: the cell's score only (default), or also its correct axis "
+        f"({passing}), which needs references that prove them",
+    )
+
+
+def folder_options(parser: argparse.ArgumentParser, fixtures: bool = False) -> None:
+    """--tasks-dir (and --fixtures-dir), read back by `project_folders`."""
+    parser.add_argument("--tasks-dir", metavar="DIR", help="the tasks folder (default from ./pyproject.toml)")
+    if fixtures:
+        parser.add_argument(
+            "--fixtures-dir", metavar="DIR", help="the fixtures folder (default from ./pyproject.toml)"
+        )
 
 
 def project_folders(tasks_dir: str | None = None, fixtures_dir: str | None = None) -> tuple[Path, Path]:
@@ -113,6 +187,17 @@ def _cpe_records(path: Path) -> list[Record]:
 def require_records(records: Sequence[Any], path_text: str) -> None:
     if not records:
         raise PonybenchError(f"{path_text}: {results.RESULTS} holds no finished cell")
+
+
+def required_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str:
+    """The baseline arm, for a command that has nothing to say without one."""
+    baseline = pick_baseline(records, explicit, where)
+    if baseline is None:
+        raise PonybenchError(
+            f"no arm named 'baseline' in {where}; pick the baseline with --baseline "
+            f"(arms present: {', '.join(verdict.arms_of(records))})"
+        )
+    return baseline
 
 
 def pick_baseline(records: Sequence[Any], explicit: str | None, where: str) -> str | None:

@@ -1,7 +1,11 @@
-"""`ponybench compare`: the verdict of arms within one run, or of one run against another, and
-the regression gate of --fail-on (exit 1 when a rule fails or measured nothing; 2 when the numbers
-a rule needs are not measurements, or when nothing can be compared at all: it never prints
-nothing)."""
+"""RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each arm both runs have, the
+candidate run's cells against the base run's. A run may also be a `claude plugin eval`
+aggregate-result.json (cases as tasks, the plugin's runs as its arm, the runs without it as
+baseline)."""
+
+# (This docstring is `compare --help`'s description.) The regression gate of --fail-on lives here
+# too: exit 1 when a rule fails or measured nothing; 2 when the numbers a rule needs are not
+# measurements, or when nothing can be compared at all: it never prints nothing.
 
 from __future__ import annotations
 
@@ -13,15 +17,18 @@ from pytest_ponybench._cli.common import (
     OK,
     USAGE,
     Subparsers,
+    baseline_option,
+    command,
     direction_option,
     emit,
     label,
     load_records,
+    markdown_option,
     note,
-    pick_baseline,
     procedure_of,
     procedure_options,
     require_records,
+    required_baseline,
     rerun_command,
     run_verdicts,
     write_html,
@@ -34,28 +41,26 @@ __all__ = ["add", "apply_gate", "gate_rules", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    c = sub.add_parser(
+    c = command(
+        sub,
         "compare",
+        run,
+        __doc__,
         help="verdict: arms within one run, or one run against another",
-        description="RUN: every arm against --baseline within one run. BASE_RUN CAND_RUN: each "
-        "arm both runs have, the candidate run's cells against the base run's. A run may also be a "
-        "`claude plugin eval` aggregate-result.json (cases as tasks, the plugin's runs as its arm, "
-        "the runs without it as baseline).",
         epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
         "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side. arm_errors (no margin): "
         "exit 1 when a cell's arm failed in its session (a hook crashed, a server or skill did not load).",
     )
     c.add_argument("runs", nargs="+", metavar="RUN", help="RUN, or BASE_RUN CAND_RUN")
-    c.add_argument("--baseline", metavar="ARM", help="with one run: the baseline arm (default: baseline)")
+    baseline_option(c, "with one run: the baseline arm (default: baseline)")
     c.add_argument(
         "--fail-on", metavar="RULES", help="exit 1 when the candidate is worse than a margin with confidence"
     )
-    c.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
+    markdown_option(c)
     c.add_argument("--html", metavar="PATH", help="also write the comparison as an HTML report at PATH")
     procedure_options(c)
     direction_option(c)
-    c.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -137,13 +142,8 @@ def _within_one_run(args: argparse.Namespace) -> tuple[list[stats.ArmVerdict], l
     run = args.runs[0]
     records = load_records(run)
     require_records(records, run)
-    baseline = pick_baseline(records, args.baseline, run)
+    baseline = required_baseline(records, args.baseline, run)
     arms = verdict.arms_of(records)
-    if baseline is None:
-        raise PonybenchError(
-            f"no arm named 'baseline' in {run}; pick the baseline with --baseline "
-            f"(arms present: {', '.join(arms)})"
-        )
     if len(arms) < 2:
         raise PonybenchError(
             f"{run} has only the arm {baseline!r}: nothing to compare within it "

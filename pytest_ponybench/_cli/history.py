@@ -1,11 +1,13 @@
-"""`ponybench history [RUN_DIR... | FOLDER]`: one benchmark over many runs. Its comparable series
-and their breaks, each arm's pass rate per run with its interval and a sparkline, what moved
-since the run before, flaky tasks, the slowest and costliest tasks; the last run against the
-last comparable one (or the pooled last K) as a verdict, and as a gate with `--fail-on`.
+"""Read many runs of one benchmark: a FOLDER of run dirs (default runs/, through its history.jsonl
+index, which gains a line for any run dir it lacks) or run dirs named one by one. Prints the
+comparable series (same tasks and task hashes, agent, CLI version, judge model and resource
+envelope; an arm's own hash may change) and why each broke, each arm's pass rate per run with its
+95% interval and a sparkline, the tasks that regressed or were fixed since the run before, flaky
+tasks, the slowest and costliest tasks, and the newest run against the last comparable run (or the
+pooled last --window runs)."""
 
-A FOLDER is read through its history index (store/history.py), which gains a line for any run
-dir it lacks; run dirs named one by one are read directly and no index is written.
-"""
+# (This docstring is `history --help`'s description.) Run dirs named one by one are read directly
+# and no index is written; the gate of --fail-on is compare's.
 
 from __future__ import annotations
 
@@ -24,9 +26,11 @@ from pytest_ponybench._cli.common import (
     GATE_FAILED,
     OK,
     Subparsers,
+    command,
     emit,
     label,
     load_records,
+    markdown_option,
     note,
 )
 from pytest_ponybench._cli.compare import apply_gate, gate_rules
@@ -43,16 +47,12 @@ TOP = 3  # slowest and costliest tasks shown per series
 
 
 def add(sub: Subparsers) -> None:
-    h = sub.add_parser(
+    h = command(
+        sub,
         "history",
+        run,
+        __doc__,
         help="a benchmark over many runs: series, trend, regressions, flaky tasks, a gate",
-        description="Read many runs of one benchmark: a FOLDER of run dirs (default runs/, through "
-        "its history.jsonl index, which gains a line for any run dir it lacks) or run dirs named one "
-        "by one. Prints the comparable series (same tasks and task hashes, agent, CLI version, judge "
-        "model and resource envelope; an arm's own hash may change) and why each broke, each arm's "
-        "pass rate per run with its 95% interval and a sparkline, the tasks that regressed or were "
-        "fixed since the run before, flaky tasks, the slowest and costliest tasks, and the newest run "
-        "against the last comparable run (or the pooled last --window runs).",
         epilog="Exit codes as for compare: 1 when a --fail-on rule fails or there is no comparable run "
         "to test against, 2 a usage or data error.",
     )
@@ -79,13 +79,12 @@ def add(sub: Subparsers) -> None:
         help="compare the newest run with the last K comparable runs pooled (default 1: the last one)",
     )
     out = h.add_mutually_exclusive_group()
-    out.add_argument("--markdown", action="store_true", help="Markdown, for a pull-request comment")
+    markdown_option(out, "Markdown, for a pull-request comment")
     out.add_argument("--json", action="store_true", help="everything as one JSON document (docs/history.md)")
     h.add_argument("--csv", metavar="PATH", help="also write one row per run, task, arm and model to PATH")
     h.add_argument(
         "--svg", metavar="PATH", help="also write each series' pass rate as an SVG sparkline to PATH"
     )
-    h.set_defaults(func=run)
 
 
 # -- what was found ----------------------------------------------------------------------------

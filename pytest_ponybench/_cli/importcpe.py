@@ -1,40 +1,28 @@
-"""`ponybench import-cpe EVALS_DIR`: a `claude plugin eval` suite written as task folders."""
+"""Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and graders/<name>.md)
+and write one task folder per case under TASKS_DIR, with [[graders]] and the case's agent settings
+in task.toml: its session offered the tools CPE's is, its judge asked as often. Prints the arm for
+the plugin and a checklist of what has no equivalent and of graders that never pass (also in each
+task's IMPORTED.md). Never overwrites a task folder; a case CPE would not run is skipped with its
+problems, as CPE skips it (--strict refuses the suite)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from pytest_ponybench._cli.common import OK, Subparsers
+from pytest_ponybench._cli.common import OK, Subparsers, axis_option, command, tasks_out_option
 from pytest_ponybench.errors import PonybenchError
 
 __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    i = sub.add_parser(
-        "import-cpe",
-        help="write a `claude plugin eval` suite as task folders",
-        description="Read a `claude plugin eval` suite (case.yaml, or prompt.md with front matter and "
-        "graders/<name>.md) and write one task folder per case under TASKS_DIR, with [[graders]] and the "
-        "case's agent settings in task.toml: its session offered the tools CPE's is, its judge asked as "
-        "often. Prints the arm for the plugin and a checklist of what has no equivalent and of graders "
-        "that never pass (also in each task's IMPORTED.md). Never overwrites a task folder; a case CPE "
-        "would not run is skipped with its problems, as CPE skips it (--strict refuses the suite).",
-    )
+    i = command(sub, "import-cpe", run, __doc__, help="write a `claude plugin eval` suite as task folders")
     i.add_argument(
         "evals_dir", metavar="EVALS_DIR", help="the eval dir (e.g. evals/), one case, or the plugin's root"
     )
-    i.add_argument(
-        "-o", "--out", default="benchmarks/tasks", metavar="TASKS_DIR", help="default benchmarks/tasks"
-    )
-    i.add_argument(
-        "--axis",
-        choices=("score", "correct"),
-        default="score",
-        help="what the graders decide: the cell's score only (default), or also its correct axis "
-        "(CPE's pass: every grader passes), which needs references that prove them",
-    )
+    tasks_out_option(i)
+    axis_option(i, "graders", "CPE's pass: every grader passes")
     i.add_argument(
         "--allow-scaffold",
         action="store_true",
@@ -60,7 +48,6 @@ def add(sub: Subparsers) -> None:
         action="store_true",
         help="refuse the whole suite when a case cannot be imported, instead of skipping that case",
     )
-    i.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

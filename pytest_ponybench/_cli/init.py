@@ -1,25 +1,23 @@
-"""`ponybench init [DIR]`: a repository opted in, writing only what is missing."""
+"""Write what a repository needs to benchmark with pytest-ponybench: the root conftest.py (the
+project's hooks), benchmarks/test_cells.py, four starter tasks (hidden checks, reply graders, tool
+path, a judge) whose references pass the selftest at once, and a [tool.ponybench] block in
+pyproject.toml (appended; a new pyproject.toml holding only it where there is none) with an arm for
+each Claude Code plugin found (.claude-plugin/plugin.json), or an example prompt arm. Never
+overwrites a file: what exists is reported and left as it is."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from pytest_ponybench._cli.common import OK, Subparsers
+from pytest_ponybench._cli.common import OK, Subparsers, command
 
 __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    init = sub.add_parser(
-        "init",
-        help="opt a repository in: conftest.py, starter tasks, [tool.ponybench]",
-        description="Write what a repository needs to benchmark with pytest-ponybench: the root "
-        "conftest.py (the project's hooks), benchmarks/test_cells.py, four starter tasks (hidden checks, "
-        "reply graders, tool path, a judge) whose references pass the selftest at once, and a "
-        "[tool.ponybench] block in pyproject.toml (appended; a new pyproject.toml holding only it where "
-        "there is none) with an arm for each Claude Code plugin found (.claude-plugin/plugin.json), or an "
-        "example prompt arm. Never overwrites a file: what exists is reported and left as it is.",
+    init = command(
+        sub, "init", run, __doc__, help="opt a repository in: conftest.py, starter tasks, [tool.ponybench]"
     )
     init.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the repository (default: here)")
     init.add_argument(
@@ -27,7 +25,6 @@ def add(sub: Subparsers) -> None:
         action="store_true",
         help="also copy the shipped suite (its tasks, fixtures and the example plugin) in, for editing",
     )
-    init.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,26 +1,22 @@
-"""`ponybench merge -o OUT RUN_DIR...`: shard run dirs of one grid joined into one run dir."""
+"""Join the run dirs of the shards of one grid (--shard I/N) into OUT, a run dir every command accepts.
+Refuses parts of different grids (task and arm hashes included), and parts of different claude
+versions or resources unless --allow-mixed. Exit 1 when cells of the grid have no record (a shard
+that never arrived) unless --allow-missing; OUT is written anyway, and pytest --resume OUT runs
+exactly the missing cells."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from pytest_ponybench._cli.common import GATE_FAILED, OK, Subparsers, note
+from pytest_ponybench._cli.common import GATE_FAILED, OK, Subparsers, command, note
 from pytest_ponybench.store import merge as merging
 
 __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    m = sub.add_parser(
-        "merge",
-        help="join shard run dirs of one grid into one run dir",
-        description="Join the run dirs of the shards of one grid (--shard I/N) into OUT, a run dir "
-        "every command accepts. Refuses parts of different grids (task and arm hashes included), and "
-        "parts of different claude versions or resources unless --allow-mixed. Exit 1 when cells of the grid "
-        "have no record (a shard that never arrived) unless --allow-missing; OUT is written anyway, "
-        "and pytest --resume OUT runs exactly the missing cells.",
-    )
+    m = command(sub, "merge", run, __doc__, help="join shard run dirs of one grid into one run dir")
     m.add_argument("runs", nargs="+", metavar="RUN_DIR", help="the shards' run dirs")
     m.add_argument("-o", "--out", required=True, metavar="OUT", help="the merged run dir (new or empty)")
     m.add_argument(
@@ -29,7 +25,6 @@ def add(sub: Subparsers) -> None:
         help="merge parts run by different claude versions or with different resources (recorded)",
     )
     m.add_argument("--allow-missing", action="store_true", help="exit 0 even when cells have no record")
-    m.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,11 +1,16 @@
-"""`ponybench mutate`: mutation testing of the tasks' checks, each task's figure written into
-its mutants.toml (which the selftest prints)."""
+"""Mutate each scored task's passing references where they add code (Python and JavaScript:
+comparisons, guards, sanitizer calls, regex anchors, constants, ...) and score every mutant with the
+task's hidden checks in the sandboxed scorer; a mutant is killed when it is scored not correct or
+not safe. Prints each task's figure and every survivor with its diff, and writes the figure into the
+task's mutants.toml (the selftest prints it). Mark a survivor no check can tell from the reference
+in [equivalent] there (id = "why"). Exit 1 when a task is below the goal or a reference fails
+unmutated."""
 
 from __future__ import annotations
 
 import argparse
 
-from pytest_ponybench._cli.common import Subparsers, project_folders
+from pytest_ponybench._cli.common import Subparsers, command, folder_options, project_folders
 from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.mutation.runner import DEFAULT_GOAL, DEFAULT_MAX_MUTANTS, DEFAULT_TIMEOUT_S
 
@@ -13,16 +18,12 @@ __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    mutate = sub.add_parser(
+    mutate = command(
+        sub,
         "mutate",
+        run,
+        __doc__,
         help="mutation testing of the tasks' checks: how many small bugs do they catch?",
-        description="Mutate each scored task's passing references where they add code (Python and "
-        "JavaScript: comparisons, guards, sanitizer calls, regex anchors, constants, ...) and score "
-        "every mutant with the task's hidden checks in the sandboxed scorer; a mutant is killed when "
-        "it is scored not correct or not safe. Prints each task's figure and every survivor with its "
-        "diff, and writes the figure into the task's mutants.toml (the selftest prints it). Mark a "
-        'survivor no check can tell from the reference in [equivalent] there (id = "why"). Exit 1 '
-        "when a task is below the goal or a reference fails unmutated.",
     )
     mutate.add_argument(
         "--tasks", default="", metavar="IDS", help="task ids, comma-separated (default: every scored task)"
@@ -56,11 +57,7 @@ def add(sub: Subparsers) -> None:
     )
     mutate.add_argument("--list", action="store_true", help="list the mutants and their diffs, score nothing")
     mutate.add_argument("--no-write", action="store_true", help="do not update the tasks' mutants.toml")
-    mutate.add_argument("--tasks-dir", metavar="DIR", help="the tasks folder (default from ./pyproject.toml)")
-    mutate.add_argument(
-        "--fixtures-dir", metavar="DIR", help="the fixtures folder (default from ./pyproject.toml)"
-    )
-    mutate.set_defaults(func=run)
+    folder_options(mutate, fixtures=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,52 +1,37 @@
-"""`ponybench noise RUN_DIR`: the noise floor, the smallest change the run could decide."""
+"""The smallest pass-rate and cost change the run could decide with 80%% power, per model: from the
+baseline's run-to-run noise, from each comparison's own spread, and measured by an A/A twin (an arm
+with the baseline's content) where the run has one."""
 
 from __future__ import annotations
 
 import argparse
 
 from pytest_ponybench._cli.common import (
-    BASELINE_HELP,
     OK,
-    RUN_DIR_HELP,
     Subparsers,
+    command,
     load_records,
     note,
-    pick_baseline,
+    one_run_arguments,
     procedure_of,
-    procedure_options,
     require_records,
+    required_baseline,
 )
 from pytest_ponybench.analysis import noise, verdict
-from pytest_ponybench.errors import PonybenchError
 
 __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    n = sub.add_parser(
-        "noise",
-        help="the noise floor: the smallest change the run could decide",
-        description="The smallest pass-rate and cost change the run could decide with 80%% power, "
-        "per model: from the baseline's run-to-run noise, from each comparison's own spread, and "
-        "measured by an A/A twin (an arm with the baseline's content) where the run has one.",
-    )
-    n.add_argument("run_dir", metavar="RUN_DIR", help=RUN_DIR_HELP)
-    n.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
-    procedure_options(n)
-    n.set_defaults(func=run)
+    n = command(sub, "noise", run, __doc__, help="the noise floor: the smallest change the run could decide")
+    one_run_arguments(n)
 
 
 def run(args: argparse.Namespace) -> int:
     """The run's noise floor: the smallest pass and cost change it could decide, per model."""
     records = load_records(args.run_dir)
     require_records(records, args.run_dir)
-    baseline = pick_baseline(records, args.baseline, args.run_dir)
-    if baseline is None:
-        arms = verdict.arms_of(records)
-        raise PonybenchError(
-            f"no arm named 'baseline' in {args.run_dir}; pick the baseline with --baseline "
-            f"(arms present: {', '.join(arms)})"
-        )
+    baseline = required_baseline(records, args.baseline, args.run_dir)
     primary, family = procedure_of(args, records, args.run_dir)
     rows = verdict.arm_verdicts(records, baseline, primary=primary, family=family)
     found = noise.floors(records, baseline, primary=primary, family=family, rows=rows)

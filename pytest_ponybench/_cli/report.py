@@ -1,4 +1,5 @@
-"""`ponybench report RUN_DIR`: the run's HTML report, written while no session writes the run."""
+"""Write a self-contained HTML report of a run dir (verdicts, plots, every cell with its transcript,
+diff and failed checks, arms side by side); open it from the file system. Reads the run dir only."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import argparse
 from pathlib import Path
 
 from pytest_ponybench._cli.common import (
-    BASELINE_HELP,
     OK,
     Subparsers,
+    baseline_option,
+    command,
     load_records,
     require_records,
     write_html,
@@ -20,13 +22,7 @@ __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    r = sub.add_parser(
-        "report",
-        help="write the HTML report of a run dir",
-        description="Write a self-contained HTML report of a run dir (verdicts, plots, every cell "
-        "with its transcript, diff and failed checks, arms side by side); open it from the file "
-        "system. Reads the run dir only.",
-    )
+    r = command(sub, "report", run, __doc__, help="write the HTML report of a run dir")
     r.add_argument(
         "run_dir", nargs="?", metavar="RUN_DIR", help="runs/<stamp>, a rescore-<stamp>/ or a merged run dir"
     )
@@ -38,8 +34,7 @@ def add(sub: Subparsers) -> None:
     r.add_argument(
         "-o", "--out", metavar="PATH", help="the page (default RUN_DIR/report.html); cell files go beside it"
     )
-    r.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
-    r.set_defaults(func=run)
+    baseline_option(r)
 
 
 def run(args: argparse.Namespace) -> int:

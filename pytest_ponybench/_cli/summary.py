@@ -1,20 +1,19 @@
-"""`ponybench summary RUN_DIR`: the summary table, the grading lines and the verdict of one run."""
+"""Print the summary table and the verdict block of a run dir."""
 
 from __future__ import annotations
 
 import argparse
 
 from pytest_ponybench._cli.common import (
-    BASELINE_HELP,
     OK,
-    RUN_DIR_HELP,
     Subparsers,
+    command,
     emit,
     load_records,
     note,
+    one_run_arguments,
     pick_baseline,
     procedure_of,
-    procedure_options,
     run_verdicts,
 )
 from pytest_ponybench.analysis import agents, health, report, verdict
@@ -23,16 +22,8 @@ __all__ = ["add", "run"]
 
 
 def add(sub: Subparsers) -> None:
-    p = sub.add_parser(
-        "summary",
-        help="the summary table and the verdict of one run dir",
-        description="Print the summary table and the verdict block of a run dir.",
-    )
-    p.add_argument("run_dir", metavar="RUN_DIR", help=RUN_DIR_HELP)
-    p.add_argument("--baseline", metavar="ARM", help=BASELINE_HELP)
-    p.add_argument("--markdown", action="store_true", help="Markdown, to paste into a pull request")
-    procedure_options(p)
-    p.set_defaults(func=run)
+    p = command(sub, "summary", run, __doc__, help="the summary table and the verdict of one run dir")
+    one_run_arguments(p, markdown=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,12 +1,14 @@
-"""`ponybench task new NAME`: a task folder scaffolded around a placeholder that passes the
-selftest."""
+"""Write benchmarks/tasks/NAME (or [tool.ponybench] tasks of ./pyproject.toml): task.toml with every
+key commented, prompt.md, seed/, good/, bad/ and checks/, around a small placeholder task that
+passes the selftest, whose summary then says what the references still lack. Refuses an existing
+folder and a bad name."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from pytest_ponybench._cli.common import OK, Subparsers, project_folders
+from pytest_ponybench._cli.common import OK, Subparsers, command, folder_options, project_folders
 
 __all__ = ["add", "run"]
 
@@ -14,14 +16,7 @@ __all__ = ["add", "run"]
 def add(sub: Subparsers) -> None:
     task = sub.add_parser("task", help="task folders: `task new NAME` scaffolds one")
     task_sub = task.add_subparsers(dest="task_command", metavar="{new}", required=True)
-    new = task_sub.add_parser(
-        "new",
-        help="scaffold a task folder",
-        description="Write benchmarks/tasks/NAME (or [tool.ponybench] tasks of ./pyproject.toml): "
-        "task.toml with every key commented, prompt.md, seed/, good/, bad/ and checks/, around a small "
-        "placeholder task that passes the selftest, whose summary then says what the references still "
-        "lack. Refuses an existing folder and a bad name.",
-    )
+    new = command(task_sub, "new", run, __doc__, help="scaffold a task folder")
     new.add_argument(
         "name", metavar="NAME", help="the task id: letters, digits, _ and -, starting with a letter"
     )
@@ -42,8 +37,7 @@ def add(sub: Subparsers) -> None:
         metavar="REPO",
         help="with --kind fixture: the folder under fixtures/ (default NAME; a new one gets a README)",
     )
-    new.add_argument("--tasks-dir", metavar="DIR", help="the tasks folder (default from ./pyproject.toml)")
-    new.set_defaults(func=run)
+    folder_options(new)
 
 
 def run(args: argparse.Namespace) -> int:

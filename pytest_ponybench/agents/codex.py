@@ -40,17 +40,12 @@ from pytest_ponybench.agents.common import (
     OtherCli,
     appended,
     base_env,
-    result_invalid,
-    unmapped_policy,
 )
 from pytest_ponybench.agents.dialect import CODEX
 from pytest_ponybench.agents.install import agent_placements, lay_arm
-from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.policy import AgentPolicy
-from pytest_ponybench.core.records import CellError
-from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = ["Codex", "DISABLED", "KEY_ENV", "PROVIDER", "template_model", "toml_value"]
 
@@ -117,9 +112,9 @@ class Codex(OtherCli):
     packages: tuple[str, ...] = ("@openai/codex",)
     install_hint = "npm install -g @openai/codex@0.171.0"
     offline_only = True  # its Responses API has no live upstream at the gateway yet
-
-    def version(self, binary: str) -> str | None:
-        return version_line(binary)
+    label = "Codex"
+    missing_result = "no finished turn"
+    parse = staticmethod(codex_stream.parse)
 
     def command(
         self, binary: str, spec: SessionSpec, arm: Arm, policy: AgentPolicy | None = None
@@ -200,9 +195,6 @@ class Codex(OtherCli):
         `~/.agents/skills`."""
         return lay_arm(arm, workspace, home, agent_placements(arm, ".codex/AGENTS.md"))
 
-    def readable(self) -> list[Path]:
-        return []
-
     def arm_refusal(self, arm: Arm) -> str | None:
         for part in arm.parts:
             if part.kind in _CLAUDE_ONLY:
@@ -213,18 +205,3 @@ class Codex(OtherCli):
                     "cannot prove they reached the model"
                 )
         return None
-
-    def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        return unmapped_policy(policy, "Codex")
-
-    def parse(self, stream: Path) -> Transcript:
-        return codex_stream.parse(stream)
-
-    def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        return result_invalid("codex", "no finished turn", transcript, run, stderr_tail)
-
-    def gateway_session(self, transcript: Transcript) -> str | None:
-        return transcript.session_id  # its requests carry session-id
-
-    def hook_events(self, home: Path) -> list[HookEvent]:
-        return []

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.process import Run
+from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
 from pytest_ponybench.core.records import CellError, ErrorKind
-from pytest_ponybench.core.transcript import Transcript
+from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = [
     "OtherCli",
@@ -130,11 +131,35 @@ def api_error_status(transcript: Transcript) -> int | None:
 
 class OtherCli:
     """What the CLIs beside Claude Code share: no conversation continued and no MCP mocks
-    served (a task with either is refused for them before any cell), the API error read from
-    the transcript, and what reached the model proven at the gateway by the pre-flight."""
+    served (a task with either is refused for them before any cell), a task's tool policy
+    refused (its names are Claude Code's), a session with no result or an API error's invalid,
+    the API error read from the transcript, the version from `--version`, no hooks of their own
+    and nothing to read outside the cell (unless the adapter says otherwise), and what reached
+    the model proven at the gateway by the pre-flight."""
 
+    name: str
+    label: str  # the CLI's name in a refusal
+    missing_result: str  # what its stream lacks when the session ended with no result
     resumes = False
     serves_mcp = False
+
+    def version(self, binary: str) -> str | None:
+        return version_line(binary)
+
+    def readable(self) -> list[Path]:
+        return []
+
+    def policy_refusal(self, policy: AgentPolicy) -> str | None:
+        return unmapped_policy(policy, self.label)
+
+    def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
+        return result_invalid(self.name, self.missing_result, transcript, run, stderr_tail)
+
+    def gateway_session(self, transcript: Transcript) -> str | None:
+        return transcript.session_id  # its requests carry the session's id
+
+    def hook_events(self, home: Path) -> list[HookEvent]:
+        return []
 
     def continuation(self, spec: SessionSpec, transcript: Transcript) -> str | None:
         return None

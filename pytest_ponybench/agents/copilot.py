@@ -45,12 +45,9 @@ from pytest_ponybench.agents.common import (
     OtherCli,
     appended,
     base_env,
-    result_invalid,
-    unmapped_policy,
 )
 from pytest_ponybench.agents.dialect import COPILOT
 from pytest_ponybench.agents.install import agent_placements, lay_arm
-from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.agents.streamread import bounded_lines
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
@@ -142,9 +139,9 @@ class Copilot(OtherCli):
     packages: tuple[str, ...] = (PACKAGE,)
     install_hint = "npm install -g @github/copilot@1.0.102"
     offline_only = False
-
-    def version(self, binary: str) -> str | None:
-        return version_line(binary)
+    label = "Copilot CLI"
+    missing_result = "no result event"
+    parse = staticmethod(copilot_stream.parse)
 
     def command(
         self, binary: str, spec: SessionSpec, arm: Arm, policy: AgentPolicy | None = None
@@ -224,15 +221,6 @@ class Copilot(OtherCli):
             if part.kind in _CLAUDE_ONLY:
                 return f"a {part.kind} part is Claude Code's own; Copilot CLI has no equivalent"
         return None
-
-    def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        return unmapped_policy(policy, "Copilot CLI")
-
-    def parse(self, stream: Path) -> Transcript:
-        return copilot_stream.parse(stream)
-
-    def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        return result_invalid("copilot", "no result event", transcript, run, stderr_tail)
 
     def not_applied(self, arm: Arm, transcript: Transcript) -> CellError | None:
         """A plugin whose skills the session did not list was not loaded."""

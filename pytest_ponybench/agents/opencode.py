@@ -42,16 +42,11 @@ from pytest_ponybench.agents.common import (
     OtherCli,
     appended,
     base_env,
-    result_invalid,
-    unmapped_policy,
 )
 from pytest_ponybench.agents.dialect import OPENCODE
 from pytest_ponybench.agents.install import agent_placements, lay_arm, plugin_brings, plugin_mcp_servers
-from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
-from pytest_ponybench.core.records import CellError
-from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = ["CONFIG_DIR", "INSTRUCTIONS", "OpenCode", "mcp_servers"]
 
@@ -92,9 +87,9 @@ class OpenCode(OtherCli):
     packages: tuple[str, ...] = ("opencode-ai",)
     install_hint = "npm install -g opencode-ai@1.18.33"
     offline_only = False
-
-    def version(self, binary: str) -> str | None:
-        return version_line(binary)
+    label = "OpenCode"
+    missing_result = "no finished step"
+    parse = staticmethod(opencode_stream.parse)
 
     def command(
         self, binary: str, spec: SessionSpec, arm: Arm, policy: AgentPolicy | None = None
@@ -170,9 +165,6 @@ class OpenCode(OtherCli):
         a plugin's own) into `~/.agents/skills`."""
         return lay_arm(arm, workspace, home, agent_placements(arm, USER_MEMORY, plugin_skills=True))
 
-    def readable(self) -> list[Path]:
-        return []
-
     def arm_refusal(self, arm: Arm) -> str | None:
         for part in arm.parts:
             if part.kind in _CLAUDE_ONLY:
@@ -186,18 +178,3 @@ class OpenCode(OtherCli):
                         "run (it gets a plugin's skills and MCP servers)"
                     )
         return None
-
-    def policy_refusal(self, policy: AgentPolicy) -> str | None:
-        return unmapped_policy(policy, "OpenCode")
-
-    def parse(self, stream: Path) -> Transcript:
-        return opencode_stream.parse(stream)
-
-    def invalid(self, transcript: Transcript, run: Run, stderr_tail: str) -> CellError | None:
-        return result_invalid("opencode", "no finished step", transcript, run, stderr_tail)
-
-    def gateway_session(self, transcript: Transcript) -> str | None:
-        return transcript.session_id  # its requests carry x-session-id
-
-    def hook_events(self, home: Path) -> list[HookEvent]:
-        return []

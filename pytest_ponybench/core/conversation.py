@@ -77,6 +77,14 @@ class History:
         return "\n\n".join(text for _, text in self.messages)
 
 
+def _file_of(folder: Path, named: object) -> Path | None:
+    """The file of the task folder a key names (relative, inside it, not a link), else None."""
+    if not isinstance(named, str) or Path(named).is_absolute() or ".." in Path(named).parts:
+        return None
+    path = folder / named
+    return path if path.is_file() and not path.is_symlink() else None
+
+
 def _prompt_of(table: Mapping[str, Any], folder: Path, where: str, problem: Problem) -> str | None:
     given, named = table.get("prompt"), table.get("prompt_file")
     if (given is None) == (named is None):
@@ -87,14 +95,8 @@ def _prompt_of(table: Mapping[str, Any], folder: Path, where: str, problem: Prob
             problem(f"{where}: key 'prompt' must be a non-empty string, not {excerpt(given)}")
             return None
         return given.strip()
-    path = folder / str(named)
-    if (
-        not isinstance(named, str)
-        or Path(named).is_absolute()
-        or ".." in Path(named).parts
-        or not path.is_file()
-        or path.is_symlink()
-    ):
+    path = _file_of(folder, named)
+    if path is None:
         problem(f"{where}: key 'prompt_file' must name a file of the task folder, not {excerpt(named)}")
         return None
     try:
@@ -162,14 +164,8 @@ def parse_history(raw: object, folder: Path, problem: Problem) -> History | None
     if raw is None:
         return None
     where = "task.toml: key 'history'"
-    path = folder / str(raw)
-    if (
-        not isinstance(raw, str)
-        or Path(raw).is_absolute()
-        or ".." in Path(raw).parts
-        or not path.is_file()
-        or path.is_symlink()
-    ):
+    path = _file_of(folder, raw)
+    if path is None:
         problem(f"{where} must name a file of the task folder (a session's JSON lines), not {excerpt(raw)}")
         return None
     if path.stat().st_size > MAX_HISTORY_BYTES:
@@ -198,4 +194,4 @@ def parse_history(raw: object, folder: Path, problem: Problem) -> History | None
     if not messages:
         problem(f"{raw}: holds no user or assistant message to continue")
         return None
-    return History(Path(raw).name, data, tuple(messages))
+    return History(path.name, data, tuple(messages))

@@ -15,14 +15,15 @@ from typing import Any
 
 from pytest_ponybench.core.transcript import Usage
 
-__all__ = ["Answer", "FrameReading", "KEEP_CHARS", "MAX_BODY", "MAX_FRAME", "Reading", "usage_of"]
+__all__ = ["Answer", "FrameReading", "KEEP_CHARS", "MAX_BODY", "MAX_FRAME", "Reading", "as_int", "usage_of"]
 
 KEEP_CHARS = 1_000_000  # of the content kept for the log and the tool-call cross-check
 MAX_FRAME = 8_000_000  # an event longer than this is not parsed (its bytes still pass)
 MAX_BODY = 32_000_000  # a JSON answer longer than this is not parsed
 
 
-def _int(value: Any) -> int:
+def as_int(value: Any) -> int:
+    """A number of the wire as an int; anything else (a bool, a string, null) 0."""
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
@@ -32,7 +33,7 @@ def usage_of(value: Any, base: Usage | None = None) -> Usage:
     old = base or Usage()
 
     def pick(key: str, was: int) -> int:
-        return _int(given[key]) if key in given and given[key] is not None else was
+        return as_int(given[key]) if key in given and given[key] is not None else was
 
     return Usage(
         input_tokens=pick("input_tokens", old.input_tokens),
@@ -71,11 +72,34 @@ class FrameReading:
         self._skipping = False  # inside an event too long to parse: drop to its end
         self._kept = 0
 
-    def _event(self, frame: bytes) -> None:
+    def _event(self, event: dict[str, Any]) -> None:
         raise NotImplementedError
 
     def _whole(self, body: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    def _frame(self, frame: bytes) -> None:
+        """One server-sent event: its data lines as one JSON object, else nothing."""
+        data = [line[5:].strip() for line in frame.split(b"\n") if line.startswith(b"data:")]
+        if not data:
+            return
+        try:
+            event = json.loads(b"\n".join(data))
+        except (ValueError, RecursionError):
+            return
+        if isinstance(event, dict):
+            self._event(event)
+
+    def _keep(self, block: dict[str, Any], index: int | None = None) -> None:
+        """A content block kept for the log, while the cap allows (`_index`: the wire's own index,
+        else its place)."""
+        size = len(json.dumps(block, default=str))
+        if self._kept + size > KEEP_CHARS:
+            self.answer.cut = True
+            return
+        self._kept += size
+        block["_index"] = len(self.answer.content) if index is None else index
+        self.answer.content.append(block)
 
     def feed(self, data: bytes) -> None:
         if not self.sse:
@@ -97,7 +121,7 @@ class FrameReading:
             if self._skipping:
                 self._skipping = False
                 continue
-            self._event(frame)
+            self._frame(frame)
 
     def finish(self) -> Answer:
         if not self.sse and not self._skipping and self._buffer:
@@ -108,7 +132,7 @@ class FrameReading:
             if isinstance(message, dict):
                 self._whole(message)
         elif self.sse and self._buffer.strip() and not self._skipping:
-            self._event(bytes(self._buffer))
+            self._frame(bytes(self._buffer))
         self._buffer.clear()
         return self.answer
 
@@ -139,16 +163,7 @@ class Reading(FrameReading):
                 self._keep(dict(block))
         self.answer.complete = True
 
-    def _event(self, frame: bytes) -> None:
-        data = [line[5:].strip() for line in frame.split(b"\n") if line.startswith(b"data:")]
-        if not data:
-            return
-        try:
-            event = json.loads(b"\n".join(data))
-        except (ValueError, RecursionError):
-            return
-        if not isinstance(event, dict):
-            return
+    def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         answer = self.answer
         if kind == "message_start" and isinstance(event.get("message"), dict):
@@ -156,15 +171,15 @@ class Reading(FrameReading):
             answer.usage = usage_of(message.get("usage"))
             answer.model = message.get("model") if isinstance(message.get("model"), str) else None
         elif kind == "content_block_start" and isinstance(event.get("content_block"), dict):
-            index = _int(event.get("index"))
+            index = as_int(event.get("index"))
             block = dict(event["content_block"])
             if block.get("type") == "tool_use":
                 self._partial[index] = []
             self._keep(block, index)
         elif kind == "content_block_delta" and isinstance(event.get("delta"), dict):
-            self._delta(_int(event.get("index")), event["delta"])
+            self._delta(as_int(event.get("index")), event["delta"])
         elif kind == "content_block_stop":
-            self._close(_int(event.get("index")))
+            self._close(as_int(event.get("index")))
         elif kind == "message_delta":
             answer.usage = usage_of(event.get("usage"), answer.usage)
             delta = event.get("delta")
@@ -174,15 +189,6 @@ class Reading(FrameReading):
             answer.complete = True
         elif kind == "error":
             answer.error = event.get("error") if isinstance(event.get("error"), dict) else event
-
-    def _keep(self, block: dict[str, Any], index: int | None = None) -> None:
-        size = len(json.dumps(block, default=str))
-        if self._kept + size > KEEP_CHARS:
-            self.answer.cut = True
-            return
-        self._kept += size
-        block["_index"] = len(self.answer.content) if index is None else index
-        self.answer.content.append(block)
 
     def _block(self, index: int) -> dict[str, Any] | None:
         return next((b for b in reversed(self.answer.content) if b.get("_index") == index), None)

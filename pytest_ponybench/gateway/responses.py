@@ -15,23 +15,19 @@ import json
 from typing import Any
 
 from pytest_ponybench.core.transcript import Usage
-from pytest_ponybench.gateway.anthropic import KEEP_CHARS, FrameReading
+from pytest_ponybench.gateway.anthropic import FrameReading, as_int
 
 __all__ = ["ResponsesReading", "usage_of"]
-
-
-def _int(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
 def usage_of(value: Any) -> Usage:
     given: dict[str, Any] = value if isinstance(value, dict) else {}
     details = given.get("input_tokens_details")
-    cached = _int(details.get("cached_tokens")) if isinstance(details, dict) else 0
-    total = _int(given.get("input_tokens"))
+    cached = as_int(details.get("cached_tokens")) if isinstance(details, dict) else 0
+    total = as_int(given.get("input_tokens"))
     return Usage(
         input_tokens=max(0, total - cached),
-        output_tokens=_int(given.get("output_tokens")),
+        output_tokens=as_int(given.get("output_tokens")),
         cache_read_tokens=cached,
         cache_write_tokens=0,
     )
@@ -41,13 +37,7 @@ def _block(item: dict[str, Any]) -> dict[str, Any] | None:
     """An output item as the content block the log and the tool-call cross-check read."""
     kind = item.get("type")
     if kind == "message":
-        parts = item.get("content")
-        text = (
-            "".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
-            if isinstance(parts, list)
-            else ""
-        )
-        return {"type": "text", "text": text}
+        return {"type": "text", "text": _texts(item.get("content"), "")}
     if kind == "custom_tool_call":
         return {
             "type": "tool_use",
@@ -67,14 +57,15 @@ def _block(item: dict[str, Any]) -> dict[str, Any] | None:
             "input": given,
         }
     if kind == "reasoning":
-        summary = item.get("summary")
-        text = (
-            " ".join(str(s.get("text", "")) for s in summary if isinstance(s, dict))
-            if isinstance(summary, list)
-            else ""
-        )
-        return {"type": "thinking", "thinking": text}
+        return {"type": "thinking", "thinking": _texts(item.get("summary"), " ")}
     return None
+
+
+def _texts(parts: Any, sep: str) -> str:
+    """The texts of an item's parts (a message's content, a reasoning's summary), joined."""
+    if not isinstance(parts, list):
+        return ""
+    return sep.join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
 
 
 class ResponsesReading(FrameReading):
@@ -83,19 +74,10 @@ class ResponsesReading(FrameReading):
     def _whole(self, body: dict[str, Any]) -> None:
         self._response(body)
 
-    def _event(self, frame: bytes) -> None:
-        data = [line[5:].strip() for line in frame.split(b"\n") if line.startswith(b"data:")]
-        if not data:
-            return
-        try:
-            event = json.loads(b"\n".join(data))
-        except (ValueError, RecursionError):
-            return
-        if not isinstance(event, dict):
-            return
+    def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "response.output_item.done" and isinstance(event.get("item"), dict):
-            self._keep(event["item"])
+            self._item(event["item"])
         elif kind in ("response.completed", "response.incomplete") and isinstance(
             event.get("response"), dict
         ):
@@ -116,7 +98,7 @@ class ResponsesReading(FrameReading):
             return
         for item in body.get("output") or []:
             if isinstance(item, dict):
-                self._keep(item)
+                self._item(item)
         self._finished(body)
 
     def _finished(self, response: dict[str, Any]) -> None:
@@ -126,13 +108,7 @@ class ResponsesReading(FrameReading):
         self.answer.stop_reason = "tool_use" if calls else (str(status) if isinstance(status, str) else None)
         self.answer.complete = True
 
-    def _keep(self, item: dict[str, Any]) -> None:
+    def _item(self, item: dict[str, Any]) -> None:
         block = _block(item)
-        if block is None:
-            return
-        size = len(json.dumps(block, default=str))
-        if self._kept + size > KEEP_CHARS:
-            self.answer.cut = True
-            return
-        self._kept += size
-        self.answer.content.append({**block, "_index": len(self.answer.content)})
+        if block is not None:
+            self._keep(block)

@@ -29,12 +29,12 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Protocol, cast
 
 from pytest_ponybench._util.paths import PROBES
+from pytest_ponybench._util.serving import Handler, Served, serve_in_thread
 from pytest_ponybench.core.bounded import bounded_value
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.prices import cost_usd, list_price
@@ -137,7 +137,7 @@ class Seat:
         return seen, messages[seen:]
 
 
-class Gateway:
+class Gateway(Served):
     """The gateway of one process; start once, `open` a seat per session, `close` it after."""
 
     def __init__(self) -> None:
@@ -166,15 +166,8 @@ class Gateway:
         os.chmod(self.socket, 0o666)  # a confined cell's user may be mapped to nobody
         tcp = _TcpFront(("127.0.0.1", 0), self)
         for server in (unix, tcp):
-            thread = threading.Thread(
-                target=server.serve_forever,
-                kwargs={"poll_interval": 0.1},
-                name="ponybench-gateway",
-                daemon=True,
-            )
-            thread.start()
+            self._threads.append(serve_in_thread(server, "ponybench-gateway"))
             self._servers.append(server)
-            self._threads.append(thread)
 
     def stop(self) -> None:
         servers, self._servers = self._servers, []
@@ -189,15 +182,6 @@ class Gateway:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
         self.stopping.clear()
-
-    def __enter__(self) -> Gateway:
-        self.start()
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     @property
     def socket(self) -> Path:
@@ -450,46 +434,20 @@ def _estimate(model: str, body_bytes: int) -> float:
 # ---------------------------------------------------------------- HTTP
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Reads a request, hands it to the gateway, writes what the gateway relays."""
+class _Handler(Handler):
+    """Reads a request, hands it to the gateway, writes what the gateway relays (each seat's log
+    is the record)."""
 
-    protocol_version = "HTTP/1.1"
     server_version = "ponybench-gateway/1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # each seat's log is the record
+    body_limit = _BODY_LIMIT
 
     @property
     def gateway(self) -> Gateway:
         return cast(Any, self.server).gateway  # type: ignore[no-any-return]
 
-    def do_HEAD(self) -> None:
-        self._serve()
-
-    def do_GET(self) -> None:
-        self._serve()
-
-    def do_POST(self) -> None:
-        self._serve()
-
-    def _read_body(self) -> bytes | None:
-        if self.headers.get("transfer-encoding", "").lower() == "chunked":
-            parts, size = [], 0
-            while chunk := int(self.rfile.readline(1024).split(b";")[0].strip() or b"0", 16):
-                size += chunk
-                if size > _BODY_LIMIT:
-                    return None
-                parts.append(self.rfile.read(chunk))
-                self.rfile.readline(1024)
-            while self.rfile.readline(1024).strip():
-                pass
-            return b"".join(parts)
-        length = int(self.headers.get("content-length") or 0)
-        return None if length > _BODY_LIMIT else self.rfile.read(length)
-
     def _serve(self) -> None:
         try:
-            body = self._read_body()
+            body = self.read_body()
         except ValueError:
             self.answer_error(400, "invalid_request_error", "ponybench gateway: a malformed request body")
             return

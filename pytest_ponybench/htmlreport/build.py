@@ -36,6 +36,7 @@ from markupsafe import Markup
 
 from pytest_ponybench import __version__
 from pytest_ponybench.analysis import health, report, stats, verdict
+from pytest_ponybench.analysis.verdict.blocks import pass_rate_text
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.graders.cell import outcomes_of
 from pytest_ponybench.core.records import Record, is_valid, latest, number, tokens
@@ -203,8 +204,7 @@ def _pass_text(totals: Mapping[tuple[str, str], Mapping[str, Any]], model: str, 
     if not row or not n:
         return f"{arm} no valid cell"
     k = round(float(row["passed"] or 0) * n)
-    ci = stats.wilson(k, n)
-    return f"{arm} {k}/{n} ({100 * k / n:.0f}%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%)"
+    return f"{arm} {pass_rate_text(k, n)}"
 
 
 def _verdict_blocks(

@@ -77,6 +77,22 @@ REFUSED = (
 )
 UNSUPPORTED = ("clone3", "io_uring_setup", "io_uring_enter", "io_uring_register")
 
+# Calls added since Linux 5.1 have one number on every architecture (the unified table).
+_UNIFIED = {
+    "io_uring_setup": 425,
+    "io_uring_enter": 426,
+    "io_uring_register": 427,
+    "open_tree": 428,
+    "move_mount": 429,
+    "fsopen": 430,
+    "fsconfig": 431,
+    "fsmount": 432,
+    "fspick": 433,
+    "clone3": 435,
+    "pidfd_getfd": 438,
+    "mount_setattr": 442,
+}
+
 # Syscall numbers: x86_64 (arch/x86/entry/syscalls/syscall_64.tbl) and aarch64 (asm-generic).
 _NUMBERS: dict[str, tuple[int, dict[str, int]]] = {
     "x86_64": (
@@ -112,18 +128,7 @@ _NUMBERS: dict[str, tuple[int, dict[str, int]]] = {
             "kexec_file_load": 320,
             "bpf": 321,
             "userfaultfd": 323,
-            "io_uring_setup": 425,
-            "io_uring_enter": 426,
-            "io_uring_register": 427,
-            "open_tree": 428,
-            "move_mount": 429,
-            "fsopen": 430,
-            "fsconfig": 431,
-            "fsmount": 432,
-            "fspick": 433,
-            "clone3": 435,
-            "pidfd_getfd": 438,
-            "mount_setattr": 442,
+            **_UNIFIED,
         },
     ),
     "aarch64": (
@@ -159,18 +164,7 @@ _NUMBERS: dict[str, tuple[int, dict[str, int]]] = {
             "bpf": 280,
             "userfaultfd": 282,
             "kexec_file_load": 294,
-            "io_uring_setup": 425,
-            "io_uring_enter": 426,
-            "io_uring_register": 427,
-            "open_tree": 428,
-            "move_mount": 429,
-            "fsopen": 430,
-            "fsconfig": 431,
-            "fsmount": 432,
-            "fspick": 433,
-            "clone3": 435,
-            "pidfd_getfd": 438,
-            "mount_setattr": 442,
+            **_UNIFIED,
         },
     ),
 }

@@ -22,12 +22,12 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import ThreadingHTTPServer
 from typing import Any, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from pytest_ponybench._util import textfiles
+from pytest_ponybench._util.serving import Handler, Served, serve_in_thread
 from pytest_ponybench.offline import agents, wire
 from pytest_ponybench.offline import responses as offline_responses
 from pytest_ponybench.offline.script import CellScript, CellState
@@ -52,7 +52,7 @@ class Request:
 # ---------------------------------------------------------------- the server
 
 
-class OfflineServer:
+class OfflineServer(Served):
     """One per process; serves many cells at once, told apart by the /cell/<id> path prefix."""
 
     def __init__(self, latency_s: float = 0.0) -> None:
@@ -67,13 +67,7 @@ class OfflineServer:
         if self._httpd is not None:
             return
         self._httpd = _HTTPServer(self)
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.1},
-            name="ponybench-offline",
-            daemon=True,
-        )
-        self._thread.start()
+        self._thread = serve_in_thread(self._httpd, "ponybench-offline")
 
     def stop(self) -> None:
         httpd, self._httpd = self._httpd, None
@@ -85,15 +79,6 @@ class OfflineServer:
         httpd.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)
-
-    def __enter__(self) -> OfflineServer:
-        self.start()
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     @property
     def base_url(self) -> str:
@@ -179,7 +164,7 @@ class OfflineServer:
         record["reply"] = answer.describe
         self._log(cell, record)
         if responses and isinstance(asked, dict):
-            return self._respond_responses(cell, answer, asked, request.raw)
+            return self._respond(cell, answer, asked, request.raw, responses=True)
         return self._respond(cell, answer, fields, request.raw)
 
     # ------------------------------------------------------------ answering
@@ -209,42 +194,36 @@ class OfflineServer:
         return answer
 
     def _respond(
-        self, cell: CellState, answer: agents.Answer, fields: dict[str, Any], raw: bytes
+        self,
+        cell: CellState,
+        answer: agents.Answer,
+        fields: dict[str, Any],
+        raw: bytes,
+        responses: bool = False,
     ) -> wire.Response | wire.Silence:
+        """An answer on the wire: in the Messages API's form, or in the Responses API's
+        (`responses`; the request's fields as Messages read them)."""
         if isinstance(answer, wire.ApiError):
-            return wire.error_response(answer)
+            return offline_responses.error_response(answer) if responses else wire.error_response(answer)
         if isinstance(answer, wire.Plain):
             return wire.json_response(200, answer.payload)
         if isinstance(answer, wire.Fault) and answer.kind == "hang":
             return wire.Silence()
         reply = wire.with_tool_ids(answer.reply if isinstance(answer, wire.Fault) else answer, raw)
         usage = wire.usage(fields, reply, str(cell.script.workspace.parent))
-        message = wire.message(str(fields.get("model")), reply, usage, "msg_" + wire.digest(raw))
+        model = str(fields.get("model"))
+        if responses:
+            out = offline_responses.stream_response(model, reply, usage, "resp_" + wire.digest(raw))
+            if isinstance(answer, wire.Fault):  # a broken stream: cut short, as on a network cut
+                return wire.Response(200, out.content_type, out.parts[:2], None, complete=False, close=True)
+            return out
+        message = wire.message(model, reply, usage, "msg_" + wire.digest(raw))
         stream = bool(fields.get("stream"))
         if isinstance(answer, wire.Fault):
             if answer.kind == "cut":
                 return wire.cut_response(message, stream)
             return wire.garbage_response(message, stream)
         return wire.stream_response(message) if stream else wire.json_response(200, message)
-
-    def _respond_responses(
-        self, cell: CellState, answer: agents.Answer, asked: dict[str, Any], raw: bytes
-    ) -> wire.Response | wire.Silence:
-        """An answer in the Responses API's form (a broken stream: cut short, as on a network cut)."""
-        if isinstance(answer, wire.ApiError):
-            return offline_responses.error_response(answer)
-        if isinstance(answer, wire.Plain):
-            return wire.json_response(200, answer.payload)
-        if isinstance(answer, wire.Fault) and answer.kind == "hang":
-            return wire.Silence()
-        reply = wire.with_tool_ids(answer.reply if isinstance(answer, wire.Fault) else answer, raw)
-        used = wire.usage(asked, reply, str(cell.script.workspace.parent))
-        out = offline_responses.stream_response(
-            str(asked.get("model")), reply, used, "resp_" + wire.digest(raw)
-        )
-        if isinstance(answer, wire.Fault):
-            return wire.Response(200, out.content_type, out.parts[:2], None, complete=False, close=True)
-        return out
 
     def _log(self, cell: CellState, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False) + "\n"
@@ -311,41 +290,18 @@ class _HTTPServer(ThreadingHTTPServer):
                     pass
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Bytes in, bytes out: every decision is `OfflineServer.answer`'s."""
+class _Handler(Handler):
+    """Bytes in, bytes out: every decision is `OfflineServer.answer`'s (the per-cell request log
+    is the record)."""
 
-    protocol_version = "HTTP/1.1"
     server_version = "ponybench-offline/1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # the per-cell request log is the record; stderr noise would reach pytest output
 
     @property
     def _server(self) -> _HTTPServer:
         return cast(_HTTPServer, self.server)
 
-    def do_HEAD(self) -> None:
-        self._serve()
-
-    def do_GET(self) -> None:
-        self._serve()
-
-    def do_POST(self) -> None:
-        self._serve()
-
-    def _read_body(self) -> bytes:
-        if self.headers.get("transfer-encoding", "").lower() == "chunked":
-            parts = []
-            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
-                parts.append(self.rfile.read(size))
-                self.rfile.readline()
-            while self.rfile.readline().strip():
-                pass
-            return b"".join(parts)
-        return self.rfile.read(int(self.headers.get("content-length") or 0))
-
     def _serve(self) -> None:
-        request = Request(self.command, self.path, tuple(self.headers.items()), self._read_body())
+        request = Request(self.command, self.path, tuple(self.headers.items()), self.read_body() or b"")
         response = self._server.owner.answer(request)
         try:
             if isinstance(response, wire.Silence):

@@ -18,9 +18,10 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents.base import SessionSpec
@@ -39,6 +40,7 @@ from pytest_ponybench.scoring.score import Grading
 __all__ = [
     "CliJudge",
     "GATEWAY",
+    "JudgeSettings",
     "PROMPT",
     "REQUESTS",
     "STDERR",
@@ -152,28 +154,32 @@ def run(
         shutil.rmtree(ws, ignore_errors=True)
 
 
-class CliJudge:
-    """A `Judge` that calls the claude CLI, each call in its own folder under `root`
-    (`<n>-<hash>`); an offline judge model is served by `endpoint`."""
+@dataclass(frozen=True, kw_only=True)
+class JudgeSettings:
+    """What every call of a run's judge is given (`run`'s keywords): the claude binary, the
+    judge model, the routes of its requests, its timeout, what it must not see, its budget."""
 
-    def __init__(
-        self,
-        *,
-        claude: str,
-        model: str,
-        root: Path,
-        routes: Routes,
-        timeout_s: float = 180.0,
-        hide: Sequence[Path] = (),
-        max_budget_usd: float | None = None,
-        retries: int = 1,
-        backoff_s: float = 5.0,
-    ) -> None:
-        self.claude, self.model, self.root, self.routes = claude, model, root, routes
-        self.retries, self.backoff_s = retries, backoff_s
-        self.timeout_s, self.hide, self.max_budget_usd = timeout_s, tuple(hide), max_budget_usd
-        self._count = itertools.count(1)
-        self._lock = threading.Lock()
+    claude: str
+    model: str
+    routes: Routes
+    timeout_s: float = 180.0
+    hide: tuple[Path, ...] = ()
+    max_budget_usd: float | None = None
+
+    def settings(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(JudgeSettings)}
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)  # each judge its own, its calls counted
+class CliJudge(JudgeSettings):
+    """A `Judge` that calls the claude CLI, each call in its own folder under `root`
+    (`<n>-<hash>`); an offline judge model is served by the routes' offline endpoint."""
+
+    root: Path
+    retries: int = 1
+    backoff_s: float = 5.0
+    _count: Iterator[int] = field(default_factory=lambda: itertools.count(1), init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     def __call__(self, request: JudgeRequest) -> JudgeReply:
         """One judge answer; a call the API failed is asked again (up to `retries` times, after
@@ -195,32 +201,18 @@ class CliJudge:
         folder = self.root / f"{n}-{digest}"
         try:
             return run(
-                request,
-                claude=self.claude,
-                model=self.model,
-                folder=folder,
-                routes=self.routes,
-                timeout_s=self.timeout_s,
-                hide=self.hide,
-                max_budget_usd=self.max_budget_usd,
-                session_id=f"judge-{id(self):x}-{folder.name}",
+                request, folder=folder, session_id=f"judge-{id(self):x}-{folder.name}", **self.settings()
             )
         except RuntimeError as exc:  # an offline judge with no offline endpoint
             return JudgeReply(text="", error=str(exc))
 
 
-@dataclass(frozen=True)
-class Judging:
+@dataclass(frozen=True, kw_only=True)
+class Judging(JudgeSettings):
     """How a run's cells are judged: the judge model and the pieces its calls need (`runs`: the
     run's --judge-runs, for a task that sets no judge_runs of its own)."""
 
-    claude: str
-    model: str
-    routes: Routes
     runs: int = 1
-    timeout_s: float = 180.0
-    hide: tuple[Path, ...] = ()
-    max_budget_usd: float | None = None
     retries: int = 1
 
     def grading(self, task: Task, transcript: Transcript, folder: Path) -> Grading:
@@ -228,16 +220,7 @@ class Judging:
         folder (asked only by a task that declares a judge grader)."""
         if not any(g.type in JUDGE_TYPES for g in task.graders):
             return Grading(transcript=transcript)
-        judge = CliJudge(
-            claude=self.claude,
-            model=self.model,
-            root=folder,
-            routes=self.routes,
-            timeout_s=self.timeout_s,
-            hide=self.hide,
-            max_budget_usd=self.max_budget_usd,
-            retries=self.retries,
-        )
+        judge = CliJudge(root=folder, retries=self.retries, **self.settings())
         runs = self.runs if task.judge_runs is None else task.judge_runs  # the task's own wins
         return Grading(
             transcript=transcript, judge=judge, judge_runs=runs, live_judge=not is_offline(self.model)

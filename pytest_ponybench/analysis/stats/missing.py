@@ -181,20 +181,12 @@ def bound(
     if not n_a or not n_b or k_a * n_b == k_b * n_a:
         return None
     b_vals, a_vals = base.values.get(metric, {}), mine.values.get(metric, {})
-    worst = paired_rate_diff(
-        _filled(b_vals, gaps_b, tasks, 1.0),
-        _filled(a_vals, gaps_a, tasks, 0.0),
-        metric,
-        confidence,
-        direction,
-    )
-    best = paired_rate_diff(
-        _filled(b_vals, gaps_b, tasks, 0.0),
-        _filled(a_vals, gaps_a, tasks, 1.0),
-        metric,
-        confidence,
-        direction,
-    )
+
+    def filled_in(b_fill: float, a_fill: float) -> Effect:
+        b, a = _filled(b_vals, gaps_b, tasks, b_fill), _filled(a_vals, gaps_a, tasks, a_fill)
+        return paired_rate_diff(b, a, metric, confidence, direction)
+
+    worst, best = filled_in(1.0, 0.0), filled_in(0.0, 1.0)
     inv_a = sum(mine.invalid_by_task.get(t, 0) for t in tasks)
     inv_b = sum(base.invalid_by_task.get(t, 0) for t in tasks)
     return Bound(

@@ -35,6 +35,7 @@ __all__ = [
     "paired_tasks",
     "pass_counts",
     "pass_line",
+    "pass_rate_text",
     "procedure_line",
     "reliability_lines",
     "rerun_lines",
@@ -62,7 +63,8 @@ def pass_counts(records: Sequence[Record]) -> dict[tuple[str, str], tuple[int, i
     return counts
 
 
-def _rate_text(k: int, n: int) -> str:
+def pass_rate_text(k: int, n: int) -> str:
+    """k of n cells passed, in the words of the terminal's and the report's "cells passed"."""
     ci = stats.wilson(k, n)
     return f"{k}/{n} ({100 * k / n:.0f}%, Wilson {100 * ci.low:.0f}-{100 * ci.high:.0f}%)"
 
@@ -76,7 +78,7 @@ def pass_line(row: ArmVerdict, counts: Mapping[tuple[str, str], tuple[int, int, 
     for arm in (row["arm"], row["baseline"]):
         k, n, bad, unscored = counts.get((row["model"], arm), (0, 0, 0, 0))
         if n:
-            parts.append(f"{arm} {_rate_text(k, n)}")
+            parts.append(f"{arm} {pass_rate_text(k, n)}")
         elif unscored:
             parts.append(f"{arm} no scored cell ({unscored} unscored, {bad} invalid)")
         else:

@@ -100,10 +100,12 @@ def render_verdicts(
     *,
     primary: str = stats.PRIMARY,
     family: str = "model",
+    markdown: bool = False,
 ) -> str:
     """Text verdict blocks, one per (model, arm other than `baseline`); "" when there is no
-    baseline or no other arm in the records."""
-    return render_rows(arm_verdicts(records, baseline, primary=primary, family=family), records)
+    baseline or no other arm in the records. markdown: as `render_rows_markdown` writes them."""
+    rows = arm_verdicts(records, baseline, primary=primary, family=family)
+    return render_rows_markdown(rows, records) if markdown else render_rows(rows, records)
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -165,13 +167,7 @@ def render_rows_markdown(
     return "\n".join(lines)
 
 
-def render_verdicts_markdown(
-    records: Sequence[Record],
-    baseline: str = "baseline",
-    *,
-    primary: str = stats.PRIMARY,
-    family: str = "model",
-) -> str:
+def render_verdicts_markdown(records: Sequence[Record], baseline: str = "baseline", **procedure: str) -> str:
     """The verdict as Markdown (a heading, then a table per model and arm) to paste into a pull
-    request; "" when there is nothing to compare."""
-    return render_rows_markdown(arm_verdicts(records, baseline, primary=primary, family=family), records)
+    request; "" when there is nothing to compare. procedure: `primary`, `family`."""
+    return render_verdicts(records, baseline, markdown=True, **procedure)

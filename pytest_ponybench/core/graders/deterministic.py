@@ -281,18 +281,32 @@ class RegexGrader(Common):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ToolUsedGrader(Common):
-    type: str = field(default="tool_used", init=False)
-    match: CallMatch
-    min: int = 1
-    max: int | None = None
+class _OverCalls(Common):
+    """A grader over the session's tool calls (`target`), counting the successful ones or every
+    attempt (`count`)."""
+
     count: str = "succeeded"
     target: str = "tool_calls"
     QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
+    def _counted(self, evidence: CellEvidence) -> tuple[ToolCall, ...]:
+        return tuple(c for c in evidence.calls(self.target) if _counts(c, self.count))
+
+    def _matching(self, match: CallMatch, evidence: CellEvidence) -> tuple[list[ToolCall], list[ToolCall]]:
+        """The calls `match` matches, and those of them that count."""
+        matches = [c for c in evidence.calls(self.target) if match.matches(c, evidence)]
+        return matches, [c for c in matches if _counts(c, self.count)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolUsedGrader(_OverCalls):
+    type: str = field(default="tool_used", init=False)
+    match: CallMatch
+    min: int = 1
+    max: int | None = None
+
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        matches = [c for c in evidence.calls(self.target) if self.match.matches(c, evidence)]
-        found = [c for c in matches if _counts(c, self.count)]
+        matches, found = self._matching(self.match, evidence)
         ok = _bounds_ok(len(found), self.min, self.max)
         listed = ", ".join(call_text(c, evidence) for c in found[:LISTED]) + (
             " ..." if len(found) > LISTED else ""
@@ -310,16 +324,12 @@ class ToolUsedGrader(Common):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ToolAbsentGrader(Common):
+class ToolAbsentGrader(_OverCalls):
     type: str = field(default="tool_absent", init=False)
     match: CallMatch
-    count: str = "succeeded"
-    target: str = "tool_calls"
-    QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
-        matches = [c for c in evidence.calls(self.target) if self.match.matches(c, evidence)]
-        found = [c for c in matches if _counts(c, self.count)]
+        matches, found = self._matching(self.match, evidence)
         if not found:
             return self.outcome(
                 True,
@@ -337,17 +347,14 @@ class ToolAbsentGrader(Common):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ToolOrderGrader(Common):
+class ToolOrderGrader(_OverCalls):
     type: str = field(default="tool_order", init=False)
     steps: tuple[CallMatch, ...]
-    count: str = "succeeded"
-    target: str = "tool_calls"
-    QUIET: ClassVar[Mapping[str, Any]] = _CALL_QUIET
 
     def grade(self, evidence: CellEvidence, context: GradeContext) -> GraderOutcome:
         at = 0
         placed: list[str] = []
-        calls = tuple(c for c in evidence.calls(self.target) if _counts(c, self.count))
+        calls = self._counted(evidence)
         for n, step in enumerate(self.steps, 1):
             pos = next((p for p in range(at, len(calls)) if step.matches(calls[p], evidence)), None)
             if pos is None:
