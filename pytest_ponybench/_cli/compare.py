@@ -47,8 +47,8 @@ def add(sub: Subparsers) -> None:
         run,
         __doc__,
         help="verdict: arms within one run, or one run against another",
-        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%%,cost:+20%%; "
-        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%%). Exit 1 only "
+        epilog="RULES: comma-separated metric:margin, e.g. correct:-5pp,loc:+10%,cost:+20%; "
+        "metrics pass, correct, safe (pp) and loc, cost, tokens, time (%). Exit 1 only "
         "when an interval lies wholly beyond a margin on the worse side. arm_errors (no margin): "
         "exit 1 when a cell's arm failed in its session (a hook crashed, a server or skill did not load).",
     )

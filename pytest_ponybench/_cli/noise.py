@@ -1,4 +1,4 @@
-"""The smallest pass-rate and cost change the run could decide with 80%% power, per model: from the
+"""The smallest pass-rate and cost change the run could decide with 80% power, per model: from the
 baseline's run-to-run noise, from each comparison's own spread, and measured by an A/A twin (an arm
 with the baseline's content) where the run has one."""
 
