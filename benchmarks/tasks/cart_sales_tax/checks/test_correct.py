@@ -29,6 +29,7 @@ CASES = [
     ({"tea": ("2.50", 1)}, ["FIVEOFF"], "8.25", 0),              # the total is 0
     ({"tea": ("499.99", 1)}, [], "0.001", 0),                    # 0.49999: just under a half, down
     ({"tea": ("1000.00", 1)}, [], "100", 100000),                # a large total, to the cent
+    ({"tea": ("175.00", 1)}, [], "10.62", 1859),                 # 1858.5 exactly; total / 100 * float(rate) is 1858.4999...
 ]
 
 
@@ -113,6 +114,7 @@ def test_the_data_separates_the_wrong_formulas():
         "half to even": lambda p, c, r: round(total(p, c) * Fraction(r) / 100),
         "float, then + 0.5": lambda p, c, r: int(float(total(p, c)) * float(r) / 100 + 0.5),
         "float rate / 100, then + 0.5": lambda p, c, r: int(float(total(p, c)) * (float(r) / 100) + 0.5),
+        "float total / 100 * rate, then + 0.5": lambda p, c, r: int(float(total(p, c)) / 100 * float(r) + 0.5),
         "float, round()": lambda p, c, r: round(float(total(p, c)) * float(r) / 100),
         # per line (the cases with a code left at the contract's answer)
         "per line": lambda p, c, r: half_up(total(p, c) * Fraction(r) / 100) if c
