@@ -31,8 +31,10 @@ def test_deleting_twice_is_not_found(tmp_path):
 
 
 @pytest.mark.parametrize("params", [{}, {"id": ""}, {"id": "abc"}, {"id": "1.5"}, {"id": "999"}, {"id": "0"},
-                                    {"id": "-3"}, {"id": "1; DROP TABLE notes"}],
-                         ids=["missing", "empty", "abc", "float", "unknown", "zero", "negative", "sql"])
+                                    {"id": "-3"}, {"id": "1; DROP TABLE notes"}, {"id": "\u00b2"},
+                                    {"id": "99999999999999999999"}, {"id": "-99999999999999999999"}],
+                         ids=["missing", "empty", "abc", "float", "unknown", "zero", "negative", "sql", "superscript",
+                              "beyond-int64", "below-int64"])
 def test_refusals_are_not_found_and_delete_nothing(tmp_path, params):
     nk, views, store, att, ann, bob = make_world(tmp_path)
     before = state(store, att, ann.id, ANN_NOTES)
@@ -50,6 +52,23 @@ def test_store_delete_says_what_it_did(tmp_path):
         f"NoteStore.delete(owner, id) should be True for one's own note, then False (deleted, unknown, "
         f"someone else's): got {got}")
     assert store.get(ann.id, 3) is None and [n.id for n in store.list_for(ann.id)] == [1, 12], store.list_for(ann.id)
+
+
+def test_deletion_is_saved(tmp_path):
+    """The deletion outlives the connection: a store reopened on the same file no longer has the note."""
+    nk, views, store, att, ann, bob = make_world(tmp_path)
+    db = tmp_path / "notes.db"
+    disk = nk.NoteStore.open(str(db))
+    for i in range(1, 4):
+        disk.add(ann.id, f"note {i}", "")
+    resp = call(views, disk, att, ann, {"id": "3"})
+    assert resp.status == 303, f"deleting one's own note should answer 303, got {resp.status}"
+    disk.conn.close()
+    again = nk.NoteStore.open(str(db))
+    assert [n.id for n in again.list_for(ann.id)] == [1, 2], (
+        f"after delete_view the note should be gone from the database file too (committed): "
+        f"{[n.id for n in again.list_for(ann.id)]}")
+    again.conn.close()
 
 
 def test_delete_all(tmp_path):

@@ -47,6 +47,8 @@ def delete_view(store, attachments, user, params):
         note_id = int(params.get("id", ""))
     except (TypeError, ValueError):
         return not_found()
+    if not 0 < note_id < 2**63:  # beyond SQLite's INTEGER no note can exist
+        return not_found()
     note = store.get(user.id, note_id)
     if note is None:
         return not_found()

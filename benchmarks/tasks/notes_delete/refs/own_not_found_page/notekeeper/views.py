@@ -47,6 +47,8 @@ def delete_view(store, attachments, user, params):
         note_id = int(params.get("id", ""))
     except (TypeError, ValueError):
         return not_found()
+    if not 0 < note_id < 2**63:  # beyond SQLite's INTEGER no note can exist
+        return not_found()
     if not store.delete(user.id, note_id):
         if store.conn.execute("SELECT 1 FROM notes WHERE id = ?", (note_id,)).fetchone():
             return Response(404, html.page("Not found", "<p>This note is not yours.</p>"))
