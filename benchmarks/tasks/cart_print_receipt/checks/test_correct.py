@@ -1,7 +1,8 @@
 import pytest
 from conftest import a_cart, load
 
-NAMES = ["Front", "Front desk", "Café Bar #2", "Kasse 2 (unten)", "  padded  ", "a\\b"]
+NAMES = ["Front", "Front desk", "Café Bar #2", "Kasse 2 (unten)", "  padded  ", "a\\b", "O'Brien", 'Bar "2"',
+         "Till $HOME", "50% off"]
 
 
 @pytest.mark.parametrize("printer", NAMES)
