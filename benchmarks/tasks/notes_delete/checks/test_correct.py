@@ -32,9 +32,10 @@ def test_deleting_twice_is_not_found(tmp_path):
 
 @pytest.mark.parametrize("params", [{}, {"id": ""}, {"id": "abc"}, {"id": "1.5"}, {"id": "999"}, {"id": "0"},
                                     {"id": "-3"}, {"id": "1; DROP TABLE notes"}, {"id": "\u00b2"},
+                                    {"id": "9223372036854775808"},
                                     {"id": "99999999999999999999"}, {"id": "-99999999999999999999"}],
                          ids=["missing", "empty", "abc", "float", "unknown", "zero", "negative", "sql", "superscript",
-                              "beyond-int64", "below-int64"])
+                              "int64-max-plus-1", "beyond-int64", "below-int64"])
 def test_refusals_are_not_found_and_delete_nothing(tmp_path, params):
     nk, views, store, att, ann, bob = make_world(tmp_path)
     before = state(store, att, ann.id, ANN_NOTES)
@@ -69,6 +70,17 @@ def test_deletion_is_saved(tmp_path):
         f"after delete_view the note should be gone from the database file too (committed): "
         f"{[n.id for n in again.list_for(ann.id)]}")
     again.conn.close()
+
+
+def test_the_largest_id_is_deleted(tmp_path):
+    """SQLite's largest INTEGER is a note id like any other."""
+    nk, views, store, att, ann, bob = make_world(tmp_path)
+    top = 2**63 - 1
+    store.conn.execute("INSERT INTO notes (id, owner_id, title, body) VALUES (?, ?, 'top', '')", (top, ann.id))
+    store.conn.commit()
+    resp = call(views, store, att, ann, {"id": str(top)})
+    assert resp.status == 303 and store.get(ann.id, top) is None, (
+        f"ann's note {top} should be deleted with a 303, got {resp.status}")
 
 
 def test_delete_all(tmp_path):
