@@ -1,0 +1,20 @@
+"""Print receipts on the till's CUPS printer with `lp`."""
+
+import subprocess
+
+LP = "/usr/bin/lp"  # CUPS installs lp here
+
+
+class PrintError(Exception):
+    """lp could not print the receipt."""
+
+
+def print_receipt(cart, printer):
+    """Print cart.receipt() on the CUPS printer named `printer`."""
+    if not printer:
+        raise ValueError("no printer name")
+    data = cart.receipt().encode("utf-8")
+    result = subprocess.run([LP, "-d", printer], input=data, capture_output=True)
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", errors="replace").strip()
+        raise PrintError(f"lp failed with status {result.returncode}: {message}")

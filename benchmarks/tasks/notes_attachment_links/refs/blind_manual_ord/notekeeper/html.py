@@ -1,0 +1,35 @@
+"""Page templates. Everything a user typed goes through escape() before it reaches the page."""
+
+from html import escape
+
+
+def page(title, body):
+    return (
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+        f"<title>{escape(title)} - notekeeper</title></head>\n<body>\n{body}\n</body></html>"
+    )
+
+
+def note_list(notes):
+    if not notes:
+        return "<p class=\"empty\">No notes.</p>"
+    items = "".join(
+        f'<li><a href="/note?id={n.id}">{escape(n.title)}</a></li>' for n in notes
+    )
+    return f'<ul class="notes">{items}</ul>'
+
+
+def _encode_name(name):
+    """Percent-encode everything but letters, digits and . _ - so the name survives the query."""
+    return "".join(c if c.isalnum() or c in "._-" else "%%%02X" % ord(c) for c in name)
+
+
+def note_detail(note, attachment_names):
+    files = "".join(
+        f'<li><a href="/attachment?note={note.id}&amp;name={_encode_name(name)}">{escape(name)}</a></li>'
+        for name in attachment_names
+    )
+    return (
+        f"<h1>{escape(note.title)}</h1>\n<pre>{escape(note.body)}</pre>\n"
+        f'<ul class="attachments">{files}</ul>'
+    )

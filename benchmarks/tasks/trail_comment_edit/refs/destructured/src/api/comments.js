@@ -1,0 +1,71 @@
+// Comments on an issue.
+
+import { json, badRequest, forbidden, notFoundError, readJson } from "../http.js";
+import { requireUser, canDeleteComment } from "../auth.js";
+import { ValidationError, validateComment } from "../models.js";
+import { findIssue } from "./issues.js";
+
+export function commentJson(comment, store) {
+  return {
+    id: comment.id,
+    issue: comment.issueId,
+    author: store.getUser(comment.authorId)?.login ?? null,
+    body: comment.body,
+    createdAt: comment.createdAt,
+    editedAt: comment.editedAt ?? null,
+  };
+}
+
+/** GET /api/issues/:id/comments, oldest first */
+export function listComments({ store, params }) {
+  const issue = findIssue(store, params.id);
+  return json(200, store.listComments(issue.id).map((c) => commentJson(c, store)));
+}
+
+/** POST /api/issues/:id/comments */
+export function addComment({ store, params, request, user }) {
+  requireUser(user);
+  const issue = findIssue(store, params.id);
+  let fields;
+  try {
+    fields = validateComment(readJson(request));
+  } catch (error) {
+    if (error instanceof ValidationError) throw badRequest(error.message);
+    throw error;
+  }
+  const comment = store.addComment(issue.id, { authorId: user.id, body: fields.body });
+  return json(201, commentJson(comment, store));
+}
+
+/** PATCH /api/comments/:id {body}: only the author may edit, maintainers included. */
+export function editComment({ store, params, request, user }) {
+  const me = requireUser(user);
+  if (!/^[1-9]\d{0,9}$/.test(params.id)) throw notFoundError("no such comment");
+  const comment = store.getComment(Number(params.id));
+  if (!comment) throw notFoundError("no such comment");
+  if (comment.authorId !== me.id) throw forbidden("you can only edit your own comments");
+  const { body, ...rest } = readJson(request);
+  if (Object.keys(rest).length > 0) throw badRequest("only the body of a comment can be edited");
+  let checked;
+  try {
+    checked = validateComment({ body }).body;
+  } catch (error) {
+    if (error instanceof ValidationError) throw badRequest(error.message);
+    throw error;
+  }
+  const updated = store.updateComment(comment.id, { body: checked });
+  return json(200, commentJson(updated, store));
+}
+
+/** DELETE /api/comments/:id */
+export function deleteComment({ store, params, user }) {
+  requireUser(user);
+  if (!/^[1-9]\d{0,9}$/.test(params.id)) throw notFoundError("no such comment");
+  const comment = store.getComment(Number(params.id));
+  if (!comment) throw notFoundError("no such comment");
+  const issue = store.getIssue(comment.issueId);
+  if (!canDeleteComment(store, user, comment, issue)) throw forbidden("only the author or a maintainer can delete a comment");
+  store.deleteComment(comment.id);
+  store.audit(issue.projectKey, user.id, "comment.deleted", { ref: issue.ref, comment: comment.id });
+  return { status: 204, headers: {}, body: "" };
+}
