@@ -67,6 +67,14 @@ def test_other_scripts_are_shown_as_they_are(tmp_path):
     assert got == want, f"names without control characters should be shown as they are: got {got!r}"
 
 
+@pytest.mark.parametrize("name", ["no\u00a0break.txt", "soft\u00adhyphen.txt", "line\u2028sep.txt", "zero\u200bwidth.txt"])
+def test_other_characters_than_cc_are_shown_as_they_are(tmp_path, name):
+    """Space separators, format characters and U+2028 are not Cc, though str.isprintable() says False."""
+    got = listing(make_zip(tmp_path / "f.zip", [(name, b"abc")]))
+    want = f"         3  {name}\n1 members, 3 bytes\n"
+    assert got == want, f"the member {name!r} is no control character and should be listed as {want!r}, got {got!r}"
+
+
 @pytest.mark.parametrize(("name", "shown"), [
     ("red\x1b[31mtext", "red?[31mtext"),
     ("two\nlines.txt", "two?lines.txt"),
