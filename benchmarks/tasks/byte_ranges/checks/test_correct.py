@@ -88,6 +88,8 @@ def test_unsatisfiable_raises(header, size):
     "bytes=",
     "bytes=-",
     "bytes=5-2",
+    "bytes=200-150, 0-1",  # last before first, though first is past the end too
+    "bytes=0-1, 150-120",
     "bytes=abc",
     "bytes=1-2-3",
     "bytes=--5",
