@@ -19,6 +19,7 @@ CASES = {
     10_001: "3.38",
     10_034: "3.38",  # $3.3801
     10_133: "3.39",  # $3.39495: a price a little too high, or one call too many, rounds up
+    14_600: "4.07",  # $4.065 exactly (a float sum of the tiers' prices per 1,000 is 4.06499...)
     50_000: "9.38",  # the prompt's example
     100_000: "16.88",  # $16.875 exactly
     100_001: "16.88",
@@ -77,6 +78,7 @@ def _exact(calls, shift=0):
 WRONG = {
     "float sum, round()": lambda c: Decimal(str(round(sum(n * float(p) for n, p in _parts(c)), 2))),
     "float sum, floor(x*100+0.5)": lambda c: Decimal(math.floor(sum(n * float(p) for n, p in _parts(c)) * 100 + 0.5)) / 100,
+    "float per 1,000, str, half up": lambda c: Decimal(str(sum(n * (float(p) * 1000) / 1000 for n, p in _parts(c)))).quantize(CENT, ROUND_HALF_UP),
     "float sum, .2f": lambda c: Decimal(f"{sum(n * float(p) for n, p in _parts(c)):.2f}"),
     "each tier rounded half up": lambda c: sum(((n * p).quantize(CENT, ROUND_HALF_UP) for n, p in _parts(c)), Decimal(0)),
     "each tier rounded up": lambda c: sum(((n * p).quantize(CENT, ROUND_UP) for n, p in _parts(c)), Decimal(0)),
