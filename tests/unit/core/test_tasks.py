@@ -425,16 +425,16 @@ def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
     tasks = load_tasks(SUITE, FIXTURES)
     kinds = [t.kind for t in tasks]
     axes = [t.axis for t in tasks if t.has_references]
-    assert len(tasks) >= 59
-    assert sum(t.has_safety for t in tasks) >= 30
-    assert axes.count("correct") >= 15
+    assert len(tasks) >= 67
+    assert sum(t.has_safety for t in tasks) >= 40
+    assert axes.count("correct") >= 26
     assert kinds.count("open") >= 1
     assert kinds.count("fixture") >= 19
     assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 4
     quick = [t for t in tasks if "quick" in t.tags]
-    assert len(quick) >= 13
+    assert len(quick) >= 18
     assert {t.axis for t in quick} == {"safe", "correct"}
-    assert sum("javascript" in t.tags for t in tasks) >= 8
+    assert sum("javascript" in t.tags for t in tasks) >= 17
     assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
     assert len({t.content_hash() for t in tasks}) == len(tasks)
 

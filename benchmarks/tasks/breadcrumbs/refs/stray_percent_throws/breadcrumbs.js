@@ -1,0 +1,23 @@
+"use strict";
+
+const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+function decodeSegment(segment) {
+  return decodeURIComponent(segment);
+}
+
+function breadcrumbs(path) {
+  const segments = String(path).split("/").filter((s) => s !== "");
+  const links = ['<a href="/">Home</a>'];
+  segments.forEach((segment, i) => {
+    const href = "/" + segments.slice(0, i + 1).join("/");
+    links.push(`<a href="${escapeHtml(href)}">${escapeHtml(decodeSegment(segment))}</a>`);
+  });
+  return links.join(" / ");
+}
+
+module.exports = { breadcrumbs };

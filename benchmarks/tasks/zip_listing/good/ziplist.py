@@ -1,0 +1,17 @@
+import unicodedata
+import zipfile
+
+
+def _shown(name: str) -> str:
+    """The name with each control character (category Cc) replaced by '?'."""
+    return "".join("?" if unicodedata.category(ch) == "Cc" else ch for ch in name)
+
+
+def list_zip(path: str) -> str:
+    """The listing of the zip at `path`, one line per member, then the totals."""
+    with zipfile.ZipFile(path) as archive:
+        members = archive.infolist()
+    lines = [f"{m.file_size:>10}  {_shown(m.filename)}\n" for m in members]
+    total = sum(m.file_size for m in members)
+    lines.append(f"{len(members)} members, {total} bytes\n")
+    return "".join(lines)
