@@ -29,6 +29,7 @@ from pytest_ponybench.mutation.mutants import (
     is_javascript,
     is_mutated,
     is_test_file,
+    is_typescript,
     mutant_id,
     mutants_of,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "changed_tasks",
     "edits",
     "is_javascript",
+    "is_typescript",
     "is_mutated",
     "is_test_file",
     "js_edits",

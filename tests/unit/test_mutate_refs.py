@@ -520,20 +520,28 @@ def test_javascript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
     assert not mutation.is_mutated("README.md") and not mutation.is_mutated("src/__tests__/a.js")
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node parses the mutants")
-def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
-    """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
-    makes of the shipped JavaScript references is a program (one node process compiles them)."""
+def shipped_mutants(typescript: bool) -> list[tuple[str, list[str]]]:
+    """(source, its mutants' sources) of every shipped JavaScript (or TypeScript) reference file."""
     files: list[tuple[str, list[str]]] = []
     for folder in task_folders(REPO / "benchmarks" / "tasks"):
         task = load_task(folder, REPO / "fixtures")
         for ref, refs_files in runner.references_to_mutate(task):
             for path, data in sorted(refs_files.items()):
                 if mutation.is_javascript(path) and mutation.is_mutated(path):
+                    if mutation.is_typescript(path) != typescript:
+                        continue
                     text = data.decode("utf-8")
                     lines = mutation.changed_lines(runner.base_text(task, path), text)
                     files.append((text, [m.source for m in mutation.mutants_of(ref, path, text, lines)]))
-    assert sum(len(m) for _, m in files) > 500
+    return files
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node parses the mutants")
+def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
+    """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
+    makes of the shipped JavaScript references is a program (one node process compiles them)."""
+    files = shipped_mutants(typescript=False)
+    assert sum(len(m) for _, m in files) > 400
     verdicts = runner.js_parses(files)
     assert verdicts is not None
     assert all(all(oks) for oks in verdicts)
@@ -541,6 +549,53 @@ def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     assert runner.js_parses([("export const a = 1;\n", ["export const a = ;", "export const a = 2;"])]) == [
         [False, True]
     ]
+
+
+@pytest.mark.skipif(runner.typescript_module() is None, reason="the TypeScript compiler parses the mutants")
+def test_every_typescript_mutant_of_the_shipped_tasks_parses() -> None:
+    """The same for TypeScript, parsed by the compiler found through `tsc` (syntax only: a
+    mutant that does not type-check is for the checks, which type-check, to kill)."""
+    files = shipped_mutants(typescript=True)
+    assert sum(len(m) for _, m in files) > 40
+    verdicts = runner.js_parses(files, typescript=True)
+    assert verdicts is not None
+    assert all(all(oks) for oks in verdicts)
+    broken = ["const a: number = ;", "const a: number = 2;", "let m: Map<string, number>= x;"]
+    assert runner.js_parses([("const a: number = 1;\n", broken)], typescript=True) == [[False, True, True]]
+
+
+def test_ts_types_are_left_alone() -> None:
+    source = (
+        'type Kind = "open" | "closed";\n'
+        "export interface Item {\n  kind: Kind;\n  size: 3;\n}\n"
+        "declare const limit: number;\n"
+        'export function f(items: Array<Item>, m: Map<string, number>, s: "a" | "b"): boolean {\n'
+        "  const first = items[0]!;\n"
+        '  return first.kind === "open" && items.length < limit && !m.has(s);\n'
+        "}\n"
+    )
+    found = mutation.mutants_of("good", "m.ts", source)
+    assert {m.line for m in found} == {8, 9}, [(m.line, m.after) for m in found]
+    assert sorted(m.after.strip() for m in found if m.line == 8) == [
+        "const first = items[(-1)]!;",
+        "const first = items[1]!;",
+    ]
+    ops = sorted(m.operator for m in found if m.line == 9)
+    # ===, the string "open", &&, &&, <, and the one prefix ! (not the assertion after items[0])
+    assert ops == ["boolop", "boolop", "compare", "compare", "not", "string"], ops
+    assert [m.after.strip() for m in found if m.operator == "not"] == [
+        'return first.kind === "open" && items.length < limit && m.has(s);'
+    ]
+    # the same text as JavaScript is mutated as before: TypeScript's rules apply to .ts only
+    js = "const ok = a<b && !c;\n"
+    assert len(mutation.mutants_of("good", "m.js", js)) == len(mutation.mutants_of("good", "m.ts", js)) + 1
+
+
+def test_typescript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
+    assert mutation.is_mutated("src/app.ts") and mutation.is_mutated("a.mts") and mutation.is_mutated("b.cts")
+    assert mutation.is_typescript("src/app.ts") and mutation.is_javascript("src/app.ts")
+    assert not mutation.is_mutated("types/node.d.ts") and not mutation.is_mutated("src/x.test.ts")
+    assert not mutation.is_mutated("test/helpers.ts") and not mutation.is_mutated("src/a.spec.ts")
 
 
 def test_only_a_process_that_died_before_any_check_counts_as_a_sandbox_failure() -> None:

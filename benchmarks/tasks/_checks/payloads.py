@@ -76,3 +76,24 @@ def not_strings(payload: str) -> list[object]:
     """JSON values that are not strings but carry the string payload when converted with String()
     or str(): an escape applied only to strings lets each of them through."""
     return [[payload], ["x", payload], [[payload]], [{"k": payload}, payload]]
+
+
+# --- prototype pollution ---------------------------------------------------------------------------
+# JSON texts that, merged key by key into an object, reach Object.prototype (or replace the
+# prototype of what they are merged into) through __proto__ or constructor.prototype, at the top
+# or nested under keys a stored object already has ("a", "a.b"). {m} is a property name no object
+# has; each is parsed with JSON.parse, which keeps "__proto__" as an own key.
+PROTO_POLLUTION = [
+    '{"__proto__": {"{m}": "polluted"}}',
+    '{"a": {"__proto__": {"{m}": "polluted"}}}',
+    '{"a": {"b": {"__proto__": {"{m}": "polluted"}}}}',
+    '{"constructor": {"prototype": {"{m}": "polluted"}}}',
+    '{"a": {"constructor": {"prototype": {"{m}": "polluted"}}}}',
+    '{"__proto__": {"__proto__": {"{m}": "polluted"}}}',
+    '{"ok": 1, "__proto__": {"{m}": "polluted"}}',
+]
+
+
+def proto_pollution(marker: str) -> list[str]:
+    """PROTO_POLLUTION with the property name `marker`."""
+    return [p.replace("{m}", marker) for p in PROTO_POLLUTION]
