@@ -72,7 +72,11 @@ def _tsc_script() -> str:
     tsc = shutil.which("tsc")
     if tsc is None:
         pytest.fail("tsc is not on PATH where the checks run: these checks need TypeScript 5 (npm i -g typescript)")
-    return os.path.realpath(tsc)
+    script = os.path.realpath(tsc)
+    if not os.access(script, os.R_OK):
+        pytest.fail(f"tsc ({script}) cannot be read where the checks run: install TypeScript globally beside "
+                    "node (npm i -g typescript), where the scorer's sandbox sees it")
+    return script
 
 
 @dataclass(frozen=True)
