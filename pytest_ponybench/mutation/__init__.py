@@ -10,7 +10,7 @@ One concern a module, each importing only those above it:
 
 - `source`: a file's text and the `Edit`s made to it;
 - `python`: the AST mutator of Python files;
-- `javascript`: the token mutator of JavaScript files;
+- `javascript`: the token mutator of JavaScript files (and TypeScript ones, their types left alone);
 - `mutants`: `Mutant`, its id, a file's mutants, a task's `TaskOutcome`;
 - `mutantsfile`: a task folder's mutants.toml, read and written;
 - `runner`: the mutants of a task scored in worker processes, `--changed-since`, the run.
