@@ -71,6 +71,11 @@ CASES = {
     "all-day": ([[4, "07:00", "19:00"]], "date=2024-03-05&minutes=1", []),
     "only-cancelled": ([[4, "08:00", "18:00", "cancelled"]], "date=2024-03-05", [p("08:00", "18:00")]),
     "parameters-in-any-order": (BUSY, "minutes=61&date=2024-03-05", [p("10:30", "12:00"), p("13:00", "17:30")]),
+    # a booking that ends where it starts covers no minute: it splits nothing
+    "empty-booking": ([[4, "09:00", "10:00"], [4, "14:00", "14:00"], [4, "08:00", "08:00"], [4, "18:00", "18:00"]],
+                      "date=2024-03-05&minutes=1", [p("08:00", "09:00"), p("10:00", "18:00")]),
+    # a gap one minute short of the default minimum
+    "default-29-gap": ([[4, "08:00", "09:00"], [4, "09:29", "17:00"]], "date=2024-03-05", [p("17:00", "18:00")]),
 }
 BOOLE = [[5, "07:00", "07:30"], [5, "19:00", "21:00"], [4, "07:30", "19:30"]]
 CASES["boole"] = (BOOLE, "date=2024-03-05", [p("07:30", "19:00")])
