@@ -39,6 +39,8 @@ ACCEPTED = {
     "https://a.hooks.example.org/": "https://a.hooks.example.org/",
     "https://a.b.hooks.example.org/p/q": "https://a.b.hooks.example.org/p/q",
     "https://Deep.A.Hooks.Example.Org.": "https://deep.a.hooks.example.org./",
+    # a DNS name whose first labels are numbers: the parser reads it as a name, not an address
+    "https://1.2.3.4.hooks.example.org/": "https://1.2.3.4.hooks.example.org/",
 }
 REFUSED = [
     "http://screens.example.com/ada", "ftp://screens.example.com/", "wss://screens.example.com/",
