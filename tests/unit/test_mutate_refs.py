@@ -541,7 +541,7 @@ def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
     makes of the shipped JavaScript references is a program (one node process compiles them)."""
     files = shipped_mutants(typescript=False)
-    assert sum(len(m) for _, m in files) > 3000
+    assert sum(len(m) for _, m in files) > 500
     verdicts = runner.js_parses(files)
     assert verdicts is not None
     assert all(all(oks) for oks in verdicts)
