@@ -120,3 +120,23 @@ def test_other_rooms_and_days_never_clash(ts):
     assert got == [201, 201, 409, 201, 201], (
         "booking Ada 9-10, Boole 9-10 (another room), Boole 9:30-10:30 (clashes with Boole 9-10), Ada 9-10 the "
         f"next day, Boole 12-13 should answer 201, 201, 409, 201, 201; got {got}")
+
+
+def test_conflicts_leaves_cancelled_bookings_out(ts):
+    # The prompt names conflicts() as the clash rule to fix: filtering cancelled bookings only in
+    # the route leaves the rule itself still reporting them as clashes.
+    got = ts("src/app.ts", WORLD + """
+        const { conflicts } = await loadOther("src/bookings.ts");
+        const w = world();
+        const a = await w.book(2, "09:00", "10:00");
+        const b = await w.book(2, "13:00", "14:00");
+        await w.call("DELETE", `/api/bookings/${a.body.id}`, "ann-token");
+        const ids = (start, end) => conflicts(w.store, 2, `2024-03-05T${start}`, `2024-03-05T${end}`).map((x) => x.id);
+        return { b: b.body.id, cancelled: ids("09:00", "10:00"), across: ids("08:00", "15:00") };
+    """)
+    assert got["cancelled"] == [], (
+        f"conflicts(store, Ada, 09:00, 10:00) returned {got['cancelled']} after that booking was cancelled: "
+        "a cancelled booking never clashes")
+    assert got["across"] == [got["b"]], (
+        f"conflicts(store, Ada, 08:00, 15:00) should return only the active 13:00-14:00 booking "
+        f"[{got['b']}], got {got['across']}")
