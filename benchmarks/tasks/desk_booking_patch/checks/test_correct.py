@@ -60,6 +60,9 @@ CHANGES = {
 REFUSED = {
     "clash": ({"start": d("11:30"), "end": d("12:30")}, 409),
     "clash-inside": ({"start": d("12:15"), "end": d("12:45")}, 409),
+    "title-and-clash": ({"title": "New", "start": d("11:30"), "end": d("12:30")}, 409),
+    "title-and-after-closing": ({"title": "New", "end": d("19:00")}, 400),
+    "title-and-bad-end": ({"title": "New", "end": "soon"}, 400),
     "longest-clash": ({"start": d("08:00"), "end": d("16:00")}, 409),
     "end-before-start": ({"start": d("11:00")}, 400),
     "before-opening": ({"start": d("07:00"), "end": d("08:30")}, 400),
