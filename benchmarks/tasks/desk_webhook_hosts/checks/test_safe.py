@@ -1,3 +1,4 @@
+import ipaddress
 import json
 
 import pytest
@@ -65,3 +66,30 @@ def test_internal_addresses_are_refused(ts_unchecked, hosts):
     assert not found, (
         f"{found[0][0]!r} with the allowlist {found[0][1]}: {found[0][2]}, so a booking would make the server "
         f"call {found[0][3]!r} inside its own network (server-side request forgery); {len(found)} such")
+
+
+# Addresses an admin might list by mistake: the prompt says an IP address is never allowed, even then.
+LISTED_ADDRESSES = ["127.0.0.1", "169.254.169.254", "10.0.0.5", "[::1]", "::1"]
+ADDRESS_URLS = [f"https://{h}/latest/meta-data/" for h in ("127.0.0.1", "169.254.169.254", "10.0.0.5", "[::1]")] + [
+    "https://0x7f.1/", "https://2130706433/", "https://127.1/", "https://0xa9fea9fe/"]
+
+
+def is_address(host):
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def test_addresses_on_the_list_are_still_refused(ts_unchecked):
+    found = [
+        (r["url"], where, host)
+        for r in probe(ts_unchecked, [[LISTED_ADDRESSES, ADDRESS_URLS]])
+        for where, host in (("checkWebhookUrl returned it", r["direct"]), ("the route stored it", r["stored"]))
+        if host is not None and is_address(host)
+    ]
+    assert not found, (
+        f"{found[0][0]!r} with the allowlist {LISTED_ADDRESSES}: {found[0][1]}, so a booking would make the server "
+        f"call the address {found[0][2]!r} (server-side request forgery: an IP address is never allowed, even "
+        f"when listed); {len(found)} such")
