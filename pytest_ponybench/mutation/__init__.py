@@ -10,7 +10,7 @@ One concern a module, each importing only those above it:
 
 - `source`: a file's text and the `Edit`s made to it;
 - `python`: the AST mutator of Python files;
-- `javascript`: the token mutator of JavaScript files;
+- `javascript`: the token mutator of JavaScript files (and TypeScript ones, their types left alone);
 - `mutants`: `Mutant`, its id, a file's mutants, a task's `TaskOutcome`;
 - `mutantsfile`: a task folder's mutants.toml, read and written;
 - `runner`: the mutants of a task scored in worker processes, `--changed-since`, the run.
@@ -29,6 +29,7 @@ from pytest_ponybench.mutation.mutants import (
     is_javascript,
     is_mutated,
     is_test_file,
+    is_typescript,
     mutant_id,
     mutants_of,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "changed_tasks",
     "edits",
     "is_javascript",
+    "is_typescript",
     "is_mutated",
     "is_test_file",
     "js_edits",

@@ -1,4 +1,5 @@
-"""The mutator of JavaScript files (`.js`, `.mjs`, `.cjs`): operators over tokens.
+"""The mutator of JavaScript files (`.js`, `.mjs`, `.cjs`) and TypeScript ones (`.ts`, `.mts`,
+`.cts`, not `.d.ts`): operators over tokens.
 
 A small tokenizer of its own reads strings, template literals (their text apart from the code
 in `${...}`), regular expression literals (a `/` where an expression may start) and comments, so
@@ -18,6 +19,12 @@ arguments joined with "/" --, `.trim()`, `.toLowerCase()`), `swap_call` (`timing
 b)` -> `a.equals(b)`) and `regex` (a leading `^` or final `$` dropped from a regex literal or a
 `RegExp` pattern given as a string, a template or a concatenation). `throw` statements and `new
 ...Error(...)` are left alone, as a Python `raise` is.
+
+TypeScript is JavaScript with types, which a mutant should not edit (a type changed is a
+compile error, not a behaviour): in a `.ts` file the declarations of types (`type X = ...`,
+`interface X {...}`, `declare ...`) are left alone, and so are a string next to `|` or `&` (a
+literal type of a union), a `!` after an expression (a non-null assertion) and a `<` or `>`
+without a space on both sides (a type's angle brackets: a formatted comparison has them).
 """
 
 from __future__ import annotations
@@ -28,9 +35,11 @@ from typing import NamedTuple
 
 from pytest_ponybench.mutation.source import Edit
 
-__all__ = ["JS_SUFFIXES", "JsSyntaxError", "Token", "js_edits", "js_shape", "js_tokens"]
+__all__ = ["JS_SUFFIXES", "JsSyntaxError", "TS_SUFFIXES", "Token", "js_edits", "js_shape", "js_tokens"]
 
 JS_SUFFIXES = (".js", ".mjs", ".cjs")
+TS_SUFFIXES = (".ts", ".mts", ".cts")  # a .d.ts declares types only: never mutated
+TS_DECLARATIONS = frozenset({"type", "interface", "declare"})
 # after these a `/` starts a regular expression, and none of them ends an expression
 JS_KEYWORDS_BEFORE_EXPRESSION = frozenset(
     "return typeof instanceof in of new delete void throw case do else yield await".split()
@@ -155,16 +164,17 @@ def js_shape(text: str) -> tuple[tuple[str, str], ...] | None:
         return None
 
 
-def js_edits(text: str) -> Iterator[Edit]:
-    """Every mutation the JavaScript operators make of the file."""
-    return _JsMutator(text, js_tokens(text)).edits()
+def js_edits(text: str, *, typescript: bool = False) -> Iterator[Edit]:
+    """Every mutation the JavaScript operators make of the file (a TypeScript one's code, its
+    types left alone)."""
+    return _JsMutator(text, js_tokens(text), typescript=typescript).edits()
 
 
 class _JsMutator:
     """The operators over one tokenized file; each yields Edits of its source text."""
 
-    def __init__(self, text: str, tokens: list[Token]) -> None:
-        self.text, self.toks = text, tokens
+    def __init__(self, text: str, tokens: list[Token], *, typescript: bool = False) -> None:
+        self.text, self.toks, self.typescript = text, tokens, typescript
         self.pair: dict[int, int] = {}  # opening bracket <-> closing bracket, both ways
         self.depth: list[int] = []
         stack: list[int] = []
@@ -264,7 +274,25 @@ class _JsMutator:
                 out.update(range(k, self.pair[k + 1] + 1))
             elif tok.text == "new" and self.text_of(k + 1).endswith("Error") and self.is_(k + 2, "("):
                 out.update(range(k, self.pair[k + 2] + 1))
+            elif self.typescript and tok.text in TS_DECLARATIONS and self._declares_type(k):
+                out.update(range(k, self._declaration_end(k) + 1))
         return out
+
+    def _declares_type(self, k: int) -> bool:
+        """Whether the name at k starts a TypeScript declaration (`type X =`, `interface X`,
+        `declare ...`) rather than being a variable of that name."""
+        starts = k == 0 or self.is_(k - 1, ";", "{", "}", "export") or self.toks[k].newline
+        return starts and k + 1 < len(self.toks) and self.toks[k + 1].kind == "name"
+
+    def _declaration_end(self, k: int) -> int:
+        """The last token of the declaration at k: an interface's (or a declared block's)
+        closing brace, else the statement's end."""
+        j = k + 1
+        while j < len(self.toks) and self.depth[j] == self.depth[k] and not self.is_(j, "=", ";"):
+            if self.is_(j, "{"):
+                return self.pair[j]
+            j += 1
+        return self.statement_end(k)
 
     def _export_from(self, k: int) -> bool:
         end = self.statement_end(k)
@@ -321,12 +349,12 @@ class _JsMutator:
             if k in self.skipped:
                 continue
             if tok.kind == "punct":
-                if tok.text in JS_COMPARE_FLIPS:
+                if tok.text in JS_COMPARE_FLIPS and not self.type_bracket(tok):
                     yield Edit("compare", tok.start, tok.end, JS_COMPARE_FLIPS[tok.text])
                 elif tok.text in ("&&", "||"):  # valid code never mixes them with ?? unparenthesized
                     yield Edit("boolop", tok.start, tok.end, "||" if tok.text == "&&" else "&&")
-                elif tok.text == "!":
-                    yield Edit("not", tok.start, tok.end, "")
+                elif tok.text == "!" and (tok.newline or k == 0 or not self._ends_expression(k - 1)):
+                    yield Edit("not", tok.start, tok.end, "")  # (after an expression: x! asserts)
             elif tok.kind == "number":
                 yield from self.number(tok)
             elif tok.kind == "name" and not self.member_name(k):
@@ -336,10 +364,24 @@ class _JsMutator:
                     yield from self.guard(k)
             elif tok.kind == "regex":
                 yield from self.regex_literal(tok)
-            if tok.kind == "string" or (tok.kind == "template" and tok.text[0] == tok.text[-1] == "`"):
+            if (
+                tok.kind == "string"
+                and self.typescript
+                and (self.is_(k - 1, "|", "&") or self.is_(k + 1, "|", "&"))
+            ):
+                pass  # a literal type in a union: "open" | "closed"
+            elif tok.kind == "string" or (tok.kind == "template" and tok.text[0] == tok.text[-1] == "`"):
                 yield from self.string(k)
             if tok.kind == "name" and self.is_(k + 1, "("):
                 yield from self.call(k)
+
+    def type_bracket(self, tok: Token) -> bool:
+        """In TypeScript, a `<` or `>` that is not spaced as an operator: `Array<string>`."""
+        if not self.typescript or tok.text not in ("<", ">"):
+            return False
+        before = self.text[tok.start - 1 : tok.start]
+        after = self.text[tok.end : tok.end + 1]
+        return not (before.isspace() and after.isspace())
 
     def number(self, tok: Token) -> Iterator[Edit]:
         raw = tok.text.replace("_", "")

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytest_ponybench.mutation.javascript import JS_SUFFIXES, JsSyntaxError, js_edits, js_shape
+from pytest_ponybench.mutation.javascript import JS_SUFFIXES, TS_SUFFIXES, JsSyntaxError, js_edits, js_shape
 from pytest_ponybench.mutation.python import edits, python_shape
 from pytest_ponybench.mutation.source import Source
 
@@ -26,6 +26,7 @@ __all__ = [
     "TaskOutcome",
     "changed_lines",
     "is_javascript",
+    "is_typescript",
     "is_mutated",
     "is_test_file",
     "mutant_id",
@@ -82,7 +83,7 @@ def mutants_of(
     if is_javascript(path):
         shape = js_shape
         try:
-            found = list(js_edits(text))
+            found = list(js_edits(text, typescript=is_typescript(path)))
         except JsSyntaxError:
             return []
     else:
@@ -130,7 +131,12 @@ def mutants_of(
 
 
 def is_javascript(path: str) -> bool:
-    return path.endswith(JS_SUFFIXES)
+    """JavaScript, or TypeScript (which the same mutator reads, its types left alone)."""
+    return path.endswith(JS_SUFFIXES) or is_typescript(path)
+
+
+def is_typescript(path: str) -> bool:
+    return path.endswith(TS_SUFFIXES) and not path.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
 def is_mutated(path: str) -> bool:
@@ -160,7 +166,7 @@ def is_test_file(path: str) -> bool:
         or name.endswith("_test.py")
         or name == "conftest.py"
         or "__tests__" in parts[:-1]
-        or re.search(r"\.(test|spec)\.[cm]?js$", name) is not None
+        or re.search(r"\.(test|spec)\.[cm]?[jt]s$", name) is not None
     )
 
 

@@ -21,6 +21,7 @@ import dataclasses
 import functools
 import json
 import multiprocessing
+import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from pytest_ponybench.mutation.mutants import (
     changed_lines,
     is_javascript,
     is_mutated,
+    is_typescript,
     mutants_of,
 )
 from pytest_ponybench.mutation.mutantsfile import (
@@ -209,16 +211,44 @@ process.stdout.write(JSON.stringify(files.map(({ original, mutants }) => {
 """
 
 
-def js_parses(files: list[tuple[str, list[str]]]) -> list[list[bool]] | None:
+TS_PARSE = r"""
+const ts = require(process.argv[1]);
+const files = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+const parses = (source) => {
+  const out = ts.transpileModule(source, { reportDiagnostics: true, fileName: "mutant.ts",
+                                           compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).length === 0;
+};
+process.stdout.write(JSON.stringify(files.map(({ mutants }) => mutants.map(parses))));
+"""
+
+
+def typescript_module() -> str | None:
+    """The TypeScript compiler's library, found through `tsc` on PATH (typescript/bin/tsc)."""
+    tsc = shutil.which("tsc")
+    if tsc is None:
+        return None
+    lib = Path(os.path.realpath(tsc)).parent.parent / "lib" / "typescript.js"
+    return str(lib) if lib.is_file() else None
+
+
+def js_parses(files: list[tuple[str, list[str]]], *, typescript: bool = False) -> list[list[bool]] | None:
     """For each (original, mutants) of a JavaScript file, whether node parses each mutant as it
     parses the original (an ES module, else a CommonJS body); None without node. Node only
-    compiles the text (vm), never runs it."""
+    compiles the text (vm), never runs it. A TypeScript file is parsed by the TypeScript
+    compiler instead (its syntax only: types are the checks' to judge); None without one."""
     node = shutil.which("node")
     if node is None or not files:
         return None
     payload = json.dumps([{"original": o, "mutants": m} for o, m in files])
+    argv = [node, "--no-warnings", "--experimental-vm-modules", "-e", NODE_PARSE]
+    if typescript:
+        lib = typescript_module()
+        if lib is None:
+            return None
+        argv = [node, "-e", TS_PARSE, lib]
     done = subprocess.run(
-        [node, "--no-warnings", "--experimental-vm-modules", "-e", NODE_PARSE],
+        argv,
         input=payload,
         capture_output=True,
         text=True,
@@ -235,25 +265,28 @@ def without_unparsable(
 ) -> list[Mutant]:
     """The mutants less the JavaScript ones node cannot parse: the tokenizer is no parser, and
     a mutant that is not a program would be killed for nothing (said on stderr: a mutator bug)."""
-    groups: dict[tuple[str, str], list[Mutant]] = {}
-    for m in mutants:
-        if is_javascript(m.path):
-            groups.setdefault((m.ref, m.path), []).append(m)
-    keys = list(groups)
-    verdicts = js_parses([(originals[k], [m.source for m in groups[k]]) for k in keys])
-    if verdicts is None:
-        return mutants
-    bad = {
-        id(m)
-        for k, oks in zip(keys, verdicts, strict=True)
-        for m, ok in zip(groups[k], oks, strict=True)
-        if not ok
-    }
+    bad: set[int] = set()
+    for typescript in (False, True):
+        groups: dict[tuple[str, str], list[Mutant]] = {}
+        for m in mutants:
+            if is_javascript(m.path) and is_typescript(m.path) == typescript:
+                groups.setdefault((m.ref, m.path), []).append(m)
+        keys = list(groups)
+        verdicts = js_parses(
+            [(originals[k], [m.source for m in groups[k]]) for k in keys], typescript=typescript
+        )
+        if verdicts is None:
+            continue
+        bad |= {
+            id(m)
+            for k, oks in zip(keys, verdicts, strict=True)
+            for m, ok in zip(groups[k], oks, strict=True)
+            if not ok
+        }
     for m in mutants:
         if id(m) in bad:
             print(
-                f"ponybench mutate: {task_id}: left out {m.id} ({m.where} {m.operator}): "
-                "node cannot parse it",
+                f"ponybench mutate: {task_id}: left out {m.id} ({m.where} {m.operator}): it does not parse",
                 file=sys.stderr,
             )
     return [m for m in mutants if id(m) not in bad]

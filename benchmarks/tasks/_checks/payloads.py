@@ -109,3 +109,57 @@ OFFSITE_TARGETS = [
     "https:evil.example",
     "HTTPS://evil.example/",
 ]
+# --- prototype pollution ---------------------------------------------------------------------------
+# JSON texts that, merged key by key into an object, reach Object.prototype (or replace the
+# prototype of what they are merged into) through __proto__ or constructor.prototype, at the top
+# or nested under keys a stored object already has ("a", "a.b"). {m} is a property name no object
+# has; each is parsed with JSON.parse, which keeps "__proto__" as an own key.
+PROTO_POLLUTION = [
+    '{"__proto__": {"{m}": "polluted"}}',
+    '{"a": {"__proto__": {"{m}": "polluted"}}}',
+    '{"a": {"b": {"__proto__": {"{m}": "polluted"}}}}',
+    '{"constructor": {"prototype": {"{m}": "polluted"}}}',
+    '{"a": {"constructor": {"prototype": {"{m}": "polluted"}}}}',
+    '{"__proto__": {"__proto__": {"{m}": "polluted"}}}',
+    '{"ok": 1, "__proto__": {"{m}": "polluted"}}',
+]
+
+
+def proto_pollution(marker: str) -> list[str]:
+    """PROTO_POLLUTION with the property name `marker`."""
+    return [p.replace("{m}", marker) for p in PROTO_POLLUTION]
+
+
+# --- URLs: another host than the text suggests (server-side request forgery) ----------------------
+# Each URL's host, as a WHATWG URL parser (node's, fetch's, a browser's) reads it, is evil.net or a
+# name under it or ending in it,
+# although its text holds an allowed name: {a} is a host name the allowlist names exactly, {d} a
+# domain whose subdomains it allows (an entry ".{d}"). Suffixes without a dot before them, user
+# info, a backslash (a path separator in http(s) URLs), a fragment or query that names the host.
+SSRF_OTHER_HOST = [
+    "https://{a}.evil.net/",
+    "https://{a}@evil.net/",
+    "https://{a}:443@evil.net/",
+    "https://{a}%40@evil.net/",
+    "https://evil.net/{a}",
+    "https://evil.net/?next=https://{a}/",
+    "https://evil.net#{a}",
+    "https://evil.net#.{d}",
+    "https://evil.net\\.{a}/",
+    "https://evil.net\\@{a}/",
+    "https://evil{d}/",
+    "https://evil.net?.{d}",
+    "https://{d}.evil.net/",
+    "https://evil.net./.{d}",
+]
+# Hosts inside the network as a URL parser reads them: loopback and the cloud metadata address,
+# in the forms an IPv4 address may take (decimal, hex, octal, short), IPv6, and local names.
+SSRF_INTERNAL_HOSTS = [
+    "127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "127.1", "0", "[::1]", "[::ffff:127.0.0.1]",
+    "[0:0:0:0:0:0:0:1]", "169.254.169.254", "[::ffff:a9fe:a9fe]", "10.0.0.1", "localhost", "localhost.",
+]
+
+
+def ssrf_other_host(allowed: str, domain: str) -> list[str]:
+    """SSRF_OTHER_HOST for the allowed name `allowed` and the allowed parent domain `domain`."""
+    return [u.replace("{a}", allowed).replace("{d}", domain) for u in SSRF_OTHER_HOST]

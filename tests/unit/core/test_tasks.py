@@ -430,21 +430,23 @@ def test_the_shipped_suite_loads_and_covers_both_axes() -> None:
     assert axes.count("correct") >= 26
     assert kinds.count("open") >= 1
     assert kinds.count("fixture") >= 19
-    assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 4
+    assert len({t.fixture for t in tasks if t.kind == "fixture"}) >= 5
     quick = [t for t in tasks if "quick" in t.tags]
     assert len(quick) >= 18
     assert {t.axis for t in quick} == {"safe", "correct"}
     assert sum("javascript" in t.tags for t in tasks) >= 17
+    typescript = [t for t in tasks if "typescript" in t.tags]
+    assert len(typescript) >= 5 and sum(t.has_safety for t in typescript) >= 2
     assert all(t.fixture_path is not None for t in tasks if t.kind == "fixture")
     assert len({t.content_hash() for t in tasks}) == len(tasks)
 
 
 def _code_lines(root: Path) -> int:
-    """Non-blank lines of the Python and JavaScript files under root, tests included."""
+    """Non-blank lines of the Python, JavaScript and TypeScript files under root, tests included."""
     return sum(
         sum(1 for line in p.read_text(encoding="utf-8").splitlines() if line.strip())
         for p in root.rglob("*")
-        if p.suffix in (".py", ".js", ".mjs") and p.is_file()
+        if p.suffix in (".py", ".js", ".mjs", ".ts") and p.is_file()
     )
 
 
@@ -476,6 +478,9 @@ def test_every_shipped_prompt_states_the_environment() -> None:
             continue
         if "javascript" in t.tags:  # checks drive node; the scorer has no network for npm
             assert "Node.js 20" in t.prompt and "no npm packages" in t.prompt, t.id
+        elif "typescript" in t.tags:  # and the checks type-check with the scorer's tsc
+            assert "TypeScript and Node.js 20" in t.prompt and "no npm packages" in t.prompt, t.id
+            assert "type-checking" in t.prompt and "ts_project.py" in t.checks, t.id
         else:
             assert "Python 3.11" in t.prompt and "standard library" in t.prompt, t.id
 

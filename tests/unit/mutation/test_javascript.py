@@ -223,3 +223,30 @@ def test_js_unreadable_sources_make_no_mutants() -> None:
     assert mutation.mutants_of("good", "m.js", "function f() {\n  return 1;\n") == []
     assert mutation.mutants_of("good", "m.js", "f(a < 1;\n") == []
     assert mutation.mutants_of("good", "m.js", "const s = `open ${x < 1}\n") == []
+
+
+def test_ts_types_are_left_alone() -> None:
+    source = (
+        'type Kind = "open" | "closed";\n'
+        "export interface Item {\n  kind: Kind;\n  size: 3;\n}\n"
+        "declare const limit: number;\n"
+        'export function f(items: Array<Item>, m: Map<string, number>, s: "a" | "b"): boolean {\n'
+        "  const first = items[0]!;\n"
+        '  return first.kind === "open" && items.length < limit && !m.has(s);\n'
+        "}\n"
+    )
+    found = mutation.mutants_of("good", "m.ts", source)
+    assert {m.line for m in found} == {8, 9}, [(m.line, m.after) for m in found]
+    assert sorted(m.after.strip() for m in found if m.line == 8) == [
+        "const first = items[(-1)]!;",
+        "const first = items[1]!;",
+    ]
+    ops = sorted(m.operator for m in found if m.line == 9)
+    # ===, the string "open", &&, &&, <, and the one prefix ! (not the assertion after items[0])
+    assert ops == ["boolop", "boolop", "compare", "compare", "not", "string"], ops
+    assert [m.after.strip() for m in found if m.operator == "not"] == [
+        'return first.kind === "open" && items.length < limit && m.has(s);'
+    ]
+    # the same text as JavaScript is mutated as before: TypeScript's rules apply to .ts only
+    js = "const ok = a<b && !c;\n"
+    assert len(mutation.mutants_of("good", "m.js", js)) == len(mutation.mutants_of("good", "m.ts", js)) + 1

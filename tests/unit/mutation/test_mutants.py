@@ -29,3 +29,10 @@ def test_javascript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
 
 
 # --- the command ------------------------------------------------------------------------------
+
+
+def test_typescript_files_are_chosen_by_suffix_and_tests_left_out() -> None:
+    assert mutation.is_mutated("src/app.ts") and mutation.is_mutated("a.mts") and mutation.is_mutated("b.cts")
+    assert mutation.is_typescript("src/app.ts") and mutation.is_javascript("src/app.ts")
+    assert not mutation.is_mutated("types/node.d.ts") and not mutation.is_mutated("src/x.test.ts")
+    assert not mutation.is_mutated("test/helpers.ts") and not mutation.is_mutated("src/a.spec.ts")

@@ -1,5 +1,5 @@
 """The mutation run around the operators: the tasks whose folder or fixture changed since a ref,
-every JavaScript mutant of the shipped tasks parsing in node, and what counts as the sandbox's
+every JavaScript and TypeScript mutant of the shipped tasks parsing, and what counts as the sandbox's
 failure rather than the mutant's."""
 
 from __future__ import annotations
@@ -50,19 +50,27 @@ def test_changed_since_names_the_tasks_whose_folder_or_fixture_changed(tmp_path:
         changed("nope", tmp_path, tmp_path / "benchmarks" / "tasks", tasks)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node parses the mutants")
-def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
-    """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
-    makes of the shipped JavaScript references is a program (one node process compiles them)."""
+def shipped_mutants(typescript: bool) -> list[tuple[str, list[str]]]:
+    """(source, its mutants' sources) of every shipped JavaScript (or TypeScript) reference file."""
     files: list[tuple[str, list[str]]] = []
     for folder in task_folders(REPO / "benchmarks" / "tasks"):
         task = load_task(folder, REPO / "fixtures")
         for ref, refs_files in runner.references_to_mutate(task):
             for path, data in sorted(refs_files.items()):
                 if mutation.is_javascript(path) and mutation.is_mutated(path):
+                    if mutation.is_typescript(path) != typescript:
+                        continue
                     text = data.decode("utf-8")
                     lines = mutation.changed_lines(runner.base_text(task, path), text)
                     files.append((text, [m.source for m in mutation.mutants_of(ref, path, text, lines)]))
+    return files
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node parses the mutants")
+def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
+    """The tokenizer is no parser: node, which does parse, agrees that each mutant the script
+    makes of the shipped JavaScript references is a program (one node process compiles them)."""
+    files = shipped_mutants(typescript=False)
     assert sum(len(m) for _, m in files) > 500
     verdicts = runner.js_parses(files)
     assert verdicts is not None
@@ -71,6 +79,19 @@ def test_every_javascript_mutant_of_the_shipped_tasks_parses_in_node() -> None:
     assert runner.js_parses([("export const a = 1;\n", ["export const a = ;", "export const a = 2;"])]) == [
         [False, True]
     ]
+
+
+@pytest.mark.skipif(runner.typescript_module() is None, reason="the TypeScript compiler parses the mutants")
+def test_every_typescript_mutant_of_the_shipped_tasks_parses() -> None:
+    """The same for TypeScript, parsed by the compiler found through `tsc` (syntax only: a
+    mutant that does not type-check is for the checks, which type-check, to kill)."""
+    files = shipped_mutants(typescript=True)
+    assert sum(len(m) for _, m in files) > 300
+    verdicts = runner.js_parses(files, typescript=True)
+    assert verdicts is not None
+    assert all(all(oks) for oks in verdicts)
+    broken = ["const a: number = ;", "const a: number = 2;", "let m: Map<string, number>= x;"]
+    assert runner.js_parses([("const a: number = 1;\n", broken)], typescript=True) == [[False, True, True]]
 
 
 def test_only_a_process_that_died_before_any_check_counts_as_a_sandbox_failure() -> None:
