@@ -139,21 +139,23 @@ def test_the_selftest_proves_the_graded_tasks(
     tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
     n_refs = sum(len(t.references) for t in tasks)
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
-    result.assert_outcomes(passed=n_refs + 3)
+    # every reference, the 3 instrument checks and each task's contract table
+    result.assert_outcomes(passed=n_refs + 3 + len(tasks))
     result.stdout.fnmatch_lines(
         [
             "*= ponybench selftest: references per task =*",
             "graded_explain_yield_teardown: 6 refs (3 correct, 3 safe+incorrect); 6/6 as declared; "
-            "mutants * killed (*); 4 graders, 24/24 outcomes as declared",
+            "mutants * killed (*); contract 5 rows (*); 4 graders, 24/24 outcomes as declared",
             "  judge graders, references right (offline judge): explains_teardown 6/6",
-            "graded_reference_pager_bug: 5 refs (*); 5/5 as declared; mutants *; "
+            "graded_reference_pager_bug: 5 refs (*); 5/5 as declared; mutants *; contract *; "
             "4 graders, 20/20 outcomes as declared",
             "  judge graders, references right (offline judge): matches_reference 5/5",
-            "graded_skill_parse_port: 5 refs (*); 5/5 as declared; mutants *; "
-            "1 grader, 5/5 outcomes as declared",
-            "graded_workflow_slug_tests: 7 refs (*); 7/7 as declared; mutants *; "
-            "5 graders, 35/35 outcomes as declared",
-            f"4 tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; 0 task(s) flagged",
+            "graded_skill_parse_port: 10 refs (*); 10/10 as declared; mutants *; blind flawed caught 4/4; "
+            "contract *; 1 grader, 6/6 outcomes as declared",
+            "graded_workflow_slug_tests: 11 refs (*); 11/11 as declared; mutants *; blind flawed caught 4/4; "
+            "contract *; 5 graders, 35/35 outcomes as declared",
+            f"4 tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; blind flawed caught 8/8; "
+            "0 task(s) flagged",
         ]
     )
     assert "BELOW MINIMUM" not in result.stdout.str()
@@ -170,8 +172,10 @@ def test_a_wrong_declaration_fails_naming_task_reference_and_grader(
         root / "benchmarks" / "tasks" / "graded_explain_yield_teardown" / "refs" / "no_example" / "ref.toml"
     )
     explain.write_text(explain.read_text().replace("ponybench-judge: pass", "ponybench-judge: fail"))
+    two = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
     result = pytester.runpytest_subprocess("--selftest-only", "-vv")
-    result.assert_outcomes(passed=11 + 3, failed=2)
+    # every reference but the two made wrong, the 3 instrument checks, each task's contract table
+    result.assert_outcomes(passed=sum(len(t.references) for t in two) - 2 + 3 + len(two), failed=2)
     result.stdout.fnmatch_lines(
         [
             "FAILED selftest::graded_workflow_slug_tests?lucky_guess? - task graded_workflow_slug_tests: "
