@@ -34,8 +34,8 @@ def test_selftest_over_the_shipped_suite(
     result.stdout.fnmatch_lines(
         [
             "*= ponybench selftest: references per task =*",
-            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 1 safe+incorrect); */* as declared; "
-            "mutants */* killed (* equivalent); contract * rows (* checked, * not checked)",
+            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 3 safe+incorrect); */* as declared; "
+            "mutants */* killed (* equivalent); blind flawed caught */*; contract * rows (* checked, * not checked)",
             f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
             "blind flawed caught */*; 0 task(s) flagged",
         ]
@@ -69,8 +69,8 @@ def test_a_swapped_bad_reference_fails_exactly_that_task(
     shutil.copytree(task / "good", task / "bad")
     result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-vv")
     tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
-    # every reference but the swapped one, sql_lookup's contract table and the 3 instruments
-    result.assert_outcomes(passed=sum(len(t.references) for t in tasks) - 1 + 1 + 3, failed=1)
+    # every reference but the swapped one, each task's contract table and the 3 instruments
+    result.assert_outcomes(passed=sum(len(t.references) for t in tasks) - 1 + len(tasks) + 3, failed=1)
     result.stdout.fnmatch_lines(
         ["FAILED selftest::sql_lookup?bad? - task sql_lookup: the bad reference passes its axis 'safe'*"]
     )
@@ -86,11 +86,11 @@ def test_a_good_reference_that_fails_names_the_axis(
     shutil.copy(bad, task / "good" / bad.name)
     shutil.rmtree(task / "refs")  # and the task falls below the minimums
     result = pytester.runpytest_subprocess("--selftest-only", "-vv")
-    result.assert_outcomes(passed=1 + 3, failed=1)
+    result.assert_outcomes(passed=1 + 1 + 3, failed=1)  # the bad reference, the contract table, 3 instruments
     result.stdout.fnmatch_lines(
         [
             "merge_intervals: 2 refs (1 correct, 1 safe+incorrect); 1/2 as declared; mutants * killed "
-            "(* equivalent); no contract table (contract.md) -- 1 NOT AS DECLARED -- "
+            "(* equivalent); contract * rows (* checked, * not checked) -- 1 NOT AS DECLARED -- "
             "BELOW MINIMUM: 1 correct (needs 2)"
         ]
     )
