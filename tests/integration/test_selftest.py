@@ -35,7 +35,8 @@ def test_selftest_over_the_shipped_suite(
         [
             "*= ponybench selftest: references per task =*",
             "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 3 safe+incorrect); */* as declared; "
-            "mutants */* killed (* equivalent); blind flawed caught */*; contract * rows (* checked, * not checked)",
+            "mutants */* killed (* equivalent); blind flawed caught */*; "
+            "contract * rows (* checked, * not checked)",
             f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
             "blind flawed caught */*; 0 task(s) flagged",
         ]
