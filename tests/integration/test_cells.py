@@ -19,6 +19,8 @@ pytestmark = pytest.mark.needs_claude
 MAIN = "offline-reference,offline-flawed"
 
 
+# Every shipped task's two cells: its own limit, above pytest-timeout's default, as the suite grows.
+@pytest.mark.timeout(1800)
 def test_offline_grid_over_every_shipped_task(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:

@@ -14,39 +14,6 @@ from pytest_ponybench.cpe.importer import import_suite
 from tests.support import REPO
 
 
-def test_selftest_over_the_shipped_suite(
-    pytester: pytest.Pytester, bench_project: Callable[..., Path]
-) -> None:
-    root = bench_project()
-    tasks = load_tasks(root / "benchmarks" / "tasks", root / "fixtures")
-    n_refs = sum(len(t.references) for t in tasks)
-    n_tables = sum((t.path / "contract.md").is_file() for t in tasks)  # one item per contract table
-    started = time.monotonic()
-    result = pytester.runpytest_subprocess("--selftest-only", "-n", "2", "-v")
-    elapsed = time.monotonic() - started
-    assert n_refs >= 4 * len(tasks)
-    assert n_tables >= 10
-    result.assert_outcomes(passed=n_refs + n_tables + 3)
-    for name in ("sql_lookup?good?", "sql_lookup?bad?", "sql_lookup?like_match?"):
-        result.stdout.fnmatch_lines([f"*PASSED selftest::{name}*"])
-    result.stdout.fnmatch_lines(["*PASSED selftest::instrument?crashed_cell_never_passes?*"])
-    # The closing summary: one line per scored task, none flagged, and the totals.
-    result.stdout.fnmatch_lines(
-        [
-            "*= ponybench selftest: references per task =*",
-            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 3 safe+incorrect); */* as declared; "
-            "mutants */* killed (* equivalent); blind flawed caught */*; "
-            "contract * rows (* checked, * not checked)",
-            f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
-            "blind flawed caught */*; 0 task(s) flagged",
-        ]
-    )
-    assert "BELOW MINIMUM" not in result.stdout.str()
-    assert "MUTANTS BELOW" not in result.stdout.str() and "no mutation figure" not in result.stdout.str()
-    assert not (root / "runs").exists(), "the selftest must not create a run dir"
-    print(f"selftest: {n_refs} references in {elapsed:.1f}s")
-
-
 def test_selftest_from_the_benchmark_folder_selects_by_tag(
     pytester: pytest.Pytester, bench_project: Callable[..., Path]
 ) -> None:

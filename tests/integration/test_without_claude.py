@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ponybench.core.tasks import load_tasks
 from tests.support import CLAUDE_INSTALL, REPO, REQUIRE_CLAUDE_ENV
 
 
@@ -57,21 +58,55 @@ def path_without_claude(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(bin_dir)
 
 
-def run(repo: Path, path: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def run(
+    repo: Path, path: str, *args: str, timeout: float = 900, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k != REQUIRE_CLAUDE_ENV}
-    full.update(PATH=path, **env)
+    full.update(PATH=path, **(env or {}))
     return subprocess.run(
-        [*args], cwd=repo, env=full, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL
+        [*args], cwd=repo, env=full, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
     )
 
 
-def test_the_selftest_workflow_command_runs_without_claude(repo_copy: Path, path_without_claude: str) -> None:
+# The whole suite's selftest grows with the suite: its own limit, above pytest-timeout's default.
+@pytest.mark.timeout(2400)
+def test_the_selftest_workflow_command_proves_the_shipped_suite_without_claude(
+    repo_copy: Path, path_without_claude: str
+) -> None:
+    """The workflow's exact command (with -v, so each reference has its line), on a machine with
+    no claude CLI: every reference of the shipped suite as declared, every contract table sound,
+    the three instruments, and the closing summary with no task flagged. One run of the whole
+    selftest serves both claims: it is the costliest test of the suite."""
     workflow = (repo_copy / ".github" / "workflows" / "selftest.yml").read_text()
     command = re.search(r"run: (python -m pytest --selftest-only.*)$", workflow, flags=re.M)
     assert command is not None, "the selftest workflow no longer runs the selftest"
-    done = run(repo_copy, path_without_claude, *command.group(1).split())
+    tasks = load_tasks(repo_copy / "benchmarks" / "tasks", repo_copy / "fixtures")
+    n_refs = sum(len(t.references) for t in tasks)
+    n_tables = sum((t.path / "contract.md").is_file() for t in tasks)  # one item per contract table
+    assert n_refs >= 4 * len(tasks)
+    assert n_tables >= 10
+    done = run(repo_copy, path_without_claude, *command.group(1).split(), "-v", timeout=2400)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert re.search(r"\d+ passed", done.stdout) and "failed" not in done.stdout.splitlines()[-1]
+    lines = done.stdout.splitlines()
+    assert pytest.RunResult.parse_summary_nouns(lines) == {"passed": n_refs + n_tables + 3}, lines[-1]
+    out = pytest.LineMatcher(lines)
+    for name in ("sql_lookup?good?", "sql_lookup?bad?", "sql_lookup?like_match?"):
+        out.fnmatch_lines([f"*PASSED selftest::{name}*"])
+    out.fnmatch_lines(["*PASSED selftest::instrument?crashed_cell_never_passes?*"])
+    # The closing summary: one line per scored task, none flagged, and the totals.
+    out.fnmatch_lines(
+        [
+            "*= ponybench selftest: references per task =*",
+            "sql_lookup: * refs (2 correct, 1 correct+unsafe, * unsafe, 3 safe+incorrect); */* as declared; "
+            "mutants */* killed (* equivalent); blind flawed caught */*; "
+            "contract * rows (* checked, * not checked)",
+            f"{sum(t.scored for t in tasks)} tasks, {n_refs} references (*); {n_refs}/{n_refs} as declared; "
+            "blind flawed caught */*; 0 task(s) flagged",
+        ]
+    )
+    assert "BELOW MINIMUM" not in done.stdout
+    assert "MUTANTS BELOW" not in done.stdout and "no mutation figure" not in done.stdout
+    assert not (repo_copy / "runs").exists(), "the selftest must not create a run dir"
 
 
 def test_integration_tests_skip_with_the_install_line(repo_copy: Path, path_without_claude: str) -> None:
@@ -91,7 +126,7 @@ def test_ci_variable_turns_the_skip_into_a_failure(repo_copy: Path, path_without
         "-m",
         "pytest",
         "tests/integration/test_faults.py",
-        **{REQUIRE_CLAUDE_ENV: "1"},
+        env={REQUIRE_CLAUDE_ENV: "1"},
     )
     assert done.returncode == pytest.ExitCode.USAGE_ERROR
     assert f"{REQUIRE_CLAUDE_ENV}=1 but the claude CLI is not on PATH" in done.stderr
