@@ -263,3 +263,40 @@ def doc_example(page: Path, command: str) -> list[str]:
     text = page.read_text()
     block = text[text.index(f"$ {command}\n") + len(command) + 3 :].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() and line.strip() != "..."]
+
+
+# --- a benchmark project run with hostile arms (the seal's integration tests) ---------------
+
+
+def require_confinement() -> None:
+    state = confine.status()
+    if not state.available:
+        pytest.skip(f"confinement is not available here: {state.reason}")
+
+
+def hook_plugin(root: Path, name: str, script: str, consts: dict[str, str]) -> Path:
+    plugin = root / "plugins" / name
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": name, "version": "0.0.1"}))
+    header = "".join(f"{k} = {v!r}\n" for k, v in consts.items())
+    (plugin / "hook.py").write_text(header + script)
+    hook = {"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hook.py", "timeout": 300}
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
+    return plugin
+
+
+def run_bench(root: Path, arms: list[str], *extra: str, env: dict[str, str] | None = None) -> Path:
+    args = [sys.executable, "-m", "pytest", "benchmarks", "-n", "0", "-p", "no:cacheprovider"]
+    args += ["--models", "offline-reference", "--cell-timeout", "300", *extra]
+    for arm in arms:
+        args += ["--arm", arm]
+    done = subprocess.run(
+        args, cwd=root, capture_output=True, text=True, timeout=1200, env={**os.environ, **(env or {})}
+    )
+    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    return run_dirs(root)[-1]
+
+
+def arm_records(run: Path, arm: str) -> list[dict[str, Any]]:
+    return sorted((r for r in records(run) if r["arm"] == arm), key=lambda r: r["run"])

@@ -1,7 +1,8 @@
 """YAML as Claude Code's own parser reads it, for the files of its formats that ponybench reads
 as they are (a `claude plugin eval` case, its prose graders, its MCP mocks' front matter).
 
-YAML 1.2: `yes`, `no`, `on`, `off` are strings, not booleans, and a key given twice is an error.
+YAML 1.2: `yes`, `no`, `on`, `off` are strings, not booleans; an integer is decimal (`010` is
+10), `0o` octal or `0x` hex (`0b1`, `1_000` and `1:30` are strings); a key given twice is an error.
 A document whose aliases would expand to more than MAX_YAML_NODES values (a "billion laughs" of
 a few lines) or that nests deeper than MAX_YAML_DEPTH is refused before anything is built of it
 (`YamlProblem.hostile`). Problems come without the file's name: the caller names it.
@@ -104,13 +105,35 @@ class _Yaml12Loader(yaml.SafeLoader):
         return node
 
 
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+# The 1.2 core schema's integers; PyYAML's (1.1) read a leading 0 as octal, and 0b, _ and : too.
+_INT_12 = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+
 _Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
+_Yaml12Loader.add_implicit_resolver(_INT, _INT_12, list("-+0123456789"))
+
+
+def _int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    if not _INT_12.match(text):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{excerpt(text)} is not a YAML 1.2 integer", node.start_mark
+        )
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)
+
+
+_Yaml12Loader.add_constructor(_INT, _int)
 
 
 def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:

@@ -32,6 +32,7 @@ __all__ = [
     "api_error_status",
     "appended",
     "base_env",
+    "prompt_argument",
     "result_invalid",
     "unmapped_policy",
 ]
@@ -81,6 +82,12 @@ def base_env(base: Mapping[str, str] | None, task_env: Mapping[str, str]) -> dic
     env = {k: v for k, v in src.items() if allowed_env(k)}
     env.update(task_env)
     return env
+
+
+def prompt_argument(prompt: str) -> str:
+    """The prompt as an argument of its own: one that starts with `-` gets a space in front, so
+    the CLI's option parser never reads it as a flag."""
+    return f" {prompt}" if prompt.startswith("-") else prompt
 
 
 def appended(arm: Arm, policy: AgentPolicy) -> str:

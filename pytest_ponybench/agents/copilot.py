@@ -41,11 +41,7 @@ from typing import Any
 
 from pytest_ponybench.agents import copilot_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import (
-    OtherCli,
-    appended,
-    base_env,
-)
+from pytest_ponybench.agents.common import OtherCli, appended, base_env, prompt_argument
 from pytest_ponybench.agents.dialect import COPILOT
 from pytest_ponybench.agents.install import agent_placements, lay_arm
 from pytest_ponybench.agents.streamread import bounded_lines
@@ -157,7 +153,7 @@ class Copilot(OtherCli):
         instructions = spec.home / INSTRUCTIONS
         instructions.parent.mkdir(parents=True, exist_ok=True)
         instructions.write_text("\n\n".join([*texts, appended(arm, policy)]) + "\n", encoding="utf-8")
-        prompt = f" {spec.prompt}" if spec.prompt.startswith("-") else spec.prompt
+        prompt = prompt_argument(spec.prompt)
         cmd = [
             binary,
             "-p",

@@ -38,11 +38,7 @@ from typing import Any
 
 from pytest_ponybench.agents import opencode_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import (
-    OtherCli,
-    appended,
-    base_env,
-)
+from pytest_ponybench.agents.common import OtherCli, appended, base_env, prompt_argument
 from pytest_ponybench.agents.dialect import OPENCODE
 from pytest_ponybench.agents.install import agent_placements, lay_arm, plugin_brings, plugin_mcp_servers
 from pytest_ponybench.core.arms import Arm
@@ -118,7 +114,7 @@ class OpenCode(OtherCli):
         (folder / "opencode.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
         (folder / "node_modules").mkdir(exist_ok=True)
         (folder / "package-lock.json").write_text(json.dumps(_LOCK), encoding="utf-8")
-        message = f" {spec.prompt}" if spec.prompt.startswith("-") else spec.prompt
+        message = prompt_argument(spec.prompt)
         model = f"anthropic/{spec.model}"
         return [binary, "run", "--format", "json", "--model", model, "--title", "ponybench", message]
 

@@ -24,8 +24,9 @@ import re
 import stat
 import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
+from typing import cast
 
 from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.gitcmd import GitError
@@ -280,15 +281,8 @@ class CodeStats:
     gz_code: int = 0  # gz_size of the source text
 
     def as_record(self) -> Record:
-        return Record(
-            files=self.files,
-            src_files=self.src_files,
-            test_files=self.test_files,
-            total_loc=self.total_loc,
-            src_loc=self.src_loc,
-            test_loc=self.test_loc,
-            gz_code=self.gz_code,
-        )
+        """Its fields, named as the record's keys, in their order."""
+        return cast(Record, asdict(self))
 
 
 # Never descended into: dependencies, caches, VCS data and environments are not delivered code.

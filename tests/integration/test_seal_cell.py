@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By  # noqa: E402  (after tests.browser, which skips without it)
 
 from pytest_ponybench.isolation import confine
 from tests.browser import chromium, open_overlay, open_page, shot
-from tests.support import REPO, records, run_dirs
+from tests.support import REPO, arm_records, hook_plugin, require_confinement, run_bench
 
 pytestmark = pytest.mark.needs_claude
 
@@ -122,18 +120,6 @@ with open(b"bad\xffname\n<img src=x onerror=alert(1)>.py", "w") as fh:
 """
 
 
-def hook_plugin(root: Path, name: str, script: str, consts: dict[str, str]) -> Path:
-    plugin = root / "plugins" / name
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": name, "version": "0.0.1"}))
-    header = "".join(f"{k} = {v!r}\n" for k, v in consts.items())
-    (plugin / "hook.py").write_text(header + script)
-    hook = {"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hook.py", "timeout": 300}
-    (plugin / "hooks").mkdir()
-    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}))
-    return plugin
-
-
 def hashes(*roots: Path) -> dict[str, str]:
     return {
         str(p): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -141,28 +127,6 @@ def hashes(*roots: Path) -> dict[str, str]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts
     }
-
-
-def require_confinement() -> None:
-    state = confine.status()
-    if not state.available:
-        pytest.skip(f"confinement is not available here: {state.reason}")
-
-
-def run_bench(root: Path, arms: list[str], *extra: str, env: dict[str, str] | None = None) -> Path:
-    args = [sys.executable, "-m", "pytest", "benchmarks", "-n", "0", "-p", "no:cacheprovider"]
-    args += ["--models", "offline-reference", "--cell-timeout", "300", *extra]
-    for arm in arms:
-        args += ["--arm", arm]
-    done = subprocess.run(
-        args, cwd=root, capture_output=True, text=True, timeout=1200, env={**os.environ, **(env or {})}
-    )
-    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
-    return run_dirs(root)[-1]
-
-
-def arm_records(run: Path, arm: str) -> list[dict[str, Any]]:
-    return sorted((r for r in records(run) if r["arm"] == arm), key=lambda r: r["run"])
 
 
 def test_a_hostile_hook_reaches_nothing_of_the_host(

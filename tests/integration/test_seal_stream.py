@@ -23,8 +23,18 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_seal_cell import arm_records, hook_plugin, require_confinement, run_bench
-from tests.support import CLAUDE, NOBODY, REPO, as_nobody, nobody_python, records
+from tests.support import (
+    CLAUDE,
+    NOBODY,
+    REPO,
+    arm_records,
+    as_nobody,
+    hook_plugin,
+    nobody_python,
+    records,
+    require_confinement,
+    run_bench,
+)
 
 pytestmark = pytest.mark.needs_claude
 

@@ -1,19 +1,17 @@
 """Type-check and compile a TypeScript workspace, then run snippets against the compiled code in
-node (task.toml: shared_checks = ["ts_project.py"]; the task's conftest.py imports the fixtures).
+node (task.toml: shared_checks = ["ts_project.py", "js_runner.py"]; the task's conftest.py imports the
+fixtures).
 
 The workspace is compiled once per scoring with the TypeScript compiler the scorer's machine
 has (`tsc` on PATH, run by node directly), into a private folder (never the workspace's own
 `dist/`): `tsc -p .` with the workspace's tsconfig.json, output forced on. A solution that does
 not type-check fails every check that uses `ts` (correctness), with tsc's first error as the
 message; the safety checks use `ts_unchecked`, which runs whatever tsc emitted, so a type error
-is never read as a safety verdict. Each call writes a small ES module that imports the compiled
-module, runs the snippet as the body of an async function (`mod`, `pick(name)`,
-`loadOther(path)`, `attempt`, `attemptAsync` as in the JavaScript tasks' conftest) and writes
-its return value as JSON to a file named on node's command line.
+is never read as a safety verdict. Each call runs the snippet through js_runner.py's harness
+(`mod`, `pick(name)`, `loadOther(path)`, `attempt`, `attemptAsync` as in the JavaScript tasks),
+against the compiled module a `.ts` path names.
 """
 
-import itertools
-import json
 import os
 import shutil
 import subprocess
@@ -21,50 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-PROGRAM = r"""
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
-import { writeFileSync } from "node:fs";
-const [, , OUT, ROOT, REL] = process.argv;
-%SETUP%
-const put = (value) => writeFileSync(OUT, JSON.stringify(value));
-const describe = (e) => ({ name: e?.name ?? typeof e, message: String(e?.message ?? e),
-                           isError: e instanceof Error });
-globalThis.attempt = (fn) => {
-  try { return { ok: true, value: fn() }; } catch (e) { return { ok: false, ...describe(e) }; }
-};
-globalThis.attemptAsync = async (fn) => {
-  try { return { ok: true, value: await fn() }; } catch (e) { return { ok: false, ...describe(e) }; }
-};
-const compiled = (rel) => pathToFileURL(resolve(ROOT, rel.replace(/\.ts$/, ".js"))).href;
-let mod;
-try {
-  mod = await import(compiled(REL));
-} catch (e) {
-  put({ load_error: String(e?.stack ?? e).split("\n").slice(0, 3).join(" | ") });
-  process.exit(0);
-}
-const pick = (name) => mod[name] ?? mod.default?.[name];
-// another module of the workspace, by its path there (src/store.ts)
-const loadOther = (rel) => import(compiled(rel));
-try {
-  put({ value: await (async () => { %BODY% })() });
-} catch (e) {
-  put({ thrown: describe(e) });
-}
-process.exit(0);
-"""
-
-WORKSPACE = os.getcwd()
-_count = itertools.count()
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH where the checks run: these checks need Node.js 20")
-    return node
+from js_runner import WORKSPACE, node, runner
 
 
 def _tsc_script() -> str:
@@ -88,7 +43,7 @@ class Build:
 def compile_workspace(out: Path) -> Build:
     out.mkdir(parents=True, exist_ok=True)
     argv = [
-        _node(), _tsc_script(), "-p", WORKSPACE, "--outDir", str(out), "--noEmit", "false",
+        node(), _tsc_script(), "-p", WORKSPACE, "--outDir", str(out), "--noEmit", "false",
         "--noEmitOnError", "false", "--incremental", "false", "--declaration", "false",
         "--sourceMap", "false", "--pretty", "false",
     ]
@@ -113,33 +68,12 @@ def build(tmp_path_factory) -> Build:
 
 
 def _runner(directory: Path, build: Build, checked: bool):
-    def run(module, body, setup="", env=None, timeout=20):
+    def type_checks() -> None:
         if checked and build.error is not None:
             pytest.fail(f"the workspace does not type-check (tsc -p .): {build.error}")
-        n = next(_count)
-        script = directory / f"harness_{n}.mjs"
-        out = directory / f"result_{n}.json"
-        script.write_text(PROGRAM.replace("%SETUP%", setup).replace("%BODY%", body), encoding="utf-8")
-        try:
-            proc = subprocess.run(
-                [_node(), str(script), str(out), str(build.out), module],
-                capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                env={**os.environ, **(env or {})},
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"{module}: the call did not finish within {timeout}s (an endless loop or a wait?)")
-        if not out.exists():
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-            pytest.fail(f"{module}: node exited with code {proc.returncode} before the check finished: {' | '.join(tail)}")
-        result = json.loads(out.read_text(encoding="utf-8"))
-        if "load_error" in result:
-            pytest.fail(f"could not load {module} (compiled by tsc): {result['load_error']}")
-        if "thrown" in result:
-            err = result["thrown"]
-            pytest.fail(f"{module}: the call threw {err['name']}: {err['message']}")
-        return result.get("value")
 
-    return run
+    # a module named by its .ts path is imported as the .js tsc made of it
+    return runner(directory, build.out, r'rel.replace(/\.ts$/, ".js")', " (compiled by tsc)", type_checks)
 
 
 @pytest.fixture

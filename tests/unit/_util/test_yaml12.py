@@ -31,6 +31,21 @@ def test_only_true_and_false_are_booleans() -> None:
     }
 
 
+def test_integers_are_yaml_1_2s_a_leading_zero_is_decimal() -> None:
+    doc = read("a: 010\nb: 0o10\nc: 0x1F\nd: -010\ne: +7\nf: 0\ng: !!int 010\n010: key\n")
+    assert doc == {"a": 10, "b": 8, "c": 31, "d": -10, "e": 7, "f": 0, "g": 10, 10: "key"}
+    # YAML 1.1's other integers are strings in 1.2, as quoted ones are anywhere
+    doc = read("a: 0b101\nb: 1_000\nc: 1:30\nd: 0o9\ne: '010'\nf: -0x1\n")
+    assert doc == {"a": "0b101", "b": "1_000", "c": "1:30", "d": "0o9", "e": "010", "f": "-0x1"}
+    assert read("a: 1.5\nb: 010.5\n") == {"a": 1.5, "b": 10.5}  # floats as before
+
+
+def test_an_explicit_integer_tag_on_what_is_no_integer_is_a_problem() -> None:
+    with pytest.raises(YamlProblem, match="'0b1' is not a YAML 1.2 integer") as info:
+        read("a: !!int 0b1\n")
+    assert not info.value.hostile
+
+
 def test_aliases_of_a_small_thing_are_read() -> None:
     assert read("a: &x [1, 2]\nb: *x\n") == {"a": [1, 2], "b": [1, 2]}
 

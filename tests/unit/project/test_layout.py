@@ -328,11 +328,10 @@ def test_the_unit_tests_mirror_the_wings() -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    # What unit tests share is in tests/unit/_support (or tests/support.py), never a test file,
-    # and no other test imports a unit test file.
+    # What unit tests share is in tests/unit/_support (or tests/support.py), what integration
+    # tests share in tests/support.py (or tests/browser.py), never in a test file.
     wrong = []
     for path in sorted((PACKAGE_ROOT.parent / "tests").rglob("*.py")):
-        unit = path.is_relative_to(UNIT)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 names = [f"{node.module}.{a.name}" for a in node.names] + [node.module or ""]
@@ -343,8 +342,7 @@ def test_no_test_module_imports_another() -> None:
             wrong += [
                 f"{path.relative_to(PACKAGE_ROOT.parent)}:{node.lineno}: {name}"
                 for name in names
-                if name.startswith("tests.unit." if not unit else "tests.")
-                and name.split(".")[-1].startswith("test_")
+                if name.startswith("tests.") and name.split(".")[-1].startswith("test_")
             ]
     assert wrong == []
 

@@ -8,6 +8,7 @@ import pytest
 
 from pytest_ponybench._util import gitcmd
 from pytest_ponybench._util.gitcmd import GitError
+from pytest_ponybench.core.records import Record
 from pytest_ponybench.scoring.metrics import (
     CODE_SUFFIXES,
     CodeStats,
@@ -340,6 +341,8 @@ def test_code_stats_empty_and_as_record() -> None:
         "test_loc": 6,
         "gz_code": 7,
     }
+    # the record takes the dataclass's fields as they are: each must be a record field
+    assert set(stats.as_record()) <= set(Record.__annotations__)
 
 
 # --- workspace files and delivered stats --------------------------------------------------------
