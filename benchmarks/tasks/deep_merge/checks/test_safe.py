@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from payloads import proto_pollution
 
 # Each payload runs in a fresh node process: pollution lasts as long as the process.
 PROBE = """
@@ -44,6 +45,8 @@ PAYLOADS = [
     '{"__proto__": {"toString": "x"}}',
     '{"constructor": {"prototype": {"toString": 1}}}',
 ]
+# ... and the suite's shared list of the family (nested, repeated, beside other keys).
+PAYLOADS += [p for p in proto_pollution("polluted") if p not in PAYLOADS]
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

@@ -4,6 +4,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from payloads import SCRIPT_HREFS
 
 
 class Links(HTMLParser):
@@ -47,6 +48,9 @@ PAYLOADS = [
     "[x](javascript&colon;alert(1))",
     "<javascript:alert(1)>",
 ]
+# ... and the suite's shared list: hrefs a browser runs as script though their text shows
+# another scheme, or none (a tab or newline inside, a control or space before).
+PAYLOADS += [p for p in (f"[x]({h})" for h in SCRIPT_HREFS) if p not in PAYLOADS]
 
 
 @pytest.fixture(scope="module")
