@@ -1,0 +1,52 @@
+"""Helpers that work on the words of a text (runs of characters between whitespace)."""
+
+
+def word_count(text: str) -> int:
+    """Count the words of a text.
+
+    Args:
+        text: Any text; words are separated by runs of whitespace.
+
+    Returns:
+        The number of words, 0 for an empty or blank text.
+
+    Example:
+        >>> word_count("  two   words ")
+        2
+    """
+    return len(text.split())
+
+
+def capitalize_words(text: str, *, min_length: int = 1) -> str:
+    """Capitalize the first letter of each word, keeping the whitespace as it was.
+
+    Args:
+        text: Any text.
+        min_length: Words shorter than this are left as they are.
+
+    Returns:
+        The text with each word of at least `min_length` characters capitalized.
+
+    Raises:
+        ValueError: If `min_length` is less than 1.
+
+    Example:
+        >>> capitalize_words("the lord of the rings", min_length=4)
+        'the Lord of the Rings'
+    """
+    if min_length < 1:
+        raise ValueError(f"min_length must be at least 1, not {min_length}")
+    out = []
+    for part in text.split(" "):
+        out.append(part[:1].upper() + part[1:] if len(part) >= min_length else part)
+    return " ".join(out)
+
+
+def truncate_words(text, limit):
+    """Truncate text to limit characters."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut + "..."

@@ -1,0 +1,72 @@
+"""Helpers that work on the words of a text (runs of characters between whitespace)."""
+
+
+def word_count(text: str) -> int:
+    """Count the words of a text.
+
+    Args:
+        text: Any text; words are separated by runs of whitespace.
+
+    Returns:
+        The number of words, 0 for an empty or blank text.
+
+    Example:
+        >>> word_count("  two   words ")
+        2
+    """
+    return len(text.split())
+
+
+def capitalize_words(text: str, *, min_length: int = 1) -> str:
+    """Capitalize the first letter of each word, keeping the whitespace as it was.
+
+    Args:
+        text: Any text.
+        min_length: Words shorter than this are left as they are.
+
+    Returns:
+        The text with each word of at least `min_length` characters capitalized.
+
+    Raises:
+        ValueError: If `min_length` is less than 1.
+
+    Example:
+        >>> capitalize_words("the lord of the rings", min_length=4)
+        'the Lord of the Rings'
+    """
+    if min_length < 1:
+        raise ValueError(f"min_length must be at least 1, not {min_length}")
+    out = []
+    for part in text.split(" "):
+        out.append(part[:1].upper() + part[1:] if len(part) >= min_length else part)
+    return " ".join(out)
+
+
+def truncate_words(text: str, limit: int) -> str:
+    """Shorten a text to fit `limit` characters, ending on a whole word and "...".
+
+    Args:
+        text: The text to shorten.
+        limit: The longest result allowed, counting the "..." added; at least 4.
+
+    Returns:
+        The text unchanged if it fits, else its start up to the end of the last word that
+        leaves room for "...", then "..." (a first word too long is itself cut).
+
+    Raises:
+        ValueError: If `limit` is below 4.
+
+    Example:
+        >>> truncate_words("The quick brown fox", 14)
+        'The quick...'
+    """
+    if limit < 4:
+        raise ValueError("limit must be 4 or more")
+    if len(text) <= limit:
+        return text
+    room = limit - 3
+    # A word ends at i when text[i - 1] is not whitespace and text[i] is (or the text ends).
+    for end in range(room, 0, -1):  # from the room left back to the text's start
+        if not text[end - 1].isspace() and (end == len(text) or text[end].isspace()):
+            return text[:end] + "..."
+    return text[:room] + "..."

@@ -1,0 +1,1 @@
+"""The shop's order handling: carts, invoices, e-mails and reports."""

@@ -1,0 +1,35 @@
+"""User accounts: sign-up checks and password hashes.
+
+The hashes are stored in the accounts table, which our other services read too.
+"""
+
+import hashlib
+import re
+
+RESERVED = {"admin", "root", "support", "security"}
+
+
+def validate_username(name: str) -> str:
+    """The username as it is stored (in lower case), or ValueError when it cannot be used.
+
+    A username starts with an ASCII letter, has only ASCII letters, digits, underscores and
+    single dots between two other characters, and is 3 to 20 characters long.
+    """
+    lowered = name.lower()
+    if not re.match(r"^[a-z][a-z0-9_.]{2,19}$", lowered):
+        raise ValueError(f"invalid username: {name!r}")
+    if ".." in lowered or lowered.rstrip().endswith("."):
+        raise ValueError(f"invalid username: {name!r}")
+    if lowered.strip() in RESERVED:
+        raise ValueError(f"reserved username: {name!r}")
+    return lowered
+
+
+def hash_password(password: str) -> str:
+    """The hash stored for a password."""
+    return hashlib.md5(password.encode("utf-8")).hexdigest()
+
+
+def check_password(stored: str, password: str) -> bool:
+    """Whether a login's password matches the stored hash."""
+    return hash_password(password) == stored
