@@ -6,7 +6,8 @@ scratch copy of the project, in one process, with bytecode written as an install
 project's own extension point: the plugin is untouched) wraps each phase's function of the
 package and adds up, per call, the CPU it took: the process's own (`process_time`: every thread,
 the offline server's and the gateway's included) and its waited-for children's
-(`getrusage(RUSAGE_CHILDREN)`: git, claude under bubblewrap, a cold scorer). CPU rather than
+(`getrusage(RUSAGE_CHILDREN)`: git, claude under bubblewrap, a cold scorer); a phase other
+than the session counts only the thread that runs the cell (`thread_time`). CPU rather than
 wall time, so that other jobs on the machine do not count. The warm scorer's scorings are its
 children, not the harness's: their CPU is the records' `scorer_cpu_s`, added to the checks'
 line. The whole command's CPU comes from `wait4`, so what is paid once per run is the rest.
@@ -56,18 +57,24 @@ PHASES = {phases!r}
 SPENT = {{}}
 
 
-def _cpu():
+def _cpu(clock=time.process_time):
     c = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + c.ru_utime + c.ru_stime
+    return clock() + c.ru_utime + c.ru_stime
 
 
 def _wrap(label, fn):
+    # A whole cell and its session count every thread (the gateway's and the offline server's
+    # work for it); the other phases only the thread that runs the cell, so no other thread's
+    # work lands in them.
+    inner = label.startswith("  ") and not label.startswith("  the session")
+    clock = time.thread_time if inner else time.process_time
+
     def timed(*args, **kwargs):
-        t0 = _cpu()
+        t0 = _cpu(clock)
         try:
             return fn(*args, **kwargs)
         finally:
-            SPENT.setdefault(label, []).append(_cpu() - t0)
+            SPENT.setdefault(label, []).append(_cpu(clock) - t0)
 
     timed.__wrapped__ = fn
     return timed
