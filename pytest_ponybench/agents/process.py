@@ -116,14 +116,16 @@ def run_process(
 def _wait_until_up(proc: Spawned, out: livestream.LiveOutput, cap_s: float) -> None:
     """Until the session's first output, its end, or cap_s: its start-up burst is over."""
     deadline = time.monotonic() + cap_s
-    while time.monotonic() < deadline:
+    # Woken by the first output at once; its end (which also closes the stream, unless something
+    # it started holds it) is looked for ten times a second, not polled in between.
+    while (left := deadline - time.monotonic()) > 0:
+        if out.first_output.wait(min(left, 0.1)):
+            return
         try:
-            proc.wait(timeout=0.02)
+            proc.wait(timeout=0)
             return
         except subprocess.TimeoutExpired:
             pass
-        if out.first_output.is_set():
-            return
 
 
 def version_line(binary: str, flag: str = "--version") -> str | None:

@@ -9,6 +9,7 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,10 +132,33 @@ def snapshot(workspace: Path, keep: Path | None = None) -> str:
 
     `git init` is run once per process (in a private folder, then kept in memory): each cell
     gets those files written, the same files git would write, and two git processes instead of
-    four (add, commit; the new branch's ref is read from its file).
+    four (add, commit; the new branch's ref is read from its file). git's identity and dates are
+    fixed (gitcmd), so the same seeded content always gives the same repository: what git wrote
+    for a small content is kept in memory too (`_Repos`), and a later cell seeded alike gets
+    those files and no git process at all. Only the stat data in its index are the first cell's, which
+    git refreshes the first time it looks.
     """
     git = workspace / ".git"
     fresh = not os.path.lexists(git)
+    key = _content_key(workspace) if fresh else None
+    kept = _REPOS.get(key)
+    if kept is not None:
+        _write_tree(git, kept)
+    else:
+        _commit(workspace, git, fresh)
+        if key is not None:
+            _REPOS.put(key, git)
+    base = _branch_head(git) if fresh else None
+    if base is None:
+        base = gitcmd.check(workspace, "rev-parse", "HEAD", repo=workspace).decode().strip()
+    if keep is not None:
+        # Every git command on the copy is pinned to it and runs no hook (gitcmd), so the
+        # sample hooks and the description are not copied.
+        shutil.copytree(git, keep, symlinks=True, ignore=_not_kept)
+    return base
+
+
+def _commit(workspace: Path, git: Path, fresh: bool) -> None:
     if fresh:
         _lay_init(git)
     # init unpinned (a pinned work tree would be written into the new repository's config),
@@ -149,14 +173,6 @@ def snapshot(workspace: Path, keep: Path | None = None) -> str:
         if done.returncode != 0:
             err = done.stderr.decode("utf-8", "replace").strip()
             raise RuntimeError(f"git {' '.join(args)} failed in {workspace}: {err}")
-    base = _branch_head(git) if fresh else None
-    if base is None:
-        base = gitcmd.check(workspace, "rev-parse", "HEAD", repo=workspace).decode().strip()
-    if keep is not None:
-        # Every git command on the copy is pinned to it and runs no hook (gitcmd), so the
-        # sample hooks and the description are not copied.
-        shutil.copytree(git, keep, symlinks=True, ignore=_not_kept)
-    return base
 
 
 def _not_kept(folder: str, names: list[str]) -> set[str]:
@@ -164,9 +180,38 @@ def _not_kept(folder: str, names: list[str]) -> set[str]:
 
 
 _INIT = ("init", "-q", "-b", "main")
-# What `git init` wrote in this process's private folder: (relative path, mode, bytes or None
-# for a folder), in the order to write them.
-_init_files: list[tuple[str, int, bytes | None]] = []
+# A folder's files: (relative path, mode, bytes or None for a folder), in the order to write them.
+_Tree = list[tuple[str, int, bytes | None]]
+# What `git init` wrote in this process's private folder.
+_init_files: _Tree = []
+
+
+def _read_tree(root: Path) -> _Tree:
+    """Every folder and file below root (a repository git wrote: nothing else is in it)."""
+    found: _Tree = []
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = os.path.join(folder, name)
+            st = os.lstat(path)
+            rel = os.path.relpath(path, root)
+            if stat.S_ISDIR(st.st_mode):
+                found.append((rel, stat.S_IMODE(st.st_mode), None))
+            elif stat.S_ISREG(st.st_mode):
+                found.append((rel, stat.S_IMODE(st.st_mode), Path(path).read_bytes()))
+            else:
+                raise gitcmd.GitError(f"git wrote {rel}, neither a file nor a folder")
+    return sorted(found, key=lambda f: f[0].split(os.sep))
+
+
+def _write_tree(root: Path, files: _Tree) -> None:
+    root.mkdir()
+    for rel, mode, data in files:
+        dest = root / rel
+        if data is None:
+            dest.mkdir()
+        else:
+            dest.write_bytes(data)
+        os.chmod(dest, mode)
 
 
 def _lay_init(git: Path) -> None:
@@ -176,29 +221,73 @@ def _lay_init(git: Path) -> None:
         made = Path(tempfile.mkdtemp(prefix="git-init-", dir=git.parent.parent))
         try:
             gitcmd.check(made, *_INIT)
-            found: list[tuple[str, int, bytes | None]] = []
-            for folder, dirs, files in os.walk(made / ".git"):
-                for name in [*dirs, *files]:
-                    path = os.path.join(folder, name)
-                    st = os.lstat(path)
-                    rel = os.path.relpath(path, made / ".git")
-                    if stat.S_ISDIR(st.st_mode):
-                        found.append((rel, stat.S_IMODE(st.st_mode), None))
-                    elif stat.S_ISREG(st.st_mode):
-                        found.append((rel, stat.S_IMODE(st.st_mode), Path(path).read_bytes()))
-                    else:
-                        raise gitcmd.GitError(f"git init wrote {rel}, neither a file nor a folder")
-            _init_files[:] = sorted(found, key=lambda f: f[0].split(os.sep))
+            _init_files[:] = _read_tree(made / ".git")
         finally:
             shutil.rmtree(made, ignore_errors=True)
-    git.mkdir()
-    for rel, mode, data in _init_files:
-        dest = git / rel
-        if data is None:
-            dest.mkdir()
-        else:
-            dest.write_bytes(data)
-        os.chmod(dest, mode)
+    _write_tree(git, _init_files)
+
+
+# Beyond this many paths (a fixture repository) git itself is faster than reading every file
+# for the key and writing its repository back from Python: such a workspace is not kept.
+_KEY_PATHS = 64
+
+
+def _content_key(workspace: Path) -> str | None:
+    """A digest of everything below workspace that `git add -A` reads: each path with its type
+    and mode, and a file's content or a link's target; None when something else is there, or
+    more than _KEY_PATHS paths."""
+    digest = hashlib.sha256()
+    seen = 0
+    for folder, dirs, files in os.walk(workspace):
+        dirs.sort()
+        seen += len(dirs) + len(files)
+        if seen > _KEY_PATHS:
+            return None
+        for name in sorted([*dirs, *files]):
+            path = os.path.join(folder, name)
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as fh:
+                    body = hashlib.sha256(fh.read()).digest()
+            elif stat.S_ISLNK(st.st_mode):
+                body = os.fsencode(os.readlink(path))
+            elif stat.S_ISDIR(st.st_mode):
+                body = b""
+            else:
+                return None
+            rel = os.fsencode(os.path.relpath(path, workspace))
+            for part in (rel, st.st_mode.to_bytes(4, "big"), body):
+                digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+class _Repos:
+    """The repositories git wrote for seeded contents in this process, by content, up to a budget
+    of bytes (a fixture repository's objects can be large: beyond it git runs again)."""
+
+    BUDGET = 64 << 20
+
+    def __init__(self) -> None:
+        self._kept: dict[str, _Tree] = {}
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str | None) -> _Tree | None:
+        return None if key is None else self._kept.get(key)
+
+    def put(self, key: str, git: Path) -> None:
+        try:
+            files = _read_tree(git)
+        except (OSError, gitcmd.GitError):  # not kept: the next cell runs git again
+            return
+        size = sum(len(data or b"") for _, _, data in files)
+        with self._lock:
+            if key not in self._kept and self._bytes + size <= self.BUDGET:
+                self._kept[key] = files
+                self._bytes += size
+
+
+_REPOS = _Repos()
 
 
 def _branch_head(git: Path) -> str | None:

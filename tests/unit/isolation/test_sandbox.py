@@ -27,3 +27,18 @@ def test_spawned_wait_times_out_like_popen_and_kill_group_still_reaps() -> None:
         child.wait(timeout=0.1)
     kill_group(child, grace_s=0.1)
     assert child.returncode == -signal.SIGTERM and child.cpu_s is not None
+
+
+def test_spawned_wait_returns_at_the_end_and_again_after_it() -> None:
+    child = Spawned(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.3)"]))
+    with pytest.raises(subprocess.TimeoutExpired):
+        child.wait(timeout=0)  # still running: a zero timeout does not block
+    assert child.wait(timeout=60) == 0 and child.cpu_s is not None
+    assert child.wait(timeout=0) == 0  # ended: the same status, no timeout
+
+
+def test_spawned_wait_of_a_child_reaped_elsewhere_takes_popen_status() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    child = Spawned(proc)
+    assert proc.wait(timeout=60) == 3  # reaped by Popen, not by the Spawned
+    assert child.wait(timeout=5) == 3 and child.cpu_s is None
