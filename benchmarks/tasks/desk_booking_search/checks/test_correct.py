@@ -133,3 +133,23 @@ def test_bad_values(answers, query, who):
 
 def test_without_a_token(answers):
     assert answers["anonymous"]["status"] == 401, f"without a token: a 401, got {answers['anonymous']}"
+
+
+def test_days_run_from_midnight_to_midnight(ts):
+    # bookings 7-10 at 23:00 the day before, 00:00 and 23:59 of 2024-03-05, 00:00 the day after;
+    # room 1 is a valid id that no room has
+    got = ts("src/app.ts", WORLD + """
+        const w = world(["ann", "bob", "root"], [[1, 4, "2024-03-04T23:00", false], [1, 4, "2024-03-05T00:00", false],
+                                                 [1, 4, "2024-03-05T23:59", false], [1, 4, "2024-03-06T00:00", false]]);
+        const ids = async (q) => {
+          const r = await w.call(`/api/bookings${q}`, "root-token");
+          return r.status === 200 && Array.isArray(r.body) ? r.body.map((b) => b.id) : r.status;
+        };
+        return [await ids("?from=2024-03-05&to=2024-03-05"), await ids("?room=1"), await ids("?room=1,4&to=2024-03-04")];
+    """)
+    assert got[0] == [8, 9], (
+        f"from=2024-03-05&to=2024-03-05 finds the bookings starting at 00:00 and 23:59 that day, not the ones at 23:00 "
+        f"the day before or 00:00 the day after: [8, 9], got {got[0]}")
+    assert got[1:] == [[], [7]], (
+        f"room=1 is a whole number greater than 0 that no room has: it matches nothing (a 200 with []), and room=1,4 "
+        f"with to=2024-03-04 finds [7]; got {got[1:]}")
