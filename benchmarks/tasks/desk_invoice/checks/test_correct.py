@@ -123,7 +123,7 @@ def test_an_empty_month_and_errors(ts):
     got = ts("src/app.ts", WORLD + """
         const w = world(1845);
         w.add(1, 4, "2024-03-05T09:00", "2024-03-05T10:00");
-        const months = ["2024-13", "2024-3", "march", "2024-00", "", "24-03", "2024-03-01"];
+        const months = ["2024-13", "2024-3", "march", "2024-00", "", "24-03", "2024-03-01", "x2024-03", "12024-03"];
         return {
           empty: await w.invoice("2024-05"),
           bob: await w.invoice("2024-03", "bob-token"),
@@ -168,3 +168,22 @@ def test_the_hourly_rate_in_exact_cents(ts):
         assert not r["ok"] and r.get("isError"), (
             f"DESKBOOK_HOURLY_RATE={text!r} is not a price in euros with at most two decimals: loadConfig should throw an "
             f"Error, got {r}")
+
+
+def test_a_month_from_its_first_minute_to_its_last(ts):
+    got = ts("src/app.ts", WORLD + """
+        const w = world(1845);
+        w.add(1, 4, "2024-11-30T23:00", "2024-11-30T23:30");
+        w.add(1, 4, "2024-12-01T00:00", "2024-12-01T00:30");
+        w.add(1, 4, "2024-12-31T23:00", "2024-12-31T23:30");
+        w.add(1, 4, "2025-01-01T00:00", "2025-01-01T00:30");
+        return [await w.invoice("2024-11"), await w.invoice("2024-12"), await w.invoice("2025-01")];
+    """)
+    line = lambda i: {"id": i, "quarters": 2, "cents": 923}  # noqa: E731
+    want = [{"month": "2024-11", "lines": [line(6)], "totalCents": 923},
+            {"month": "2024-12", "lines": [line(7), line(8)], "totalCents": 1846},
+            {"month": "2025-01", "lines": [line(9)], "totalCents": 923}]
+    for r, expected in zip(got, want):
+        assert r["status"] == 200 and r["body"] == expected, (
+            f"ann's bookings of 30 minutes at 23:00 on 30 November, 00:00 on 1 December, 23:00 on 31 December and 00:00 "
+            f"on 1 January: the invoice of {expected['month']} is {expected}, got {r['status']} {r['body']!r}")

@@ -78,6 +78,8 @@ def test_the_days_bookings_of_the_room(ts):
         w.add(1, 4, "Tomorrow", "2024-03-06T09:00", "2024-03-06T10:00");
         w.add(1, 4, "Yesterday", "2024-03-04T09:00", "2024-03-04T10:00");
         w.add(2, 5, "Other room", "2024-03-05T10:00", "2024-03-05T11:00");
+        w.add(1, 4, "Early", "2024-03-05T00:00", "2024-03-05T00:30");
+        w.add(2, 4, "Next midnight", "2024-03-06T00:00", "2024-03-06T00:30");
         return [await w.page(), await w.page("2024-03-07")];
     """)
     day, empty = got
@@ -85,10 +87,10 @@ def test_the_days_bookings_of_the_room(ts):
     assert day["type"] == "text/html; charset=utf-8", f"the page's content-type should be 'text/html; charset=utf-8', got {day['type']!r}"
     page = parse(day["body"])
     assert page.h1 == ["Ada & <Lovelace>"], f"the page should show the room's name 'Ada & <Lovelace>' in one <h1>, as text; got {page.h1}"
-    want = [("08:00", "08:45", 'Plan "Q2" <draft> & more', "bob"), ("09:00", "09:15", "Standup", "ann"),
+    want = [("00:00", "00:30", "Early", "ann"), ("08:00", "08:45", 'Plan "Q2" <draft> & more', "bob"), ("09:00", "09:15", "Standup", "ann"),
             ("16:30", "18:00", "R&amp;D &copy; &lt;b&gt;", "ann")]
     assert len(page.items) == len(want), (
-        f"Ada's active bookings starting on 2024-03-05 are 3 (not the cancelled one, other days' or another room's): "
+        f"Ada's active bookings starting on 2024-03-05 are 4, from 00:00 (not the cancelled one, other days' or another room's): "
         f"the page has {len(page.items)} <li>: {page.items}")
     for item, (start, end, title, who) in zip(page.items, want):
         for part in (start, end, title, who):
@@ -101,7 +103,7 @@ def test_the_days_bookings_of_the_room(ts):
 
 # displayName values and the text the page shows for them ("ann" when there is none)
 NAMES = [
-    ("Ann B.", "Ann B."), ("<Ann & \"B.\">", "<Ann & \"B.\">"), (42, "42"), (0, "0"), (True, "true"),
+    ("Ann B.", "Ann B."), ("Ann O'Neil", "Ann O'Neil"), ("<Ann & \"B.\">", "<Ann & \"B.\">"), (42, "42"), (0, "0"), (True, "true"),
     (False, "false"), (["Ann", "B."], '["Ann","B."]'), ({"first": "Ann"}, '{"first":"Ann"}'),
     ([1, ["<i>"]], '[1,["<i>"]]'), (None, "ann"), ("__missing__", "ann"), (2.5, "2.5"),
 ]
