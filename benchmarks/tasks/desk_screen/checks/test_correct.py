@@ -93,6 +93,9 @@ def test_the_days_bookings_of_the_room(ts):
         f"Ada's active bookings starting on 2024-03-05 are 4, from 00:00 (not the cancelled one, other days' or another room's): "
         f"the page has {len(page.items)} <li>: {page.items}")
     for item, (start, end, title, who) in zip(page.items, want):
+        assert f"T{start}" not in item and f"T{end}" not in item, (
+            f"the <li> of the booking {title!r} should show its times as HH:MM ({start}, {end}), not as stored "
+            f"(YYYY-MM-DDTHH:MM); it shows {item!r}")
         for part in (start, end, title, who):
             assert part in item, (
                 f"the <li> of the booking {title!r} ({start}-{end}, made by {who}, in start order) should show {part!r} as "
