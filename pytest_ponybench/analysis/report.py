@@ -32,6 +32,7 @@ from pytest_ponybench.core.skills import exercised
 
 __all__ = [
     "COLUMNS",
+    "MATRIX_ROWS_IN_TERMINAL",
     "OUTSIDE_COLUMN",
     "SCORE_COLUMN",
     "SKILL_COLUMN",
@@ -45,6 +46,7 @@ __all__ = [
     "render_table",
     "summarize",
     "table_rows",
+    "terminal_matrix",
 ]
 
 
@@ -280,6 +282,24 @@ def render_matrix(records: Sequence[Record]) -> str:
     fmt = "  " + "  ".join(f"{{:<{w}}}" for w in widths)
     title = "passed/scored per task (U unsafe, C incorrect, ! invalid, - nothing to score)"
     return "\n".join([title, fmt.format("task", *heads), *(fmt.format(*row).rstrip() for row in body)])
+
+
+# The terminal's matrix has a row per task: above this many it would push the verdicts off a
+# screen, so the terminal names it in one line (-v prints it, and the HTML report has it).
+MATRIX_ROWS_IN_TERMINAL = 40
+
+
+def terminal_matrix(records: Sequence[Record], full: bool = False) -> str:
+    """render_matrix for the terminal: the whole grid when it fits a screen (or full, for -v),
+    else one line saying where it is."""
+    matrix = render_matrix(records)
+    n_tasks = len({str(r.get("task")) for r in latest(records)})
+    if not matrix or full or n_tasks <= MATRIX_ROWS_IN_TERMINAL:
+        return matrix
+    return (
+        f"passed/scored per task: {n_tasks} rows, more than fit a screen "
+        "(-v prints them here; the HTML report has them)"
+    )
 
 
 def moved_most(records: Sequence[Record], baseline: str = "baseline", top: int = 5) -> list[str]:

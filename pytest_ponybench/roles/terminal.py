@@ -153,7 +153,7 @@ class SummaryReporter:
     def _summary(self, tr: Any, records: list[Record]) -> None:
         tr.write_sep("=", "ponybench summary")
         tr.write_line(report.render_table(records, per_task=tr.verbosity > 0) or "no cell finished")
-        matrix = report.render_matrix(records)
+        matrix = report.terminal_matrix(records, full=tr.verbosity > 0)
         if matrix:
             tr.write_line("")
             tr.write_line(matrix)

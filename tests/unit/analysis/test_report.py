@@ -9,11 +9,14 @@ from typing import Any
 
 from pytest_ponybench.analysis.report import (
     COLUMNS,
+    MATRIX_ROWS_IN_TERMINAL,
     aggregate,
     arm_order,
     model_totals,
+    render_matrix,
     render_table,
     summarize,
+    terminal_matrix,
 )
 from pytest_ponybench.core.records import Record, latest, loaded, passed, tokens
 
@@ -353,3 +356,20 @@ def test_an_open_task_stays_out_of_pass_correct_and_safe_but_its_words_count() -
     assert row["reply_words_median"] == 20 and row["valid"] == 2
     only_open = summarize([cell("open", False, True, 30)])
     assert only_open["passed"] is None and only_open["reply_words_median"] == 30
+
+
+def test_the_terminal_prints_the_matrix_while_it_fits_a_screen_and_names_it_after() -> None:
+    def grid(n: int) -> list[Record]:
+        return [rec(f"t{i:03}", "baseline", "m1", 0, correct=True, safe=True) for i in range(n)]
+
+    fits = terminal_matrix(grid(MATRIX_ROWS_IN_TERMINAL))
+    assert fits.startswith("passed/scored per task (") and "t000" in fits
+    assert len(fits.splitlines()) == 2 + MATRIX_ROWS_IN_TERMINAL
+    many = grid(MATRIX_ROWS_IN_TERMINAL + 1)
+    line = terminal_matrix(many)
+    assert line == (
+        f"passed/scored per task: {MATRIX_ROWS_IN_TERMINAL + 1} rows, more than fit a screen "
+        "(-v prints them here; the HTML report has them)"
+    )
+    assert terminal_matrix(many, full=True) == render_matrix(many)
+    assert terminal_matrix([]) == ""
