@@ -50,11 +50,16 @@ const app = createApp({ store });
 """.replace("CREATED", json.dumps(CREATED))
 
 
-@pytest.fixture(scope="module")
-def through_matcher(js_batch):
+# The server's own time zone must not matter: the days are UTC days.
+ZONES = ["UTC", "America/New_York", "Asia/Tokyo"]
+
+
+@pytest.fixture(scope="module", params=ZONES)
+def through_matcher(request, js_batch):
     return js_batch(
         "src/search.js",
-        f"""
+        env={"TZ": request.param},
+        body=f"""
         const parseQuery = pick('parseQuery');
         const matcher = pick('matcher');
         const issues = {json.dumps(CREATED)}.map((at, i) => ({{ id: i + 1, title: "t", body: "", status: "open",
@@ -67,7 +72,7 @@ def through_matcher(js_batch):
           }});
           out[q] = r.ok ? r.value : `threw ${{r.name}}: ${{r.message}}`;
         }}
-        return out;
+        return {{ out, zone: process.env.TZ }};
     """,
     )
 
@@ -95,9 +100,10 @@ def through_api(js_batch):
 
 @pytest.mark.parametrize("query", list(CASES))
 def test_the_matcher_reads_whole_utc_days(through_matcher, query):
-    got = through_matcher[query]
+    got = through_matcher["out"][query]
     assert got == CASES[query], (
-        f"matcher(parseQuery({query!r})) over issues created at {CREATED} (ids 1..6) matched {got}, "
+        f"matcher(parseQuery({query!r})) with the server in time zone {through_matcher['zone']} over issues "
+        f"created at {CREATED} (ids 1..6) matched {got}, "
         f"expected {CASES[query]}: `>D` is from the next day's midnight on, `<=D` up to the end of D"
     )
 

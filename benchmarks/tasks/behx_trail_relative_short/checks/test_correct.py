@@ -13,28 +13,35 @@ import pytest
 NOW = "2024-03-05T12:00:00Z"
 MIN, HOUR, DAY = 60, 3600, 86400
 
-# seconds before NOW (negative: after it) -> (long text, short text)
-CASES = [
-    (0, "just now", "just now"),
-    (59, "just now", "just now"),
-    (-59, "just now", "just now"),
-    (60, "1 minute ago", "1m ago"),
-    (5 * MIN, "5 minutes ago", "5m ago"),
-    (-5 * MIN - 30, "in 5 minutes", "in 5m"),
-    (HOUR, "1 hour ago", "1h ago"),
-    (-2 * HOUR, "in 2 hours", "in 2h"),
-    (23 * HOUR + 59 * MIN, "23 hours ago", "23h ago"),
-    (DAY, "1 day ago", "1d ago"),
-    (3 * DAY, "3 days ago", "3d ago"),
-    (-DAY, "in 1 day", "in 1d"),
-    (7 * DAY, "1 week ago", "1w ago"),
-    (-20 * DAY, "in 2 weeks", "in 2w"),
-    (30 * DAY, "1 month ago", "1mo ago"),
-    (-95 * DAY, "in 3 months", "in 3mo"),
-    (365 * DAY, "1 year ago", "1y ago"),
-    (3 * 365 * DAY + 5, "3 years ago", "3y ago"),
-    (-800 * DAY, "in 2 years", "in 2y"),
-]
+# The units and their sizes as the function has them today, with the short forms the prompt names.
+UNITS = [("year", "y", 365 * DAY), ("month", "mo", 30 * DAY), ("week", "w", 7 * DAY), ("day", "d", DAY),
+         ("hour", "h", HOUR), ("minute", "m", MIN)]
+
+
+def expected(secs: int, short: bool) -> str:
+    """The text for a time `secs` seconds before now (negative: after it)."""
+    if abs(secs) < 60:
+        return "just now"
+    for unit, abbreviation, size in UNITS:
+        if abs(secs) >= size:
+            n = abs(secs) // size
+            words = f"{n}{abbreviation}" if short else f"{n} {unit}{'' if n == 1 else 's'}"
+            return f"{words} ago" if secs >= 0 else f"in {words}"
+    raise AssertionError("unreachable")
+
+
+# seconds before NOW (negative: after it): each unit at its size, a second below it and at twice
+# it, both ways, and a few ordinary times.
+SECONDS = sorted(
+    {0, 59, -59, 5 * MIN, -5 * MIN - 30, 23 * HOUR + 59 * MIN, 3 * DAY, -20 * DAY, -95 * DAY, 3 * 365 * DAY + 5}
+    | {sign * k for _, _, size in UNITS for k in (size, size - 1, 2 * size, 2 * size - 1) for sign in (1, -1)}
+)
+CASES = [(secs, expected(secs, False), expected(secs, True)) for secs in SECONDS]
+
+
+def test_the_expected_texts_follow_the_prompt():
+    assert expected(3 * DAY, False) == "3 days ago" and expected(-HOUR, False) == "in 1 hour"
+    assert [expected(s, True) for s in (3 * DAY, -2 * HOUR, 30 * DAY, 5 * MIN)] == ["3d ago", "in 2h", "1mo ago", "5m ago"]
 
 
 @pytest.fixture(scope="module")
@@ -116,23 +123,33 @@ const store = new Store({ clock: () => clock });
 const ann = store.addUser({ login: "ann" });
 store.addProject({ key: "WEB", name: "Website", maintainers: [ann.id], labels: [] });
 const issue = store.addIssue("WEB", { title: "Crash on save", authorId: ann.id });
+clock = new Date("2024-03-05T09:00:00Z");
+const other = store.addIssue("WEB", { title: "Slow search", authorId: ann.id });
+clock = new Date("2024-03-05T11:00:00Z");
+const third = store.addIssue("WEB", { title: "Typo", authorId: ann.id });
 clock = new Date("2024-03-05T10:00:00Z");
 store.addComment(issue.id, { authorId: ann.id, body: "Seen it too" });
+store.addComment(other.id, { authorId: ann.id, body: "Me too" });
+store.addComment(other.id, { authorId: 999, body: "Gone" });
 clock = new Date("2024-03-05T12:00:00Z");
 const app = createApp({ store });
 const page = async (url) => String((await app.handle({ method: "GET", url, headers: {}, body: "" })).body);
-return { list: await page("/projects/WEB"), issue: await page(`/issues/${issue.id}`) };
+return { list: await page("/projects/WEB"), issue: await page(`/issues/${issue.id}`), other: await page(`/issues/${other.id}`) };
 """
 
 
 def test_the_pages_show_the_same_times(js):
     got = js("src/app.js", PAGES)
-    assert "3 days ago" in got["list"], (
-        "the issue list of /projects/WEB should say the issue was opened '3 days ago' (the app's clock is "
-        "2024-03-05T12:00Z, the issue was opened 2024-03-02T12:00Z): a page still passing `now` as a Date?")
+    small = re.findall(r"<small>(.*?)</small>", got["list"], re.DOTALL)
+    expected_rows = ["by @ann, 1 hour ago", "by @ann, 3 hours ago, 2 comments", "by @ann, 3 days ago, 1 comment"]
+    assert sorted(small) == sorted(expected_rows), (
+        f"the issue list of /projects/WEB (the app's clock at 2024-03-05T12:00Z) says {small}, expected the rows "
+        f"as today: {expected_rows} (a page still passing `now` as a Date measures from the real clock)")
     assert "3 days ago" in got["issue"], "the issue page should say the issue was opened '3 days ago'"
-    assert "2 hours ago" in got["issue"], "the issue page should say the comment was written '2 hours ago'"
-    for name in ("list", "issue"):
+    assert "@ann commented 2 hours ago" in got["issue"], "the issue page should say '@ann commented 2 hours ago'"
+    assert "@deleted commented 2 hours ago" in got["other"], (
+        "a comment whose author is gone should read '@deleted commented 2 hours ago', as today")
+    for name in ("list", "issue", "other"):
         assert not re.search(r"\b\d+(y|mo|w|d|h|m) ago\b", got[name]), f"the {name} page switched to the short form"
 
 
