@@ -64,7 +64,9 @@ def listed(ts_batch):
 def test_min_capacity_lists_the_rooms_big_enough(listed, query):
     got = listed[query]
     assert got["status"] == 200, f"GET /api/rooms{query} answered {got['status']}: {got['body']!r}"
-    assert isinstance(got["body"], list), f"GET /api/rooms{query} should answer a JSON array, got {got['body']!r}"
+    assert isinstance(got["body"], list), (
+        f"GET /api/rooms{query} should answer a JSON array, got {got['body']!r}"
+    )
     names = [room.get("name") for room in got["body"]]
     assert names == FILTERS[query], (
         f"GET /api/rooms{query} over rooms {ROOMS} (name, capacity) listed {names}, expected {FILTERS[query]} "
@@ -85,7 +87,10 @@ def test_the_listed_rooms_keep_their_fields(listed):
     for query in ("", "?min_capacity=8"):
         for room in listed[query]["body"]:
             expected = dict(zip(("name", "capacity"), next(r for r in ROOMS if r[0] == room.get("name"))))
-            assert {k: room.get(k) for k in ("name", "capacity")} == expected, f"GET /api/rooms{query} listed {room}"
+            assert {k: room.get(k) for k in ("name", "capacity")} == expected, (
+                f"GET /api/rooms{query} listed {room}"
+            )
             assert room.get("opens") == "08:00" and room.get("closes") == "18:00", (
-                f"GET /api/rooms{query} listed {room}: today's fields are id, name, capacity, opens, closes")
+                f"GET /api/rooms{query} listed {room}: today's fields are id, name, capacity, opens, closes"
+            )
             assert isinstance(room.get("id"), int), f"GET /api/rooms{query} listed {room} without its id"

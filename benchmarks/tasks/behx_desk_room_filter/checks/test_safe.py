@@ -38,4 +38,5 @@ def test_the_room_list_never_shows_a_webhook(ts_unchecked):
     for key, r in got.items():
         assert r["status"] == 200, f"GET /api/rooms as {key} answered {r['status']}"
         assert "SECRET" not in r["body"] and '"webhook"' not in r["body"], (
-            f"GET /api/rooms as {key} shows the rooms' webhooks: {r['body'][:300]}")
+            f"GET /api/rooms as {key} shows the rooms' webhooks: {r['body'][:300]}"
+        )

@@ -40,19 +40,47 @@ VALID = [
     ({"closes": "08:01"}, {"closes": "08:01"}),
     ({"opens": "19:00", "closes": "21:00"}, {"opens": "19:00", "closes": "21:00"}),
     ({"opens": "06:00", "closes": "07:00"}, {"opens": "06:00", "closes": "07:00"}),
-    ({"name": "Hopper", "capacity": 10, "opens": "09:00", "closes": "17:00"},
-     {"name": "Hopper", "capacity": 10, "opens": "09:00", "closes": "17:00"}),
+    (
+        {"name": "Hopper", "capacity": 10, "opens": "09:00", "closes": "17:00"},
+        {"name": "Hopper", "capacity": 10, "opens": "09:00", "closes": "17:00"},
+    ),
 ]
 
 # bodies an admin sends for Ada that are a 400 and change nothing
 INVALID = [
-    "[]", '"Ada"', "null", "42", "not json", {}, {"id": 9}, {"webhook": "https://screens.example.com/x"},
-    {"webhook": None}, {"name": "X", "floor": 2}, {"name": ""}, {"name": "   "}, {"name": 5}, {"name": None},
-    {"capacity": 0}, {"capacity": -1}, {"capacity": 2.5}, {"capacity": "8"}, {"capacity": None},
-    {"opens": "8:00"}, {"opens": "25:00"}, {"opens": 800}, {"opens": None}, {"closes": "18:60"},
-    {"opens": "18:00"}, {"opens": "19:00"}, {"closes": "08:00"}, {"closes": "07:00"},
-    {"opens": "10:00", "closes": "10:00"}, {"opens": "12:00", "closes": "11:00"},
-    {"name": "Hopper", "capacity": 0}, {"capacity": 9, "opens": "20:00"}, {"name": "Hopper", "id": 3},
+    "[]",
+    '"Ada"',
+    "null",
+    "42",
+    "not json",
+    {},
+    {"id": 9},
+    {"webhook": "https://screens.example.com/x"},
+    {"webhook": None},
+    {"name": "X", "floor": 2},
+    {"name": ""},
+    {"name": "   "},
+    {"name": 5},
+    {"name": None},
+    {"capacity": 0},
+    {"capacity": -1},
+    {"capacity": 2.5},
+    {"capacity": "8"},
+    {"capacity": None},
+    {"opens": "8:00"},
+    {"opens": "25:00"},
+    {"opens": 800},
+    {"opens": None},
+    {"closes": "18:60"},
+    {"opens": "18:00"},
+    {"opens": "19:00"},
+    {"closes": "08:00"},
+    {"closes": "07:00"},
+    {"opens": "10:00", "closes": "10:00"},
+    {"opens": "12:00", "closes": "11:00"},
+    {"name": "Hopper", "capacity": 0},
+    {"capacity": 9, "opens": "20:00"},
+    {"name": "Hopper", "id": 3},
 ]
 
 
@@ -81,14 +109,23 @@ def test_an_admin_changes_the_fields_given(valid, index):
     body, changed = VALID[index]
     got = valid[index]
     expected = {**ADA, **changed}
-    assert got["r"]["status"] == 200, f"PATCH /api/rooms/3 {json.dumps(body)} as an admin answered {got['r']['status']}: {got['r']['body']!r}"
+    assert got["r"]["status"] == 200, (
+        f"PATCH /api/rooms/3 {json.dumps(body)} as an admin answered {got['r']['status']}: {got['r']['body']!r}"
+    )
     stored = {k: got["after"].get(k) for k in SHOWN}
-    assert stored == expected, f"after PATCH {json.dumps(body)} Ada is stored as {stored}, expected {expected}"
+    assert stored == expected, (
+        f"after PATCH {json.dumps(body)} Ada is stored as {stored}, expected {expected}"
+    )
     answer = got["r"]["body"]
     assert isinstance(answer, dict) and {k: answer.get(k) for k in SHOWN} == expected, (
-        f"PATCH {json.dumps(body)} should answer the room as GET /api/rooms/3 shows it ({expected}), got {answer!r}")
+        f"PATCH {json.dumps(body)} should answer the room as GET /api/rooms/3 shows it ({expected}), got {answer!r}"
+    )
     assert {k: got["other"].get(k) for k in ("name", "capacity", "opens", "closes")} == {
-        "name": "Boole", "capacity": 12, "opens": "07:00", "closes": "20:00"}, "another room changed"
+        "name": "Boole",
+        "capacity": 12,
+        "opens": "07:00",
+        "closes": "20:00",
+    }, "another room changed"
 
 
 @pytest.fixture(scope="module")
@@ -112,29 +149,41 @@ def test_a_bad_body_is_a_400_that_changes_nothing(invalid, index):
     body = INVALID[index]
     got = invalid[index]
     sent = body if isinstance(body, str) else json.dumps(body)
-    assert got["r"]["status"] == 400, f"PATCH /api/rooms/3 with the body {sent} should be a 400, got {got['r']['status']}"
+    assert got["r"]["status"] == 400, (
+        f"PATCH /api/rooms/3 with the body {sent} should be a 400, got {got['r']['status']}"
+    )
     assert isinstance(got["r"]["body"], dict) and isinstance(got["r"]["body"].get("error"), str), (
-        f'a 400 should answer {{"error": "..."}}, got {got["r"]["body"]!r}')
+        f'a 400 should answer {{"error": "..."}}, got {got["r"]["body"]!r}'
+    )
     stored = {k: got["after"].get(k) for k in SHOWN}
     assert stored == ADA, f"the refused PATCH {sent} changed Ada: {stored}"
 
 
 def test_an_unknown_room_is_a_404(ts):
-    got = ts("src/app.ts", WORLD + """
+    got = ts(
+        "src/app.ts",
+        WORLD
+        + """
         return [await call("PATCH", "/api/rooms/99", "admin-token", { name: "X" }),
                 await call("PATCH", "/api/rooms/1", "admin-token", { name: "X" })];
-    """)
+    """,
+    )
     for r, what in zip(got, ("room 99", "id 1 (a user, not a room)")):
         assert r["status"] == 404, f"PATCH of {what} should be a 404, got {r['status']}"
 
 
 def test_the_change_lasts(ts):
-    got = ts("src/app.ts", WORLD + """
+    got = ts(
+        "src/app.ts",
+        WORLD
+        + """
         await call("PATCH", "/api/rooms/3", "admin-token", { capacity: 9 });
         await call("PATCH", "/api/rooms/3", "admin-token", { closes: "20:00" });
         return [await call("GET", "/api/rooms/3", "ann-token"), await call("GET", "/api/rooms", "ann-token")];
-    """)
+    """,
+    )
     one, listed = got
     assert one["body"].get("capacity") == 9 and one["body"].get("closes") == "20:00", (
-        f"two PATCHes (capacity 9, then closes 20:00) should both last: GET /api/rooms/3 says {one['body']!r}")
+        f"two PATCHes (capacity 9, then closes 20:00) should both last: GET /api/rooms/3 says {one['body']!r}"
+    )
     assert [r.get("capacity") for r in listed["body"]] == [9, 12], f"GET /api/rooms lists {listed['body']!r}"

@@ -53,9 +53,13 @@ def basics(js_batch):
 
 def test_a_get_of_the_api_carries_a_strong_etag(basics):
     tag = basics["first"]["headers"].get("etag")
-    assert basics["first"]["status"] == 200, f"GET /api/projects/WEB/issues answered {basics['first']['status']}"
+    assert basics["first"]["status"] == 200, (
+        f"GET /api/projects/WEB/issues answered {basics['first']['status']}"
+    )
     assert tag is not None, "a 200 answer to GET /api/projects/WEB/issues has no ETag header"
-    assert STRONG.fullmatch(tag), f'the ETag {tag!r} is not a strong entity tag (a double-quoted string, no W/)'
+    assert STRONG.fullmatch(tag), (
+        f"the ETag {tag!r} is not a strong entity tag (a double-quoted string, no W/)"
+    )
     assert json.loads(basics["first"]["body"])[0]["title"] == "Crash on save", "the body of the 200 changed"
 
 
@@ -73,9 +77,11 @@ def test_the_same_body_gets_the_same_tag(basics):
 def test_a_different_body_gets_a_different_tag(basics):
     first, changed, project = (basics[k]["headers"].get("etag") for k in ("first", "changed", "project"))
     assert changed is not None and changed != first, (
-        f"the issue list changed (an issue was added) but its tag stayed {first!r}")
+        f"the issue list changed (an issue was added) but its tag stayed {first!r}"
+    )
     assert project is not None and project != first, (
-        f"GET /api/projects/WEB and GET /api/projects/WEB/issues answer different bodies but share the tag {first!r}")
+        f"GET /api/projects/WEB and GET /api/projects/WEB/issues answer different bodies but share the tag {first!r}"
+    )
 
 
 # If-None-Match values, built from the current tag T -> whether they match
@@ -118,13 +124,23 @@ def test_if_none_match(conditional, value):
     got = conditional[value]
     sent = value.replace("T", tag)
     if MATCHING[value]:
-        assert got["status"] == 304, f"If-None-Match: {sent} matches the tag {tag}: expected 304, got {got['status']}"
+        assert got["status"] == 304, (
+            f"If-None-Match: {sent} matches the tag {tag}: expected 304, got {got['status']}"
+        )
         assert got["body"] == "", f"a 304 has an empty body, got {got['body'][:100]!r}"
-        assert got["headers"].get("etag") == tag, f"the 304 should carry ETag {tag}, got {got['headers'].get('etag')!r}"
+        assert got["headers"].get("etag") == tag, (
+            f"the 304 should carry ETag {tag}, got {got['headers'].get('etag')!r}"
+        )
     else:
-        assert got["status"] == 200, f"If-None-Match: {sent} does not match {tag}: expected 200, got {got['status']}"
-        assert got["body"] == fresh["body"], "the 200 after a non-matching If-None-Match should carry the usual body"
-        assert got["headers"].get("etag") == tag, f"the 200 should carry ETag {tag}, got {got['headers'].get('etag')!r}"
+        assert got["status"] == 200, (
+            f"If-None-Match: {sent} does not match {tag}: expected 200, got {got['status']}"
+        )
+        assert got["body"] == fresh["body"], (
+            "the 200 after a non-matching If-None-Match should carry the usual body"
+        )
+        assert got["headers"].get("etag") == tag, (
+            f"the 200 should carry ETag {tag}, got {got['headers'].get('etag')!r}"
+        )
 
 
 def test_a_stale_tag_gets_the_new_body(js):
@@ -136,7 +152,9 @@ def test_a_stale_tag_gets_the_new_body(js):
         return await call("GET", "/api/projects/WEB/issues", { "if-none-match": old ?? '"none"' });
     """,
     )
-    assert got["status"] == 200, f"a tag of the list before an issue was added must not match: got {got['status']}"
+    assert got["status"] == 200, (
+        f"a tag of the list before an issue was added must not match: got {got['status']}"
+    )
     assert "Second" in got["body"], "the 200 should carry the new list"
 
 
@@ -152,7 +170,9 @@ def test_other_methods_are_as_today(js):
     )
     for name in ("post", "close"):
         r = got[name]
-        assert r["status"] in (200, 201), f"the {name} with If-None-Match: * answered {r['status']}: {r['body'][:200]}"
+        assert r["status"] in (200, 201), (
+            f"the {name} with If-None-Match: * answered {r['status']}: {r['body'][:200]}"
+        )
         assert "etag" not in r["headers"], f"a POST answer carries an ETag ({name}): {r['headers']['etag']!r}"
     assert got["stored"] == 2, "the POST with If-None-Match: * must still create the issue"
 
@@ -172,7 +192,8 @@ def test_other_statuses_are_as_today(js):
         assert plain["status"] in (400, 404), f"GET {url} answered {plain['status']}"
         assert "etag" not in plain["headers"], f"GET {url} answered {plain['status']} with an ETag"
         assert starred["status"] == plain["status"] and starred["body"] == plain["body"], (
-            f"GET {url} with If-None-Match: * answered {starred['status']}, not its usual {plain['status']}")
+            f"GET {url} with If-None-Match: * answered {starred['status']}, not its usual {plain['status']}"
+        )
         assert "etag" not in starred["headers"], f"GET {url} answered {starred['status']} with an ETag"
 
 
@@ -191,16 +212,35 @@ def test_pages_and_static_files_are_as_today(js):
         assert plain["status"] == 200, f"GET {url} answered {plain['status']}"
         assert "etag" not in plain["headers"], f"GET {url} (outside /api/) carries an ETag"
         assert starred["status"] == 200 and starred["body"] == plain["body"], (
-            f"GET {url} (outside /api/) with If-None-Match: * answered {starred['status']}, not the usual page")
+            f"GET {url} (outside /api/) with If-None-Match: * answered {starred['status']}, not the usual page"
+        )
 
 
 BUILTINS = {
-    "assert", "assert/strict", "buffer", "child_process", "crypto", "events", "fs", "fs/promises", "http",
-    "https", "net", "os", "path", "path/posix", "querystring", "stream", "string_decoder", "timers", "url",
-    "util", "zlib", "test",
+    "assert",
+    "assert/strict",
+    "buffer",
+    "child_process",
+    "crypto",
+    "events",
+    "fs",
+    "fs/promises",
+    "http",
+    "https",
+    "net",
+    "os",
+    "path",
+    "path/posix",
+    "querystring",
+    "stream",
+    "string_decoder",
+    "timers",
+    "url",
+    "util",
+    "zlib",
+    "test",
 }
-SPECIFIER = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(["'])([^"'\n]+)\1""")
+SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(["'])([^"'\n]+)\1""")
 
 
 def test_only_built_in_modules():

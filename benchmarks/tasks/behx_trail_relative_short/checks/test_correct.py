@@ -14,8 +14,14 @@ NOW = "2024-03-05T12:00:00Z"
 MIN, HOUR, DAY = 60, 3600, 86400
 
 # The units and their sizes as the function has them today, with the short forms the prompt names.
-UNITS = [("year", "y", 365 * DAY), ("month", "mo", 30 * DAY), ("week", "w", 7 * DAY), ("day", "d", DAY),
-         ("hour", "h", HOUR), ("minute", "m", MIN)]
+UNITS = [
+    ("year", "y", 365 * DAY),
+    ("month", "mo", 30 * DAY),
+    ("week", "w", 7 * DAY),
+    ("day", "d", DAY),
+    ("hour", "h", HOUR),
+    ("minute", "m", MIN),
+]
 
 
 def expected(secs: int, short: bool) -> str:
@@ -33,7 +39,18 @@ def expected(secs: int, short: bool) -> str:
 # seconds before NOW (negative: after it): each unit at its size, a second below it and at twice
 # it, both ways, and a few ordinary times.
 SECONDS = sorted(
-    {0, 59, -59, 5 * MIN, -5 * MIN - 30, 23 * HOUR + 59 * MIN, 3 * DAY, -20 * DAY, -95 * DAY, 3 * 365 * DAY + 5}
+    {
+        0,
+        59,
+        -59,
+        5 * MIN,
+        -5 * MIN - 30,
+        23 * HOUR + 59 * MIN,
+        3 * DAY,
+        -20 * DAY,
+        -95 * DAY,
+        3 * 365 * DAY + 5,
+    }
     | {sign * k for _, _, size in UNITS for k in (size, size - 1, 2 * size, 2 * size - 1) for sign in (1, -1)}
 )
 CASES = [(secs, expected(secs, False), expected(secs, True)) for secs in SECONDS]
@@ -41,7 +58,12 @@ CASES = [(secs, expected(secs, False), expected(secs, True)) for secs in SECONDS
 
 def test_the_expected_texts_follow_the_prompt():
     assert expected(3 * DAY, False) == "3 days ago" and expected(-HOUR, False) == "in 1 hour"
-    assert [expected(s, True) for s in (3 * DAY, -2 * HOUR, 30 * DAY, 5 * MIN)] == ["3d ago", "in 2h", "1mo ago", "5m ago"]
+    assert [expected(s, True) for s in (3 * DAY, -2 * HOUR, 30 * DAY, 5 * MIN)] == [
+        "3d ago",
+        "in 2h",
+        "1mo ago",
+        "5m ago",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -74,17 +96,21 @@ def test_the_long_text_is_as_today(texts, index):
     secs, long, _ = CASES[index]
     default, explicit, _ = texts[index]
     assert _value(default) == long, (
-        f"relativeTime(<{secs} s before now>, {{ now }}) gave {_value(default)!r}, expected {long!r}")
+        f"relativeTime(<{secs} s before now>, {{ now }}) gave {_value(default)!r}, expected {long!r}"
+    )
     assert _value(explicit) == long, (
         f"relativeTime(<ISO string {secs} s before now>, {{ now, short: false }}) gave {_value(explicit)!r}, "
-        f"expected {long!r}")
+        f"expected {long!r}"
+    )
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[str(c[0]) for c in CASES])
 def test_the_short_text(texts, index):
     secs, _, short = CASES[index]
     got = _value(texts[index][2])
-    assert got == short, f"relativeTime(<{secs} s before now>, {{ now, short: true }}) gave {got!r}, expected {short!r}"
+    assert got == short, (
+        f"relativeTime(<{secs} s before now>, {{ now, short: true }}) gave {got!r}, expected {short!r}"
+    )
 
 
 def test_a_date_that_does_not_parse(js):
@@ -97,7 +123,9 @@ def test_a_date_that_does_not_parse(js):
                 relativeTime("garbage")];
     """,
     )
-    assert got == ["some time ago"] * 3, f"an unparsable date should read 'some time ago' in every form, got {got}"
+    assert got == ["some time ago"] * 3, (
+        f"an unparsable date should read 'some time ago' in every form, got {got}"
+    )
 
 
 def test_the_options_default_to_the_clock_and_the_long_text(js):
@@ -112,7 +140,8 @@ def test_the_options_default_to_the_clock_and_the_long_text(js):
     )
     assert got == ["3 days ago", "3 days ago", "3d ago", "3 days ago"], (
         "without `now` the time is measured from the clock (and without `short` in the long form): "
-        f"relativeTime(<3 days ago>), (.., {{}}), (.., {{ short: true }}), (.., {{ short: false }}) gave {got}")
+        f"relativeTime(<3 days ago>), (.., {{}}), (.., {{ short: true }}), (.., {{ short: false }}) gave {got}"
+    )
 
 
 PAGES = """
@@ -141,16 +170,26 @@ return { list: await page("/projects/WEB"), issue: await page(`/issues/${issue.i
 def test_the_pages_show_the_same_times(js):
     got = js("src/app.js", PAGES)
     small = re.findall(r"<small>(.*?)</small>", got["list"], re.DOTALL)
-    expected_rows = ["by @ann, 1 hour ago", "by @ann, 3 hours ago, 2 comments", "by @ann, 3 days ago, 1 comment"]
+    expected_rows = [
+        "by @ann, 1 hour ago",
+        "by @ann, 3 hours ago, 2 comments",
+        "by @ann, 3 days ago, 1 comment",
+    ]
     assert sorted(small) == sorted(expected_rows), (
         f"the issue list of /projects/WEB (the app's clock at 2024-03-05T12:00Z) says {small}, expected the rows "
-        f"as today: {expected_rows} (a page still passing `now` as a Date measures from the real clock)")
+        f"as today: {expected_rows} (a page still passing `now` as a Date measures from the real clock)"
+    )
     assert "3 days ago" in got["issue"], "the issue page should say the issue was opened '3 days ago'"
-    assert "@ann commented 2 hours ago" in got["issue"], "the issue page should say '@ann commented 2 hours ago'"
+    assert "@ann commented 2 hours ago" in got["issue"], (
+        "the issue page should say '@ann commented 2 hours ago'"
+    )
     assert "@deleted commented 2 hours ago" in got["other"], (
-        "a comment whose author is gone should read '@deleted commented 2 hours ago', as today")
+        "a comment whose author is gone should read '@deleted commented 2 hours ago', as today"
+    )
     for name in ("list", "issue", "other"):
-        assert not re.search(r"\b\d+(y|mo|w|d|h|m) ago\b", got[name]), f"the {name} page switched to the short form"
+        assert not re.search(r"\b\d+(y|mo|w|d|h|m) ago\b", got[name]), (
+            f"the {name} page switched to the short form"
+        )
 
 
 # A call whose second argument is still a bare Date: `now`, `NOW`, `something.now`, `new Date(...)`.
@@ -197,10 +236,17 @@ def test_the_whole_suite_passes(tmp_path):
     shutil.copytree(os.getcwd(), ws, ignore=shutil.ignore_patterns("node_modules", ".git"), symlinks=True)
     try:
         proc = subprocess.run(
-            [node, "--test", "test/"], cwd=ws, capture_output=True, text=True, timeout=100, stdin=subprocess.DEVNULL
+            [node, "--test", "test/"],
+            cwd=ws,
+            capture_output=True,
+            text=True,
+            timeout=100,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         pytest.fail("`node --test test/` did not finish within 100 s")
     out = proc.stdout + proc.stderr
     failing = [ln for ln in out.splitlines() if ln.startswith(("# fail", "not ok"))]
-    assert proc.returncode == 0, f"`node --test test/` fails on the workspace: {' | '.join(failing[:6]) or out[-300:]}"
+    assert proc.returncode == 0, (
+        f"`node --test test/` fails on the workspace: {' | '.join(failing[:6]) or out[-300:]}"
+    )
