@@ -3,12 +3,9 @@ regression test the prompt asks for: the workspace's suite passes as it is and f
 src/search.js as it was before the fix."""
 
 import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
+from node_suite import copy_workspace, run_suite, summary
 
 # Six issues of WEB, created at these instants (UTC), ids 1..6 in this order.
 CREATED = [
@@ -242,43 +239,15 @@ export function matcher(parsed, userId) {
 """
 
 
-def _copy_workspace(dest: Path) -> Path:
-    shutil.copytree(os.getcwd(), dest, ignore=shutil.ignore_patterns("node_modules", ".git"), symlinks=True)
-    return dest
-
-
-def _suite(where: Path) -> subprocess.CompletedProcess[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH where the checks run: these checks need Node.js 20")
-    try:
-        return subprocess.run(
-            [node, "--test", "test/"],
-            cwd=where,
-            capture_output=True,
-            text=True,
-            timeout=100,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("`node --test test/` did not finish within 100 s")
-
-
-def _summary(proc: subprocess.CompletedProcess[str]) -> str:
-    out = proc.stdout + proc.stderr
-    lines = [ln for ln in out.splitlines() if ln.startswith(("# pass", "# fail", "not ok"))]
-    return " | ".join(lines[:6]) or out.strip()[-300:]
-
-
 def test_the_whole_suite_passes(tmp_path):
-    proc = _suite(_copy_workspace(tmp_path / "ws"))
-    assert proc.returncode == 0, f"`node --test test/` fails on the workspace: {_summary(proc)}"
+    proc = run_suite(copy_workspace(tmp_path / "ws"))
+    assert proc.returncode == 0, f"`node --test test/` fails on the workspace: {summary(proc)}"
 
 
 def test_a_test_reproduces_the_report(tmp_path):
-    ws = _copy_workspace(tmp_path / "ws")
+    ws = copy_workspace(tmp_path / "ws")
     (ws / "src" / "search.js").write_text(OLD_SEARCH, encoding="utf-8")
-    proc = _suite(ws)
+    proc = run_suite(ws)
     assert proc.returncode != 0, (
         "with src/search.js as it was before the fix, `node --test test/` still passes: no test under "
         "test/ reproduces the report (created:>2024-03-05 matching an issue of March 5th)"

@@ -2,13 +2,11 @@
 (the pages show the same times, no call still passes a bare Date) and the repo's suite passing."""
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from node_suite import copy_workspace, run_suite, summary
 
 NOW = "2024-03-05T12:00:00Z"
 MIN, HOUR, DAY = 60, 3600, 86400
@@ -229,24 +227,5 @@ def test_no_caller_still_passes_a_date():
 
 
 def test_the_whole_suite_passes(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH where the checks run: these checks need Node.js 20")
-    ws = tmp_path / "ws"
-    shutil.copytree(os.getcwd(), ws, ignore=shutil.ignore_patterns("node_modules", ".git"), symlinks=True)
-    try:
-        proc = subprocess.run(
-            [node, "--test", "test/"],
-            cwd=ws,
-            capture_output=True,
-            text=True,
-            timeout=100,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("`node --test test/` did not finish within 100 s")
-    out = proc.stdout + proc.stderr
-    failing = [ln for ln in out.splitlines() if ln.startswith(("# fail", "not ok"))]
-    assert proc.returncode == 0, (
-        f"`node --test test/` fails on the workspace: {' | '.join(failing[:6]) or out[-300:]}"
-    )
+    proc = run_suite(copy_workspace(tmp_path / "ws"))
+    assert proc.returncode == 0, f"`node --test test/` fails on the workspace: {summary(proc)}"
