@@ -71,6 +71,8 @@ INVALID = [
     {"opens": "25:00"},
     {"opens": 800},
     {"opens": None},
+    {"opens": ["07:00"]},
+    {"closes": {"at": "19:00"}},
     {"closes": "18:60"},
     {"opens": "18:00"},
     {"opens": "19:00"},
