@@ -187,3 +187,48 @@ def test_a_month_from_its_first_minute_to_its_last(ts):
         assert r["status"] == 200 and r["body"] == expected, (
             f"ann's bookings of 30 minutes at 23:00 on 30 November, 00:00 on 1 December, 23:00 on 31 December and 00:00 "
             f"on 1 January: the invoice of {expected['month']} is {expected}, got {r['status']} {r['body']!r}")
+
+
+# --- the data separate the plausible wrong formulas ------------------------------------------------
+# Each wrong way to price a line, on the same bookings and rates: the invoices above must tell every
+# one of them from the prompt's (a line's cents or the total differ for at least one rate).
+def _half_up(x: Fraction) -> int:
+    return floor(x + Fraction(1, 2))
+
+
+def _invoice_with(rate: int, quarters, price, total=None) -> tuple:
+    cents = [price(quarters(minutes(s, e)), minutes(s, e), rate) for _, s, e in MARCH]
+    return tuple(cents), (total(cents, rate) if total else sum(cents))
+
+
+def _right(rate):
+    return _invoice_with(rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: _half_up(Fraction(q * r, 4)))
+
+
+WRONG = {
+    "binary floats in euros": lambda rate: _invoice_with(
+        rate, lambda m: ceil(m / 15), lambda q, m, r: floor(q * (r / 100) / 4 * 100 + 0.5)),
+    "half to even": lambda rate: _invoice_with(
+        rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: round(Fraction(q * r, 4))),
+    "truncated": lambda rate: _invoice_with(
+        rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: floor(Fraction(q * r, 4))),
+    "each quarter rounded": lambda rate: _invoice_with(
+        rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: q * _half_up(Fraction(r, 4))),
+    "quarters rounded to the nearest": lambda rate: _invoice_with(
+        rate, lambda m: max(1, _half_up(Fraction(m, 15))), lambda q, m, r: _half_up(Fraction(q * r, 4))),
+    "by the minute": lambda rate: _invoice_with(
+        rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: _half_up(Fraction(m * r, 60))),
+    "total rounded once from the exact prices": lambda rate: _invoice_with(
+        rate, lambda m: ceil(Fraction(m, 15)), lambda q, m, r: _half_up(Fraction(q * r, 4)),
+        lambda cents, r: _half_up(sum(Fraction(ceil(Fraction(minutes(s, e), 15)) * r, 4) for _, s, e in MARCH))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_the_data_separate_the_wrong_formulas(name):
+    for rate in RATES:
+        want = expected(rate)
+        assert _right(rate) == (tuple(line["cents"] for line in sorted(
+            want["lines"], key=lambda line: line["id"])), want["totalCents"]), "the right formula disagrees"
+    separating = [rate for rate in RATES if WRONG[name](rate) != _right(rate)]
+    assert separating, f"no rate of the data separates the wrong formula {name!r} from the prompt's"
