@@ -292,10 +292,9 @@ MATRIX_ROWS_IN_TERMINAL = 40
 def terminal_matrix(records: Sequence[Record], full: bool = False) -> str:
     """render_matrix for the terminal: the whole grid when it fits a screen (or full, for -v),
     else one line saying where it is."""
-    matrix = render_matrix(records)
-    n_tasks = len({str(r.get("task")) for r in latest(records)})
-    if not matrix or full or n_tasks <= MATRIX_ROWS_IN_TERMINAL:
-        return matrix
+    n_tasks = len({str(r.get("task")) for r in records})
+    if full or n_tasks <= MATRIX_ROWS_IN_TERMINAL:
+        return render_matrix(records)
     return (
         f"passed/scored per task: {n_tasks} rows, more than fit a screen "
         "(-v prints them here; the HTML report has them)"
