@@ -244,6 +244,12 @@ def project(root: Path, task: str, plugin: Path, grading: str, preflight: bool) 
     return root
 
 
+def _run_dirs(proj: Path) -> set[Path]:
+    """The project's run dirs (runs/ also holds the run history, history.jsonl)."""
+    runs = proj / "runs"
+    return {p for p in runs.iterdir() if p.is_dir()} if runs.is_dir() else set()
+
+
 def run_pony(
     proj: Path, plugin: Path, args: argparse.Namespace, runs: int, log: Path
 ) -> tuple[float, float, dict[str, float], int]:
@@ -257,7 +263,7 @@ def run_pony(
     # (about 2 s of CPU a process). The untimed round writes the bytecode.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["BENCH_STAMPS"] = str(stamps)
-    before = set((proj / "runs").iterdir()) if (proj / "runs").is_dir() else set()
+    before = _run_dirs(proj)
     cpu0 = _cpu()
     t0 = time.time()
     with log.open("wb") as out:
@@ -272,7 +278,7 @@ def run_pony(
         )
     t_end = time.time()
     cpu = _cpu() - cpu0
-    (run_dir,) = set((proj / "runs").iterdir()) - before
+    (run_dir,) = _run_dirs(proj) - before
     records = [
         json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()
     ]

@@ -15,7 +15,10 @@ JOB (JSON): {"args", "cwd", "env", "path0", "limits", "slots"}: pytest's argumen
 and environment to run in, folders put first on sys.path (the probe's), and for the zygote the
 limits (applied with SHIM's `apply`, the cold path's exec shim) and the descriptor numbers.
 
-The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
+Once warm, and before the first scoring, the zygote runs one pytest session of its own (a
+trivial test in its private /tmp, removed after) so each child starts where a cold session
+stands when its first check runs, without importing pdb and the rest again (about 20 ms a
+scoring). The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
 session, descriptors and limits and runs the checks; when C ends, every other process of the
 namespace is killed and reaped and the private /tmp and /dev/shm are emptied, so nothing of one
 scoring reaches the next. It holds no capability (the confinement dropped them), is not
@@ -252,14 +255,89 @@ def serve(sock: socket.socket, limit: Callable[[list[int], str], None]) -> dict[
         sock.send(json.dumps({"status": status, "cpu_s": round(cpu, 4)}).encode())
 
 
+WARM_UP_TEST = "def test_warm_up(tmp_path):\n    assert (tmp_path / 'x').exists() is False\n"
+
+
+class _Seen:
+    """Records the modules present when the warm-up's test runs."""
+
+    def __init__(self) -> None:
+        self.modules: frozenset[str] = frozenset()
+
+    def pytest_runtest_call(self) -> None:
+        self.modules = frozenset(sys.modules)
+
+
+def _remove(path: str) -> None:
+    for root, dirs, files in os.walk(path, topdown=False):
+        for name in files:
+            os.unlink(os.path.join(root, name))
+        for name in dirs:
+            path_ = os.path.join(root, name)
+            os.unlink(path_) if os.path.islink(path_) else os.rmdir(path_)  # pytest's *current links
+    os.rmdir(path)
+
+
+def warm_up(private_tmp: str) -> frozenset[str]:
+    """Run one pytest session of our own (one trivial test, the scorings' options) before the
+    first fork, so what every session imports before its first test runs (pdb, faulthandler,
+    ...) is imported once here, and pytest's caches are filled. Returns those modules: a
+    scoring child keeps them, and is then as far as a cold one is when its first check runs.
+    Everything else it touched is put back (path, environment, import caches) and its folder
+    removed; nothing of it reaches a check."""
+    folder = os.path.join(private_tmp, "ponybench-warm-up-" + os.urandom(6).hex())
+    os.mkdir(folder, 0o700)
+    path, environ = list(sys.path), dict(os.environ)
+    before = frozenset(sys.modules)
+    seen = _Seen()
+    try:
+        with open(os.path.join(folder, "test_warm_up.py"), "w") as fh:
+            fh.write(WARM_UP_TEST)
+        with open(os.path.join(folder, "pytest.ini"), "w") as fh:
+            fh.write("[pytest]\naddopts =\n")
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # as every scoring runs
+        import pytest
+
+        args = ["-q", "-p", "no:cacheprovider", "-c", os.path.join(folder, "pytest.ini")]
+        args += ["--rootdir", folder, "--basetemp", os.path.join(folder, "tmp"), folder]
+        with open(os.devnull, "w") as sink:
+            saved = sys.stdout, sys.stderr
+            sys.stdout = sys.stderr = sink
+            try:
+                code = pytest.main(args, plugins=[seen])
+            finally:
+                sys.stdout, sys.stderr = saved
+    except Exception:  # then no child keeps anything of it: each imports as before
+        code = -1
+    finally:
+        sys.path[:] = path
+        os.environ.clear()
+        os.environ.update(environ)
+        _remove(folder)
+    for name, module in list(sys.modules.items()):
+        if (getattr(module, "__file__", None) or "").startswith(folder):
+            del sys.modules[name]
+    for key in [k for k in sys.path_importer_cache if k.startswith(folder)]:
+        del sys.path_importer_cache[key]
+    importlib.invalidate_caches()
+    if code != 0:
+        return frozenset()
+    return frozenset(n for n in seen.modules - before if n in sys.modules)
+
+
 def main() -> None:
     LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     sock = socket.socket(fileno=int(sys.argv[3]))
     shim: dict[str, Any] = {"__name__": "ponybench_limit_exec"}  # not __main__: defines, runs nothing
     exec(sys.argv[4], shim)  # the cold path's exec shim, as the harness took it
     sock.send(json.dumps({"ready": True, "status": _status_fields()}).encode())
+    keep = KEEP
+    if CONFIG["wipe"]:  # a private /tmp, emptied after each scoring anyway
+        keep = KEEP | warm_up(CONFIG["wipe"][0])
+        gc.collect()
+        gc.freeze()
     job = serve(sock, shim["apply"])
-    run(job, KEEP)  # in a scoring child: its exit, and pytest's output flushed, as python's
+    run(job, keep)  # in a scoring child: its exit, and pytest's output flushed, as python's
 
 
 if __name__ == "__main__":

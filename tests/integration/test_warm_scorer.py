@@ -41,6 +41,7 @@ def test_report():
         "limits": [resource.getrlimit(getattr(resource, "RLIMIT_" + r)) for r in LIMITS],
         "signals": [str(signal.getsignal(getattr(signal, s))) for s in SIGNALS],
         "fds": sorted(os.listdir("/proc/self/fd")),
+        "tmp": sorted(os.listdir("/tmp")),  # nothing of the zygote's warm-up session is left
         "pid_1": os.getpid() == 1,
         "gc": gc.isenabled(),
         "argv0": sys.argv[0],
