@@ -12,6 +12,7 @@ prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 from __future__ import annotations
 
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -370,6 +371,38 @@ def activation_lines(
             line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
             lines.append(line if res["ok"] else line + note)
     return results, lines
+
+
+class ActivationInBackground:
+    """The offline run's activation checks (never refusing: one line per arm) on a thread,
+    started before the workers so their start-up and the probe sessions overlap; `result`
+    waits for them, and raises what the checks raised (a bad arm's PonybenchError) as the
+    synchronous checks would have."""
+
+    def __init__(
+        self, arms: Sequence[Arm], agents: Sequence[tuple[str, str]], routes: Callable[[], Routes], note: str
+    ) -> None:
+        self._arms, self._agents, self._routes, self._note = list(arms), list(agents), routes, note
+        self._out: tuple[list[dict[str, Any]], list[str]] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="ponybench-activation", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._out = activation_lines(
+                self._arms, self._agents, self._routes, baseline=False, note=self._note
+            )
+        except BaseException as exc:  # handed to the thread that waits for the result
+            self._error = exc
+
+    def result(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """(results, lines), as activation_lines gives them, once every check ended."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._out is not None
+        return self._out
 
 
 def warm_up(

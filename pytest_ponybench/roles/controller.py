@@ -116,6 +116,7 @@ class Controller:
         self.json_report_elsewhere: Path | None = None  # the user's --json-report-file
         self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
         self.preflight_lines: list[str] = []  # one per arm: its activation check, ok or its problems
+        self._activation: preflight.ActivationInBackground | None = None  # an offline run's, running
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -192,11 +193,19 @@ class Controller:
         checks: dict[str, Any] = {"ran": False}
         full = (plan.paid or s.preflight) and not s.skip_preflight
         if not full and not s.skip_preflight:
-            arms_checked, self.preflight_lines = preflight.activation_lines(
-                plan.arms, self._agents(), self.routes, baseline=False, note=preflight.REFUSED_NOTE
-            )
-            found = [f"arm {res['arm']!r}: {p}" for res in arms_checked for p in res["problems"]]
-            checks = {"ran": True, "scope": "activation", "arms": arms_checked, "problems": found}
+            if any(arm.parts for arm in plan.arms):
+                # Never refusing, so it runs while the workers start; activation_done waits.
+                routes = self.routes()
+                self._activation = preflight.ActivationInBackground(
+                    plan.arms, self._agents(), lambda: routes, preflight.REFUSED_NOTE
+                )
+                checks = {"ran": False, "scope": "activation"}  # until activation_done
+            else:
+                checks = self._activation_checks(
+                    preflight.activation_lines(
+                        plan.arms, self._agents(), self.routes, baseline=False, note=preflight.REFUSED_NOTE
+                    )
+                )
         if full:
             problems = [f"selftest: {p}" for p in preflight.selftest_problems(plan.tasks)]
             arms_checked, self.preflight_lines = preflight.activation_lines(
@@ -237,6 +246,30 @@ class Controller:
                 )
         priced = {"estimate_usd": list(estimate.totals(self.estimate))} if self.estimate else {}
         return {"preflight": checks, "warmup": warm, "confinement": confinement(), **priced}
+
+    def _activation_checks(self, checked: tuple[list[dict[str, Any]], list[str]]) -> dict[str, Any]:
+        """run.json's preflight for an offline run's activation checks; their lines kept."""
+        arms_checked, self.preflight_lines = checked
+        found = [f"arm {res['arm']!r}: {p}" for res in arms_checked for p in res["problems"]]
+        return {"ran": True, "scope": "activation", "arms": arms_checked, "problems": found}
+
+    def activation_done(self) -> None:
+        """Wait for the activation checks running in the background, if any: their lines for
+        the header, their results into run.json. A bad arm they found is a usage error, as it
+        is when they run before the session starts."""
+        job, self._activation = self._activation, None
+        if job is None:
+            return
+        try:
+            checks = self._activation_checks(job.result())
+        except PonybenchError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        if self.owned:
+            self.run_dir.update(preflight=checks)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self) -> None:
+        self.activation_done()  # before the first cell (the terminal's header waits too)
 
     def _agents(self) -> list[tuple[str, str]]:
         """(agent, its binary) for each agent of the grid, in the order --agents gives them."""
@@ -318,6 +351,10 @@ class Controller:
             self.report_outcome()
 
     def finish(self, session: pytest.Session) -> None:
+        try:
+            self.activation_done()  # a session that never reached its cells
+        except pytest.UsageError:
+            pass  # no cell ran: there is nothing it could have stopped
         if self._server is not None:
             self._server.stop()
             self._server = None

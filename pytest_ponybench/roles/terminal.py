@@ -60,6 +60,7 @@ class SummaryReporter:
                 network += f'; the host\'s network for task(s) {", ".join(opened)} (network = "open")'
             lines.append(f"ponybench: agent network: {network}")
         lines.append(f"ponybench: checks run with {', '.join(sandbox.jail().isolated) or 'no isolation'}")
+        ctl.activation_done()
         lines += [f"ponybench: pre-flight: {line}" for line in ctl.preflight_lines]
         if ctl.estimate:
             low, high = estimate.totals(ctl.estimate)

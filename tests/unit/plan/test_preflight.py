@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from pytest_ponybench.core.armparts import Part
 from pytest_ponybench.core.arms import Arm
+from pytest_ponybench.errors import PonybenchError
 from pytest_ponybench.gateway.routes import Routes
 from pytest_ponybench.plan import preflight
 
@@ -38,6 +42,24 @@ def test_a_baseline_is_said_without_starting_a_session() -> None:
     )
     assert results == []
     assert lines == ["arm baseline: ok (nothing to load)", "arm none: ok (nothing to load)"]
+
+
+def test_the_checks_in_the_background_give_what_the_synchronous_ones_give() -> None:
+    def routes() -> Routes:
+        raise AssertionError("nothing to check: no offline server is started")
+
+    job = preflight.ActivationInBackground([Arm("baseline")], [("claude", "claude")], routes, "")
+    assert job.result() == ([], ["arm baseline: ok (nothing to load)"])
+    assert job.result() == ([], ["arm baseline: ok (nothing to load)"])  # asked again: the same
+
+
+def test_what_a_check_in_the_background_raised_reaches_the_one_who_waits() -> None:
+    """A bad input the checks find is the usage error it is when they run first."""
+    bad = Arm("mine", parts=(Part(kind="prompt", text="Be brief."),))
+    unused = Routes.__new__(Routes)  # handed over, never opened: the unknown CLI is refused first
+    job = preflight.ActivationInBackground([bad], [("no-such-cli", "x")], lambda: unused, "")
+    with pytest.raises(PonybenchError, match="--agents: unknown agent 'no-such-cli'"):
+        job.result()
 
 
 def test_a_cli_that_reads_the_top_level_context_gets_it_and_nothing_of_plain_stdout() -> None:
