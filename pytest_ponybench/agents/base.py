@@ -54,15 +54,37 @@ class Agent(Protocol):
     """One agent CLI. Adapters hold no state of a session; the registry hands out one per name."""
 
     name: str  # as --agents names it
-    binary: str  # the command's default name on PATH
-    dialect: Dialect
-    stream_file: str  # what its stream is kept as in the cell's folder
-    packages: tuple[str, ...]  # its npm packages: the install a confined session reads
-    install_hint: str  # the pinned install command, for the error when it is missing
     # Its API has no live upstream at the gateway (Codex's Responses API): offline models only.
     offline_only: bool
     resumes: bool  # it continues a conversation (a task's turns, its history): `continuation`
     serves_mcp: bool  # it starts the stdio MCP servers a task brings (`SessionSpec.mcp_servers`)
+
+    # What the adapter's CLI is as installed (`agents.common.Cli` derives them from its name and
+    # its npm package).
+    @property
+    def binary(self) -> str:
+        """The command's default name on PATH."""
+        ...
+
+    @property
+    def dialect(self) -> Dialect:
+        """Its names for the tools the offline agents call."""
+        ...
+
+    @property
+    def stream_file(self) -> str:
+        """What its stream is kept as in the cell's folder."""
+        ...
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        """Its npm packages: the install a confined session reads."""
+        ...
+
+    @property
+    def install_hint(self) -> str:
+        """The pinned install command, for the error when it is missing."""
+        ...
 
     def version(self, binary: str) -> str | None:
         """The CLI's version line, or None when it does not start."""

@@ -22,11 +22,11 @@ from pytest_ponybench.agents.common import (
     ENV_ALLOW,
     ENV_ALLOW_PREFIX,
     NO_RUN,
+    Cli,
     allowed_env,
     appended,
-    base_env,
+    session_env,
 )
-from pytest_ponybench.agents.dialect import CLAUDE
 from pytest_ponybench.agents.install import lay_arm
 from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core import armproof
@@ -61,16 +61,12 @@ def tool_flags(policy: AgentPolicy) -> list[str]:
     return flags
 
 
-class ClaudeCode:
+class ClaudeCode(Cli):
     """The `claude` CLI, headless: `-p`, stream-json, bypassPermissions, one HOME per session."""
 
     name = "claude"
-    binary = "claude"
-    dialect = CLAUDE
-    stream_file = "claude.jsonl"
-    packages: tuple[str, ...] = (CLI_PACKAGE,)
-    install_hint = "npm install -g @anthropic-ai/claude-code@2.1.332"
-    offline_only = False
+    package = CLI_PACKAGE
+    pinned = "2.1.332"
     resumes = True  # `--resume`: a session id in its HOME, or a session file's path
     serves_mcp = True  # `--mcp-config`, once per config (claude 2.1.332 joins them)
 
@@ -160,12 +156,10 @@ class ClaudeCode:
         checked by core.policy), its own home and config, no user settings, the gateway as its
         API with the session's own token. CLAUDE.md files are read only when memory is on (an
         arm that places one); the harness's own variables always win."""
-        env = base_env(base, spec.task_env)
+        env = session_env(spec, base)
         home = spec.home
-        home.mkdir(parents=True, exist_ok=True)
         env.update(
             {
-                "HOME": str(home),
                 "CLAUDE_CONFIG_DIR": str(home / ".claude"),
                 "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1",
                 "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
@@ -176,8 +170,6 @@ class ClaudeCode:
         # A user's own API_TIMEOUT_MS wins; else the CLI gives up on a silent API before the
         # cell timeout, so a hang ends as an API error with a reason rather than as a kill.
         env.setdefault("API_TIMEOUT_MS", str(spec.api_timeout_ms))
-        if spec.workspace is not None:
-            env["PWD"] = str(spec.workspace)
         if spec.memory:
             del env["CLAUDE_CODE_DISABLE_CLAUDE_MDS"]  # CLAUDE.md read for this arm only
         if os.geteuid() == 0:

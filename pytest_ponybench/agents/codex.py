@@ -39,9 +39,8 @@ from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.common import (
     OtherCli,
     appended,
-    base_env,
+    session_env,
 )
-from pytest_ponybench.agents.dialect import CODEX
 from pytest_ponybench.agents.install import agent_placements, lay_arm
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.endpoint import is_offline
@@ -106,11 +105,8 @@ class Codex(OtherCli):
     """`codex exec`, headless, its CODEX_HOME the session's own."""
 
     name = "codex"
-    binary = "codex"
-    dialect = CODEX
-    stream_file = "codex.jsonl"
-    packages: tuple[str, ...] = ("@openai/codex",)
-    install_hint = "npm install -g @openai/codex@0.171.0"
+    package = "@openai/codex"
+    pinned = "0.171.0"
     offline_only = True  # its Responses API has no live upstream at the gateway yet
     label = "Codex"
     missing_result = "no finished turn"
@@ -143,7 +139,7 @@ class Codex(OtherCli):
     def environment(self, spec: SessionSpec, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """Its own HOME and CODEX_HOME, whose config.toml (written here) makes the gateway its
         provider and gives an offline model the CLI's own tools; the seat's token in KEY_ENV."""
-        env = base_env(base, spec.task_env)
+        env = session_env(spec, base)
         home = spec.home
         codex_home = home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
@@ -177,7 +173,6 @@ class Codex(OtherCli):
         (codex_home / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
         env.update(
             {
-                "HOME": str(home),
                 "CODEX_HOME": str(codex_home),
                 "XDG_CONFIG_HOME": str(home / ".config"),
                 "XDG_CACHE_HOME": str(home / ".cache"),
@@ -186,8 +181,6 @@ class Codex(OtherCli):
         )
         if spec.api_key:
             env[KEY_ENV] = spec.api_key
-        if spec.workspace is not None:
-            env["PWD"] = str(spec.workspace)
         return env
 
     def install(self, arm: Arm, workspace: Path, home: Path) -> dict[str, str]:

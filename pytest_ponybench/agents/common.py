@@ -3,9 +3,10 @@
 The instruction appended for every arm alike (the benchmark measures the code written, not its
 execution), the allowlist of the harness's environment a session may see, the text an adapter
 appends to its CLI's system prompt (the arm's prompt, the task's `append_system_prompt` and that
-instruction, in this order), and what the adapters of CLIs other than claude say alike: a task
-policy naming Claude Code's tools refused, and a session that measured nothing read from the
-result their stream parser made.
+instruction, in this order), what every adapter's CLI is as installed (one pinned npm package,
+its command and its stream named after the adapter), and what the adapters of CLIs other than
+claude say alike: a task policy naming Claude Code's tools refused, and a session that measured
+nothing read from the result their stream parser made.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_ponybench.agents.base import SessionSpec
+from pytest_ponybench.agents.dialect import DIALECTS, Dialect
 from pytest_ponybench.agents.process import Run, version_line
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
@@ -23,6 +25,7 @@ from pytest_ponybench.core.records import CellError, ErrorKind
 from pytest_ponybench.core.transcript import HookEvent, Transcript
 
 __all__ = [
+    "Cli",
     "OtherCli",
     "DROP_ENV",
     "ENV_ALLOW",
@@ -31,9 +34,9 @@ __all__ = [
     "allowed_env",
     "api_error_status",
     "appended",
-    "base_env",
     "prompt_argument",
     "result_invalid",
+    "session_env",
     "unmapped_policy",
 ]
 
@@ -75,12 +78,18 @@ def allowed_env(name: str) -> bool:
     return not DROP_ENV.match(name) and (name in ENV_ALLOW or name.startswith(ENV_ALLOW_PREFIX))
 
 
-def base_env(base: Mapping[str, str] | None, task_env: Mapping[str, str]) -> dict[str, str]:
-    """The allowlisted part of base (the harness's environment by default) and the task's own
-    variables (names checked by core.policy); the adapter adds its own over them."""
+def session_env(spec: SessionSpec, base: Mapping[str, str] | None) -> dict[str, str]:
+    """The allowlisted part of base (the harness's environment by default), the task's own
+    variables (names checked by core.policy), then what every CLI's session gets alike: its own
+    HOME (made here) and the workspace as PWD (a CLI may read it rather than its cwd). The
+    adapter adds its own over them."""
     src = dict(os.environ if base is None else base)
     env = {k: v for k, v in src.items() if allowed_env(k)}
-    env.update(task_env)
+    env.update(spec.task_env)
+    spec.home.mkdir(parents=True, exist_ok=True)
+    env["HOME"] = str(spec.home)
+    if spec.workspace is not None:
+        env["PWD"] = str(spec.workspace)
     return env
 
 
@@ -136,7 +145,39 @@ def api_error_status(transcript: Transcript) -> int | None:
     return status if isinstance(status, int) and not isinstance(status, bool) else None
 
 
-class OtherCli:
+class Cli:
+    """What an adapter's CLI is on the machine, from its name and its one npm package: the
+    command is the name, the stream is kept as `<name>.jsonl`, the tool names are the name's
+    dialect (`DIALECTS`), and the install the error names is the version the adapter's facts
+    were measured against."""
+
+    name: str  # as --agents names it
+    package: str  # its npm package
+    pinned: str  # the package's version the adapter was written against
+    offline_only = False
+
+    @property
+    def binary(self) -> str:
+        return self.name
+
+    @property
+    def stream_file(self) -> str:
+        return f"{self.name}.jsonl"
+
+    @property
+    def dialect(self) -> Dialect:
+        return DIALECTS[self.name]
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        return (self.package,)
+
+    @property
+    def install_hint(self) -> str:
+        return f"npm install -g {self.package}@{self.pinned}"
+
+
+class OtherCli(Cli):
     """What the CLIs beside Claude Code share: no conversation continued and no MCP mocks
     served (a task with either is refused for them before any cell), a task's tool policy
     refused (its names are Claude Code's), a session with no result or an API error's invalid,
@@ -144,7 +185,6 @@ class OtherCli:
     and nothing to read outside the cell (unless the adapter says otherwise), and what reached
     the model proven at the gateway by the pre-flight."""
 
-    name: str
     label: str  # the CLI's name in a refusal
     missing_result: str  # what its stream lacks when the session ended with no result
     resumes = False

@@ -41,8 +41,7 @@ from typing import Any
 
 from pytest_ponybench.agents import copilot_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import OtherCli, appended, base_env, prompt_argument
-from pytest_ponybench.agents.dialect import COPILOT
+from pytest_ponybench.agents.common import OtherCli, appended, prompt_argument, session_env
 from pytest_ponybench.agents.install import agent_placements, lay_arm
 from pytest_ponybench.agents.streamread import bounded_lines
 from pytest_ponybench.core.arms import Arm
@@ -129,12 +128,8 @@ class Copilot(OtherCli):
     """`copilot -p`, headless, logged out, its state in the session's own HOME."""
 
     name = "copilot"
-    binary = "copilot"
-    dialect = COPILOT
-    stream_file = "copilot.jsonl"
-    packages: tuple[str, ...] = (PACKAGE,)
-    install_hint = "npm install -g @github/copilot@1.0.102"
-    offline_only = False
+    package = PACKAGE
+    pinned = "1.0.102"
     label = "Copilot CLI"
     missing_result = "no result event"
     parse = staticmethod(copilot_stream.parse)
@@ -179,12 +174,10 @@ class Copilot(OtherCli):
     def environment(self, spec: SessionSpec, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """Its own HOME, COPILOT_HOME and XDG folders, the unpacked package of this machine,
         offline mode with the gateway as its provider and the seat's token as its key."""
-        env = base_env(base, spec.task_env)
+        env = session_env(spec, base)
         home = spec.home
-        home.mkdir(parents=True, exist_ok=True)
         env.update(
             {
-                "HOME": str(home),
                 "COPILOT_HOME": str(home / ".copilot"),
                 "XDG_CONFIG_HOME": str(home / ".config"),
                 "XDG_STATE_HOME": str(home / ".local" / "state"),
@@ -200,8 +193,6 @@ class Copilot(OtherCli):
             env["COPILOT_PROVIDER_BASE_URL"] = spec.base_url
         if spec.api_key:
             env["COPILOT_PROVIDER_API_KEY"] = spec.api_key
-        if spec.workspace is not None:
-            env["PWD"] = str(spec.workspace)
         return env
 
     def install(self, arm: Arm, workspace: Path, home: Path) -> dict[str, str]:

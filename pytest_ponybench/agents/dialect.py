@@ -2,7 +2,7 @@
 
 The offline server reads which CLI it serves from the tools a request offers (`dialect_of`), so
 one scripted agent writes a task's reference through Claude Code's `Write`/`Edit` or through
-another CLI's own tools. Pure data: the offline wing reads it, each adapter names its own.
+another CLI's own tools. Pure data: the offline wing reads it, each adapter finds its own by name.
 """
 
 from __future__ import annotations

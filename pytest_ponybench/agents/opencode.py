@@ -38,8 +38,7 @@ from typing import Any
 
 from pytest_ponybench.agents import opencode_stream
 from pytest_ponybench.agents.base import SessionSpec
-from pytest_ponybench.agents.common import OtherCli, appended, base_env, prompt_argument
-from pytest_ponybench.agents.dialect import OPENCODE
+from pytest_ponybench.agents.common import OtherCli, appended, prompt_argument, session_env
 from pytest_ponybench.agents.install import agent_placements, lay_arm, plugin_brings, plugin_mcp_servers
 from pytest_ponybench.core.arms import Arm
 from pytest_ponybench.core.policy import AgentPolicy
@@ -77,12 +76,8 @@ class OpenCode(OtherCli):
     """`opencode run`, headless, its config in the session's own HOME."""
 
     name = "opencode"
-    binary = "opencode"
-    dialect = OPENCODE
-    stream_file = "opencode.jsonl"
-    packages: tuple[str, ...] = ("opencode-ai",)
-    install_hint = "npm install -g opencode-ai@1.18.33"
-    offline_only = False
+    package = "opencode-ai"
+    pinned = "1.18.33"
     label = "OpenCode"
     missing_result = "no finished step"
     parse = staticmethod(opencode_stream.parse)
@@ -121,9 +116,8 @@ class OpenCode(OtherCli):
     def environment(self, spec: SessionSpec, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """Its own HOME and XDG folders, the gateway as its Anthropic provider with the seat's
         token, no update, no model list, no language server download."""
-        env = base_env(base, spec.task_env)
+        env = session_env(spec, base)
         home = spec.home
-        home.mkdir(parents=True, exist_ok=True)
         provider: dict[str, Any] = {
             "options": {"timeout": spec.api_timeout_ms},
             "models": {spec.model: {"name": spec.model}},
@@ -140,7 +134,6 @@ class OpenCode(OtherCli):
         }
         env.update(
             {
-                "HOME": str(home),
                 "XDG_CONFIG_HOME": str(home / ".config"),
                 "XDG_DATA_HOME": str(home / ".local" / "share"),
                 "XDG_STATE_HOME": str(home / ".local" / "state"),
@@ -152,8 +145,6 @@ class OpenCode(OtherCli):
                 "OPENCODE_DISABLE_SHARE": "1",
             }
         )
-        if spec.workspace is not None:
-            env["PWD"] = str(spec.workspace)
         return env
 
     def install(self, arm: Arm, workspace: Path, home: Path) -> dict[str, str]:

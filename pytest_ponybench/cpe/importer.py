@@ -375,27 +375,15 @@ def baseline_replies(
     return out
 
 
-def _ref_toml(which: str) -> bytes:
-    return tomlw.dumps({"note": REF_NOTE[which]}).encode()
-
-
-def _task_toml(d: Draft, source: str) -> bytes:
-    header = [f"Imported from claude plugin eval: {source} (case {d.case.name!r}); see IMPORTED.md"]
-    return tomlw.dumps(d.toml, header).encode()
-
-
 def folder_files(d: Draft, seed: Mapping[str, bytes], source: str) -> dict[str, bytes]:
     files = {
-        "task.toml": _task_toml(d, source),
+        "task.toml": d.task_toml(f"claude plugin eval: {source} (case {d.case.name!r})"),
         "prompt.md": (d.case.prompt.rstrip() + "\n").encode(),
         "IMPORTED.md": imported_md(d, source).encode(),
         **d.files,
         **{f"seed/{rel}": data for rel, data in seed.items()},
     }
-    if d.toml.get("graders"):
-        files["good/ref.toml"] = _ref_toml("good")
-        files["bad/ref.toml"] = _ref_toml("bad")
-    return files
+    return files | d.ref_tomls(REF_NOTE)
 
 
 def write_folder(target: Path, files: Mapping[str, bytes]) -> None:

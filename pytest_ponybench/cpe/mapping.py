@@ -38,6 +38,7 @@ from typing import Any
 
 from pytest_ponybench.core.names import MAX_NAME_CHARS
 from pytest_ponybench.core.policy import env_name_problem, listed_tool_problem
+from pytest_ponybench.cpe import tomlw
 from pytest_ponybench.cpe.cases import Case, Grader
 from pytest_ponybench.cpe.jsontext import TRACE_TOOL_KEY, FieldMatch, field_match, tool_names
 from pytest_ponybench.cpe.jsregex import translate
@@ -64,6 +65,7 @@ __all__ = [
     "SKILL",
     "TODO",
     "TRACE_KEYS",
+    "TaskFolder",
     "draft",
     "fnmatch_literal",
     "grader_name",
@@ -140,15 +142,33 @@ class Plugin:
     skills: tuple[str, ...] | None = None
 
 
-@dataclass
-class Draft:
-    """A task folder to write: task.toml, its files, and the case's checklist."""
+@dataclass(kw_only=True)
+class TaskFolder:
+    """A task folder an importer writes: its id, its task.toml table, its files and the
+    checklist of what did not map as it was."""
 
-    case: Case
     task: str
     toml: dict[str, Any]
     files: dict[str, bytes]
     items: list[Item] = field(default_factory=list)
+
+    def task_toml(self, source: str) -> bytes:
+        """task.toml, headed by where it was imported from."""
+        return tomlw.dumps(self.toml, [f"Imported from {source}; see IMPORTED.md"]).encode()
+
+    def ref_tomls(self, notes: Mapping[str, str]) -> dict[str, bytes]:
+        """With graders, a ref.toml to fill in per reference (`notes`: reference -> what it
+        declares); the suites imported have no references."""
+        if not self.toml.get("graders"):
+            return {}
+        return {f"{ref}/ref.toml": tomlw.dumps({"note": note}).encode() for ref, note in notes.items()}
+
+
+@dataclass(kw_only=True)
+class Draft(TaskFolder):
+    """A case's task folder, and the plugins the case runs with."""
+
+    case: Case
     plugins: tuple[Plugin, ...] = ()
 
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pytest_ponybench.cpe import tomlw
 from pytest_ponybench.cpe.cases import CaseError, confined, front_matter, read_text
 from pytest_ponybench.cpe.importer import (
     MANIFEST,
@@ -39,7 +38,7 @@ from pytest_ponybench.cpe.importer import (
     shown_path,
     write_folder,
 )
-from pytest_ponybench.cpe.mapping import AXES, DIFFERS, KINDS, LABELS, NOT_IMPORTED, TODO, Item
+from pytest_ponybench.cpe.mapping import AXES, DIFFERS, KINDS, LABELS, NOT_IMPORTED, TODO, Item, TaskFolder
 from pytest_ponybench.cpe.names import arm_name, task_id
 from pytest_ponybench.errors import PonybenchError, excerpt
 
@@ -112,13 +111,9 @@ class SkillSuite:
     items: list[Item] = field(default_factory=list)  # about the suite as a whole
 
 
-@dataclass
-class SkillTask:
-    task: str
+@dataclass(kw_only=True)
+class SkillTask(TaskFolder):
     where: str
-    toml: dict[str, Any]
-    files: dict[str, bytes]
-    items: list[Item]
     summary: str  # what the task holds, for its line
     note: str = ""  # expected_output
     existed: bool = False
@@ -376,13 +371,13 @@ def _eval_task(e: Eval, skill: str, seed: Mapping[str, bytes], axis: str) -> Ski
     files = {f"seed/{rel}": data for rel, data in seed.items()}
     text = f"{len(graders)} expectation(s) as llm graders" + (f", {len(seed)} file(s) seeded" if seed else "")
     return SkillTask(
-        task,
-        e.where,
-        toml,
-        {"prompt.md": (prompt + "\n").encode(), **files},
-        items,
-        text,
-        e.expected_output or "",
+        task=task,
+        where=e.where,
+        toml=toml,
+        files={"prompt.md": (prompt + "\n").encode(), **files},
+        items=items,
+        summary=text,
+        note=e.expected_output or "",
     )
 
 
@@ -401,12 +396,12 @@ def _trigger_task(t: Trigger, skill: str, n: int) -> SkillTask:
         )
     ]
     return SkillTask(
-        task_id(f"{skill}_trigger_{n}"),
-        t.where,
-        toml,
-        {"prompt.md": (t.query.strip() + "\n").encode()},
-        items,
-        f"expect_fire = {'true' if t.should_trigger else 'false'}",
+        task=task_id(f"{skill}_trigger_{n}"),
+        where=t.where,
+        toml=toml,
+        files={"prompt.md": (t.query.strip() + "\n").encode()},
+        items=items,
+        summary=f"expect_fire = {'true' if t.should_trigger else 'false'}",
     )
 
 
@@ -483,20 +478,17 @@ def import_skill_suite(
         if target.exists():
             t.existed = True
             continue
-        files = {"task.toml": _task_toml(t), "IMPORTED.md": _imported_md(t, suite, cwd).encode(), **t.files}
-        if t.toml.get("graders"):
-            files |= {
-                f"{ref}/ref.toml": tomlw.dumps({"note": note}).encode() for ref, note in _REF_NOTE.items()
-            }
+        files = {
+            "task.toml": t.task_toml(f"skill-creator: {t.where}"),
+            "IMPORTED.md": _imported_md(t, suite, cwd).encode(),
+            **t.files,
+            **t.ref_tomls(_REF_NOTE),
+        }
         try:
             write_folder(target, files)
         except OSError as exc:  # a full disk, a read-only folder: named, not a traceback
             raise PonybenchError(f"{target}: cannot be written: {exc.strerror or exc}") from None
     return SkillImport(suite, tasks_dir, tasks, arm)
-
-
-def _task_toml(t: SkillTask) -> bytes:
-    return tomlw.dumps(t.toml, [f"Imported from skill-creator: {t.where}; see IMPORTED.md"]).encode()
 
 
 # ------------------------------------------------------------------ what the command prints

@@ -14,6 +14,16 @@ from typing import Any
 __all__ = ["CellDir"]
 
 
+class _In:
+    """The path of one file or folder of a cell's folder, by its name: read on a CellDir."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, cell: CellDir, owner: type[CellDir]) -> Path:
+        return cell.path / self.name
+
+
 @dataclass(frozen=True)
 class CellDir:
     path: Path
@@ -33,13 +43,13 @@ class CellDir:
     JUDGE = "judge"  # one folder per judge call: its prompt, stream and stderr
     TURNS = "turns"  # a conversation's later sessions: turns/<turn>.<play>/, each a stream and stderr
 
-    @property
-    def prompt(self) -> Path:
-        return self.path / self.PROMPT
-
-    @property
-    def seeded(self) -> Path:
-        return self.path / self.SEEDED
+    prompt = _In(PROMPT)
+    seeded = _In(SEEDED)
+    requests = _In(REQUESTS)
+    gateway = _In(GATEWAY)
+    workspace = _In(WORKSPACE)
+    base_git = _In(BASE_GIT)
+    judge = _In(JUDGE)
 
     @property
     def stream(self) -> Path:
@@ -54,26 +64,6 @@ class CellDir:
     def stream_named(self, name: str) -> Path:
         """Where an agent whose stream is called name writes it (`Agent.stream_file`)."""
         return self.path / name
-
-    @property
-    def requests(self) -> Path:
-        return self.path / self.REQUESTS
-
-    @property
-    def gateway(self) -> Path:
-        return self.path / self.GATEWAY
-
-    @property
-    def workspace(self) -> Path:
-        return self.path / self.WORKSPACE
-
-    @property
-    def base_git(self) -> Path:
-        return self.path / self.BASE_GIT
-
-    @property
-    def judge(self) -> Path:
-        return self.path / self.JUDGE
 
     def play(self, turn: int, play: int = 1) -> CellDir:
         """Where one session of a conversation keeps its stream and stderr: the cell's own folder
