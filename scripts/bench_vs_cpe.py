@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,7 +64,15 @@ from datetime import datetime
 from pathlib import Path
 
 from cpe_offline import ROOT, isolated, lab_plugin, only_loopback, run_cpe
-from pony_timing import cpu_s, load, median, print_parts, run_pony, scratch_project, spread
+from pony_timing import (
+    cpu_s,
+    load,
+    print_parts,
+    print_totals,
+    run_pony,
+    scratch_project,
+    settle_scratch,
+)
 
 from pytest_ponybench.offline.server import OfflineServer
 
@@ -241,32 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
         failed = False
     finally:
-        if failed:
-            logs = sorted(scratch.glob("r*.log"), key=lambda p: p.stat().st_mtime)
-            if logs:
-                tail = logs[-1].read_text(errors="replace").splitlines()[-25:]
-                print(f"the last log, {logs[-1]}:", *tail, sep="\n  ", file=sys.stderr)
-            print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
-        elif not args.keep:
-            subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
-            shutil.rmtree(scratch, ignore_errors=True)
-    cpe = median([r.cpe_s for r in rounds])
-    pony = median([r.pony_s for r in rounds])
-    ratios = [r.pony_s / r.cpe_s for r in rounds]
-    cpe_range, pony_range = spread([r.cpe_s for r in rounds]), spread([r.pony_s for r in rounds])
-    print(
-        f"\nmedian of {len(rounds)} rounds: claude plugin eval {cpe:.1f} s ({cpe_range}), "
-        f"ponybench {pony:.1f} s ({pony_range}), "
-        f"ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}-{max(ratios):.2f}; "
-        f"of the medians {pony / cpe:.2f}x)  (load after: {load()})"
-    )
-    cpe_cpu = median([r.cpe_cpu_s for r in rounds])
-    pony_cpu = median([r.pony_cpu_s for r in rounds])
-    print(
-        f"CPU (medians): claude plugin eval {cpe_cpu:.1f} s, ponybench {pony_cpu:.1f} s, "
-        f"ratio {pony_cpu / cpe_cpu:.2f}x"
-    )
-    print("\nwhere the time goes (medians, seconds):")
+        settle_scratch(scratch, failed, bool(args.keep))
+    print()
+    print_totals("cpe", [(r.cpe_s, r.pony_s) for r in rounds], [(r.cpe_cpu_s, r.pony_cpu_s) for r in rounds])
+    print("\nwhere the time goes (seconds):")
     print_parts("ponybench", [r.pony_parts for r in rounds])
     print_parts("claude plugin eval", [r.cpe_parts for r in rounds])
     return 0

@@ -197,8 +197,42 @@ def spread(xs: Sequence[float]) -> str:
     return f"{min(xs):.1f}-{max(xs):.1f}" if xs else "-"
 
 
+def print_totals(
+    name: str, walls: Sequence[tuple[float, float]], cpus: Sequence[tuple[float, float]]
+) -> None:
+    """The medians over the rounds with their spread and the ratios ponybench / the other
+    runner, of the wall time and of the CPU; each pair is (the other runner's, ponybench's)."""
+    for what, pairs in (("wall", walls), ("CPU", cpus)):
+        other, pony = [a for a, _ in pairs], [b for _, b in pairs]
+        ratios = [b / a for a, b in pairs]
+        print(
+            f"{what} (median of {len(pairs)} rounds): {name} {median(other):.1f} s ({spread(other)}), "
+            f"ponybench {median(pony):.1f} s ({spread(pony)}), ratio ponybench/{name} "
+            f"{median(ratios):.2f}x (rounds {min(ratios):.2f}-{max(ratios):.2f}; of the medians "
+            f"{median(pony) / median(other):.2f}x)"
+        )
+    print(f"load after: {load()}")
+
+
 def print_parts(title: str, parts: Sequence[dict[str, float]]) -> None:
-    """Each part's median over the rounds, in the rounds' order of keys."""
-    print(f"  {title}")
+    """Each part's median over the rounds, then its value in each round (an outlier round
+    shows where its time went)."""
+    print(f"  {title:<50} {'median':>6}   rounds")
     for key in parts[0] if parts else {}:
-        print(f"    {key:<46} {median([p[key] for p in parts]):6.2f}")
+        each = " ".join(f"{p[key]:6.2f}" for p in parts)
+        print(f"    {key:<46} {median([p[key] for p in parts]):6.2f}   {each}")
+
+
+def settle_scratch(scratch: Path, failed: bool, keep: bool) -> None:
+    """After a comparison: when it failed, the last log's end and the scratch kept to look at;
+    else the scratch removed unless kept on purpose (`--keep`)."""
+    if failed:
+        logs = sorted(scratch.glob("r*.log"), key=lambda p: p.stat().st_mtime)
+        if logs:
+            tail = logs[-1].read_text(errors="replace").splitlines()[-25:]
+            print(f"the last log, {logs[-1]}:", *tail, sep="\n  ", file=sys.stderr)
+        print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
+    elif not keep:
+        # A CLI may close the modes of what it keeps (CPE's failed runs' sandboxes).
+        subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
+        shutil.rmtree(scratch, ignore_errors=True)
