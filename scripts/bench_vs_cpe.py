@@ -53,10 +53,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,75 +62,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from cpe_offline import ROOT, isolated, lab_plugin, only_loopback, run_cpe
+from pony_timing import (
+    cpu_s,
+    load,
+    print_parts,
+    print_totals,
+    run_pony,
+    scratch_project,
+    settle_scratch,
+)
 
 from pytest_ponybench.offline.server import OfflineServer
-
-CONFTEST = '''\
-"""Timing stamps of the controller, for scripts/bench_vs_cpe.py (not part of the benchmark)."""
-
-import json
-import os
-import time
-
-import pytest
-
-STAMPS = {"conftest": time.time(), "collected": [], "ready": []}
-
-
-def _controller(config):
-    return not hasattr(config, "workerinput")
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_configure(config):
-    STAMPS["configure_start"] = time.time()
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session):
-    STAMPS["configure_end"] = time.time()  # nothing runs between the two
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodeready(node):
-    STAMPS["ready"].append(time.time())
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node, ids):
-    STAMPS["collected"].append(time.time())
-
-
-def pytest_runtest_logstart(nodeid, location):
-    STAMPS.setdefault("first_cell", time.time())
-
-
-def pytest_runtest_logreport(report):
-    STAMPS["last_report"] = time.time()
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_sessionfinish(session):
-    STAMPS["finish_start"] = time.time()
-    yield
-    STAMPS["finish_end"] = time.time()
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_terminal_summary(terminalreporter):
-    STAMPS["summary_start"] = time.time()
-    yield
-    STAMPS["summary_end"] = time.time()
-
-
-def pytest_unconfigure(config):
-    if _controller(config) and os.environ.get("BENCH_STAMPS"):
-        with open(os.environ["BENCH_STAMPS"], "w") as out:
-            json.dump(STAMPS, out)
-'''
 
 CASE = """\
 schema_version: "1.0"
@@ -184,43 +125,10 @@ def cpe_parts(aggregate: Path, t0: float, t_end: float, j: int) -> dict[str, flo
     }
 
 
-def pony_parts(
-    stamps: dict[str, Any], records: list[dict[str, Any]], t0: float, t_end: float, j: int
-) -> dict[str, float]:
-    def per_slot(key: str) -> float:
-        return sum(float(r.get(key) or 0) for r in records) / j
-
-    workers_done = max(stamps["collected"] or [stamps["configure_end"]])
-    cells = stamps["last_report"] - stamps["first_cell"]
-    sessions, scoring, waits = per_slot("wall_s"), per_slot("scorer_s"), per_slot("start_wait_s")
-    return {
-        "start-up": stamps["conftest"] - t0,
-        "configure (plan, pre-flight, run.json)": stamps["configure_end"] - stamps["configure_start"],
-        "workers (spawn, import, collect)": workers_done - stamps["configure_end"],
-        "cells": cells,
-        "  of which claude sessions (sum / -j)": sessions,
-        "  of which scoring (sum / -j)": scoring,
-        "  of which start-slot waits (sum / -j)": waits,
-        "  of which the rest (workspace, git, record)": cells - sessions - scoring - waits,
-        "finish (summary.json, report)": stamps["finish_end"] - stamps["finish_start"],
-        "terminal summary": stamps["summary_end"] - stamps["summary_start"],
-        "exit": t_end - stamps["summary_end"],
-    }
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and of every child it waited for, so far."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def project(root: Path, task: str, plugin: Path, grading: str, preflight: bool) -> Path:
     """A scratch benchmark project with the timing conftest and one task: the plugin's CPE case
     as `ponybench import-cpe` imports it (grading "same"), or the shipped task (grading "shipped")."""
-    tasks = root / "benchmarks" / "tasks"
-    tasks.mkdir(parents=True)
-    shutil.copy(ROOT / "benchmarks" / "test_cells.py", root / "benchmarks" / "test_cells.py")
+    tasks = scratch_project(root)
     if grading == "shipped":
         shutil.copytree(ROOT / "benchmarks" / "tasks" / task, tasks / task)
     else:
@@ -235,67 +143,7 @@ def project(root: Path, task: str, plugin: Path, grading: str, preflight: bool) 
         if preflight:
             for ref, text in REFS.items():
                 (tasks / task / ref / "ref.toml").write_text(text)
-    shutil.copytree(ROOT / "fixtures", root / "fixtures")
-    (root / "pyproject.toml").write_text(
-        '[tool.ponybench]\ntasks = "benchmarks/tasks"\nfixtures = "fixtures"\nout = "runs"\n'
-        "[tool.ponybench.arms]\nbaseline = {}\n"
-    )
-    (root / "conftest.py").write_text(CONFTEST)
     return root
-
-
-def _run_dirs(proj: Path) -> set[Path]:
-    """The project's run dirs (runs/ also holds the run history, history.jsonl)."""
-    runs = proj / "runs"
-    return {p for p in runs.iterdir() if p.is_dir()} if runs.is_dir() else set()
-
-
-def run_pony(
-    proj: Path, plugin: Path, args: argparse.Namespace, runs: int, log: Path
-) -> tuple[float, float, dict[str, float], int]:
-    stamps = log.with_suffix(".stamps.json")
-    argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(args.j), "--runs", str(runs)]
-    argv += ["--tasks", args.task, "--arm", f"careful=plugin:{plugin}", "--models", args.model]
-    argv += ["-p", "no:cacheprovider", "-q"] + (["--preflight"] if args.preflight else [])
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
-    # An installed package has its bytecode (pip compiles it at install); without this the
-    # controller and every worker would compile ponybench's modules from source each run
-    # (about 2 s of CPU a process). The untimed round writes the bytecode.
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["BENCH_STAMPS"] = str(stamps)
-    before = _run_dirs(proj)
-    cpu0 = _cpu()
-    t0 = time.time()
-    with log.open("wb") as out:
-        subprocess.run(
-            argv,
-            cwd=proj,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            timeout=1800,
-        )
-    t_end = time.time()
-    cpu = _cpu() - cpu0
-    (run_dir,) = _run_dirs(proj) - before
-    records = [
-        json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()
-    ]
-    parts = pony_parts(json.loads(stamps.read_text()), records, t0, t_end, args.j)
-    return t_end - t0, cpu, parts, len(records)
-
-
-def _load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def _median(xs: Sequence[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
-def _spread(xs: Sequence[float]) -> str:
-    return f"{min(xs):.1f}-{max(xs):.1f}" if xs else "-"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -345,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(
         f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "
-        f"load before: {_load()}"
+        f"load before: {load()}"
     )
     rounds: list[Round] = []
     failed = True
@@ -361,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tag = f"r{n}-{side}"
                     if side == "cpe":
                         out = scratch / "cpe" / tag
-                        cpu0 = _cpu()
+                        cpu0 = cpu_s()
                         t0 = time.time()
                         done = run_cpe(
                             server,
@@ -371,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             scratch=scratch / "cli" / tag,
                         )
                         t_end = t0 + done.wall_s
-                        r.cpe_cpu_s = _cpu() - cpu0
+                        r.cpe_cpu_s = cpu_s() - cpu0
                         (scratch / f"{tag}.log").write_text(done.output)
                         if not done.aggregate.is_file():
                             raise SystemExit(
@@ -379,9 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                             )
                         r.cpe_s, r.cpe_parts = done.wall_s, cpe_parts(done.aggregate, t0, t_end, args.j)
                     else:
-                        r.pony_s, r.pony_cpu_s, r.pony_parts, cells = run_pony(
-                            proj, plugin, args, runs, scratch / f"{tag}.log"
-                        )
+                        pony_args = ["--runs", str(runs), "--tasks", args.task]
+                        pony_args += ["--arm", f"careful=plugin:{plugin}", "--models", args.model]
+                        pony_args += ["--preflight"] if args.preflight else []
+                        done_pony = run_pony(proj, pony_args, args.j, scratch / f"{tag}.log")
+                        r.pony_s, r.pony_cpu_s = done_pony.wall_s, done_pony.cpu_s
+                        r.pony_parts, cells = done_pony.parts, len(done_pony.records)
                         if cells != 2 * runs:
                             raise SystemExit(
                                 f"ponybench recorded {cells} cells, not {2 * runs} ({scratch / f'{tag}.log'})"
@@ -393,42 +244,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(
                     f"round {n} ({' then '.join(order)}): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s, "
                     f"ratio {r.pony_s / r.cpe_s:.2f}; CPU cpe {r.cpe_cpu_s:.1f} s, "
-                    f"ponybench {r.pony_cpu_s:.1f} s; load {_load()}"
+                    f"ponybench {r.pony_cpu_s:.1f} s; load {load()}"
                 )
         failed = False
     finally:
-        if failed:
-            logs = sorted(scratch.glob("r*.log"), key=lambda p: p.stat().st_mtime)
-            if logs:
-                tail = logs[-1].read_text(errors="replace").splitlines()[-25:]
-                print(f"the last log, {logs[-1]}:", *tail, sep="\n  ", file=sys.stderr)
-            print(f"kept {scratch} (logs, run dirs) to see what went wrong", file=sys.stderr)
-        elif not args.keep:
-            subprocess.run(["chmod", "-R", "u+rwX", str(scratch)], check=False)
-            shutil.rmtree(scratch, ignore_errors=True)
-    cpe = _median([r.cpe_s for r in rounds])
-    pony = _median([r.pony_s for r in rounds])
-    ratios = [r.pony_s / r.cpe_s for r in rounds]
-    cpe_range, pony_range = _spread([r.cpe_s for r in rounds]), _spread([r.pony_s for r in rounds])
-    print(
-        f"\nmedian of {len(rounds)} rounds: claude plugin eval {cpe:.1f} s ({cpe_range}), "
-        f"ponybench {pony:.1f} s ({pony_range}), "
-        f"ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}-{max(ratios):.2f}; "
-        f"of the medians {pony / cpe:.2f}x)  (load after: {_load()})"
-    )
-    cpe_cpu = _median([r.cpe_cpu_s for r in rounds])
-    pony_cpu = _median([r.pony_cpu_s for r in rounds])
-    print(
-        f"CPU (medians): claude plugin eval {cpe_cpu:.1f} s, ponybench {pony_cpu:.1f} s, "
-        f"ratio {pony_cpu / cpe_cpu:.2f}x"
-    )
-    print("\nwhere the time goes (medians, seconds):")
-    print("  ponybench")
-    for key in rounds[0].pony_parts:
-        print(f"    {key:<46} {_median([r.pony_parts[key] for r in rounds]):6.2f}")
-    print("  claude plugin eval")
-    for key in rounds[0].cpe_parts:
-        print(f"    {key:<46} {_median([r.cpe_parts[key] for r in rounds]):6.2f}")
+        settle_scratch(scratch, failed, bool(args.keep))
+    print()
+    print_totals("cpe", [(r.cpe_s, r.pony_s) for r in rounds], [(r.cpe_cpu_s, r.pony_cpu_s) for r in rounds])
+    print("\nwhere the time goes (seconds):")
+    print_parts("ponybench", [r.pony_parts for r in rounds])
+    print_parts("claude plugin eval", [r.cpe_parts for r in rounds])
     return 0
 
 
