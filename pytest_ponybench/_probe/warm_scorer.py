@@ -18,7 +18,9 @@ limits (applied with SHIM's `apply`, the cold path's exec shim) and the descript
 Once warm, and before the first scoring, the zygote runs one pytest session of its own (a
 trivial test in its private /tmp, removed after) so each child starts where a cold session
 stands when its first check runs, without importing pdb and the rest again (4-7 ms of a
-scoring's 40-47 ms of CPU). The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
+scoring's 40-47 ms of CPU).
+
+The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
 session, descriptors and limits and runs the checks; when C ends, every other process of the
 namespace is killed and reaped and the private /tmp and /dev/shm are emptied, so nothing of one
 scoring reaches the next. It holds no capability (the confinement dropped them), is not
