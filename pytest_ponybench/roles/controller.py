@@ -117,6 +117,7 @@ class Controller:
         self.estimate: list[estimate.Line] = []  # a paid run's price, before its first cell
         self.preflight_lines: list[str] = []  # one per arm: its activation check, ok or its problems
         self._activation: preflight.ActivationInBackground | None = None  # an offline run's, running
+        self._wrote_run_json = False  # this session's run.json (a resumed run keeps its own)
         self._server: OfflineServer | None = None
 
     # -- before any cell ----------------------------------------------------------------------
@@ -165,7 +166,7 @@ class Controller:
                 on = f"-{w['agent']}" if "agent" in w else ""
                 self.ledger().charge(float(w.get("cost_usd") or 0.0))
                 self.ledger().release(f"warmup-{w['arm']}-{w['model']}{on}", w.get("cost_usd"))
-            self.run_dir.start(info)
+            self._wrote_run_json = self.run_dir.start(info)
         except OSError as exc:
             raise PonybenchError(
                 f"ponybench: the run dir {self.run_dir.path} cannot be written: {exc}"
@@ -264,7 +265,7 @@ class Controller:
             checks = self._activation_checks(job.result())
         except PonybenchError as exc:
             raise pytest.UsageError(str(exc)) from None
-        if self.owned:
+        if self.owned and self._wrote_run_json:
             self.run_dir.update(preflight=checks)
 
     @pytest.hookimpl(tryfirst=True)

@@ -132,11 +132,14 @@ class RunDir:
     def _write(self, info: RunInfo) -> None:
         write_json(self.path / RUN_JSON, info.to_json())
 
-    def start(self, info: RunInfo) -> None:
-        """Write run.json once (the first writer wins; later workers keep it)."""
+    def start(self, info: RunInfo) -> bool:
+        """Write run.json once (the first writer wins; later workers keep it, and so does a
+        resume); whether this call wrote it."""
         with locked(self.path / ".lock"):
-            if not (self.path / RUN_JSON).exists():
-                self._write(replace(info, started=now_iso()))
+            if (self.path / RUN_JSON).exists():
+                return False
+            self._write(replace(info, started=now_iso()))
+            return True
 
     def update(self, **changes: Any) -> None:
         """Set fields of run.json (the controller's, mid-run), whole or not at all."""

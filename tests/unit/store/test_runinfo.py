@@ -164,8 +164,8 @@ def test_the_run_dir_writes_run_json_through_run_info_only(tmp_path: Path) -> No
     run_dir = RunDir(tmp_path)
     info = RunInfo.from_json(form(5))
     bare = replace(info, started=None, exitstatus=None, missing=None, finished=None)
-    run_dir.start(bare)
-    run_dir.start(replace(bare, mode="resume"))  # the first writer wins
+    assert run_dir.start(bare) is True
+    assert run_dir.start(replace(bare, mode="resume")) is False  # the first writer wins
     assert run_dir.info().mode == "run" and run_dir.info().started is not None
     design = RunInfo.from_json(form(4)).sequential
     run_dir.update(sequential=design)
