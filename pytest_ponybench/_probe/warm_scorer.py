@@ -270,16 +270,6 @@ class _Seen:
         self.modules = frozenset(sys.modules)
 
 
-def _remove(path: str) -> None:
-    for root, dirs, files in os.walk(path, topdown=False):
-        for name in files:
-            os.unlink(os.path.join(root, name))
-        for name in dirs:
-            path_ = os.path.join(root, name)
-            os.unlink(path_) if os.path.islink(path_) else os.rmdir(path_)  # pytest's *current links
-    os.rmdir(path)
-
-
 def warm_up(private_tmp: str) -> frozenset[str]:
     """Run one pytest session of our own (one trivial test, the scorings' options) before the
     first fork, so what every session imports before its first test runs (pdb, faulthandler,
@@ -315,7 +305,7 @@ def warm_up(private_tmp: str) -> frozenset[str]:
         sys.path[:] = path
         os.environ.clear()
         os.environ.update(environ)
-        _remove(folder)
+        shutil.rmtree(folder)  # raises if it cannot: the zygote then ends, and scorings go cold
     for name, module in list(sys.modules.items()):
         if (getattr(module, "__file__", None) or "").startswith(folder):
             del sys.modules[name]
