@@ -4,22 +4,52 @@ handlers share (a request's body read, whatever its framing; no log line on stde
 
 from __future__ import annotations
 
+import os
+import selectors
 import socketserver
 import threading
 from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, Self
 
-__all__ = ["Handler", "Served", "serve_in_thread"]
+__all__ = ["Handler", "Served", "Serving"]
 
 
-def serve_in_thread(server: socketserver.BaseServer, name: str) -> threading.Thread:
-    """`server` serving on a daemon thread, started; it polls for shutdown every 0.1 s."""
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
-    )
-    thread.start()
-    return thread
+class Serving:
+    """`server` handling requests on a daemon thread of its own until `stop`.
+
+    `stop` wakes the loop through a pipe and returns once it ended: socketserver's serve_forever
+    looks for a shutdown only between polls, which made each stop wait up to its poll interval,
+    at the end of every worker and run.
+    """
+
+    def __init__(self, server: socketserver.TCPServer, name: str) -> None:
+        self.server = server
+        server.timeout = 0  # handle_request returns at once when what woke the loop is gone
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.server, selectors.EVENT_READ)
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            while True:
+                ready = selector.select()
+                if any(key.fd == self._wake_r for key, _ in ready):
+                    return
+                self.server.handle_request()
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """End the loop (a request being handled finishes first) and wait for it."""
+        if self._wake_w < 0:
+            return
+        os.write(self._wake_w, b"x")
+        self._thread.join(timeout=timeout_s)
+        if not self._thread.is_alive():  # a loop still running keeps its pipe open
+            os.close(self._wake_r)
+        os.close(self._wake_w)
+        self._wake_w = -1
 
 
 class Served:

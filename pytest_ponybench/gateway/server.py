@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from pytest_ponybench._util.paths import PROBES
-from pytest_ponybench._util.serving import Handler, Served, serve_in_thread
+from pytest_ponybench._util.serving import Handler, Served, Serving
 from pytest_ponybench.core.bounded import bounded_value
 from pytest_ponybench.core.endpoint import is_offline
 from pytest_ponybench.core.prices import cost_usd, list_price
@@ -146,7 +146,7 @@ class Gateway(Served):
         self._count = 0
         self._folder: Path | None = None
         self._servers: list[socketserver.BaseServer] = []
-        self._threads: list[threading.Thread] = []
+        self._serving: list[Serving] = []
         self.stopping = threading.Event()
 
     # ------------------------------------------------------------ life
@@ -166,18 +166,17 @@ class Gateway(Served):
         os.chmod(self.socket, 0o666)  # a confined cell's user may be mapped to nobody
         tcp = _TcpFront(("127.0.0.1", 0), self)
         for server in (unix, tcp):
-            self._threads.append(serve_in_thread(server, "ponybench-gateway"))
+            self._serving.append(Serving(server, "ponybench-gateway"))
             self._servers.append(server)
 
     def stop(self) -> None:
         servers, self._servers = self._servers, []
         self.stopping.set()
+        serving, self._serving = self._serving, []
+        for loop in serving:
+            loop.stop()
         for server in servers:
-            server.shutdown()
             server.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        self._threads = []
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None

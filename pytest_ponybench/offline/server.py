@@ -27,7 +27,7 @@ from typing import Any, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from pytest_ponybench._util import textfiles
-from pytest_ponybench._util.serving import Handler, Served, serve_in_thread
+from pytest_ponybench._util.serving import Handler, Served, Serving
 from pytest_ponybench.offline import agents, wire
 from pytest_ponybench.offline import responses as offline_responses
 from pytest_ponybench.offline.script import CellScript, CellState
@@ -61,13 +61,13 @@ class OfflineServer(Served):
         self.latency_s = latency_s  # a session's minimum length for every model (see _hold)
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._serving: Serving | None = None
 
     def start(self) -> None:
         if self._httpd is not None:
             return
         self._httpd = _HTTPServer(self)
-        self._thread = serve_in_thread(self._httpd, "ponybench-offline")
+        self._serving = Serving(self._httpd, "ponybench-offline")
 
     def stop(self) -> None:
         httpd, self._httpd = self._httpd, None
@@ -75,10 +75,10 @@ class OfflineServer(Served):
             return
         httpd.stopping.set()
         httpd.drop_connections()
-        httpd.shutdown()
+        if self._serving is not None:
+            self._serving.stop()
+            self._serving = None
         httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
 
     @property
     def base_url(self) -> str:
