@@ -499,7 +499,9 @@ def build(
                     "verdicts": blocks.get(model, []),
                     "columns": _summary(model_rows, model)[0],
                     "summary": _summary(model_rows, model)[1],
-                    "figure": Markup(plots.model_figure([c.rec for c in mine], model_arms, task_link)),
+                    "figure": Markup(
+                        plots.model_figure([c.rec for c in mine], model_arms, task_link, key=model)
+                    ),
                     "arms": model_arms,
                     "matrix": _matrix(task_rows, model, model_arms),
                 }

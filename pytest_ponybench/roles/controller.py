@@ -174,7 +174,7 @@ class Controller:
         self.json_report_elsewhere = enable_json_report(self.config, self.run_dir.path)
         interrupts.install()
         if not self.plan.settings.no_report:
-            # The report's libraries (matplotlib: about 0.7 s of CPU) load while the cells run,
+            # The report's modules (about 0.05 s of CPU) load while the cells run,
             # where the controller mostly waits, instead of after the last cell.
             threading.Thread(
                 target=_load_report_libraries, name="ponybench-report-import", daemon=True

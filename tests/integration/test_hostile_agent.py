@@ -72,7 +72,7 @@ def hostile_project(bench_project: Callable[..., Path]) -> tuple[Path, dict[str,
 def run(pytester: pytest.Pytester, root: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     monkeypatch.setenv("HOME", str(root / "userhome"))
     # -n 0: the reference cell finishes first, so its record and workspace are there to attack.
-    # --no-report: the harness's own report (matplotlib's font cache in HOME) is not the agent's.
+    # --no-report: what is attacked is the records and the workspace, read before any report.
     pytester.runpytest_subprocess(
         "benchmarks", "-n", "0", "--models", MODELS, "-p", "no:cacheprovider", "--no-report"
     )
