@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pytest_ponybench.core.bounds import OPT_SHARD
 from pytest_ponybench.core.cell import DEFAULT_AGENT, agents_shown, lane_of
 from pytest_ponybench.core.runs import Runs
 
@@ -42,7 +43,6 @@ __all__ = [
     "select",
 ]
 
-OPT_SHARD = "--shard"
 SHARD_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 BlockKey = tuple[str, str, int]  # (task, lane, run): the lane is the model, or model-agent

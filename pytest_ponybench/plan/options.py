@@ -16,14 +16,16 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_ponybench._util.paths import SUITE
 from pytest_ponybench.core.armparts import SPEC_KINDS
-from pytest_ponybench.core.graders.config import MAX_JUDGE_RUNS
-from pytest_ponybench.core.shards import OPT_SHARD as SHARD_FLAG
-from pytest_ponybench.core.shards import Shard, parse_shard
+from pytest_ponybench.core.bounds import MAX_JUDGE_RUNS
+from pytest_ponybench.core.bounds import OPT_SHARD as SHARD_FLAG
 from pytest_ponybench.errors import PonybenchError
+
+if TYPE_CHECKING:
+    from pytest_ponybench.core.shards import Shard
 
 __all__ = [
     "DEFAULTS",
@@ -793,6 +795,8 @@ RECORDED: tuple[Option, ...] = tuple(o for o in OPTIONS if o.record is not None)
 def _shard(value: str | None) -> Shard | None:
     if value is None:
         return None
+    from pytest_ponybench.core.shards import parse_shard  # the grid's modules: only when sharded
+
     try:
         return parse_shard(value)
     except ValueError as exc:

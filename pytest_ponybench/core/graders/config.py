@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ponybench.core.armparts import PART_KINDS
+from pytest_ponybench.core.bounds import MAX_JUDGE_RUNS
 from pytest_ponybench.core.graders.evidence import PATH_KEYS, glob_problem
 from pytest_ponybench.core.graders.outcome import ARMS, AXES, Grader
 from pytest_ponybench.core.graders.registry import JUDGE_TYPES, TYPES, lookup
@@ -59,7 +60,6 @@ DECLARABLE_TOOLS = ("Read", "Glob", "Grep", "LS", "NotebookRead", "Skill", "Tool
 # before the reference's files are written; the selftest lays it too, so cells and proofs agree.
 DECLARABLE_WRITES = ("Write",)
 MCP_PREFIX = "mcp__"
-MAX_JUDGE_RUNS = 9  # answers per judge grader and cell: the run's --judge-runs and a task's own
 REF_META_KEYS = ("note", "reply", "reply_file", "tool_calls", "graders", "turns")
 TURN_META_KEYS = ("reply", "reply_file", "tool_calls")
 

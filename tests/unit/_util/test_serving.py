@@ -18,8 +18,10 @@ from pytest_ponybench._util.serving import Serving
 class _Echo(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     gate: threading.Event | None = None  # when set, a request waits for it before answering
+    entered = threading.Event()  # a request is being handled
 
     def do_GET(self) -> None:
+        self.entered.set()
         if self.gate is not None:
             self.gate.wait(10)
         body = self.path.encode()
@@ -70,20 +72,22 @@ def test_serves_until_stopped_and_stop_ends_its_thread(server: _Server) -> None:
 
 
 def test_stop_lets_the_request_in_hand_finish(server: _Server) -> None:
+    """A request being handled when the loop stops is answered (its thread is its own); only new
+    connections go unserved."""
     gate = threading.Event()
     _Echo.gate = gate
+    _Echo.entered.clear()
     try:
         loop = Serving(server, "test-serving")
         got: list[bytes] = []
         client = threading.Thread(target=lambda: got.append(_get(server, "/slow")))
         client.start()
-        stopper = threading.Thread(target=loop.stop)
-        stopper.start()
+        assert _Echo.entered.wait(10)
+        loop.stop()
+        assert not loop._thread.is_alive()
         gate.set()
         client.join(10)
-        stopper.join(10)
         assert got == [b"/slow"]
-        assert not loop._thread.is_alive()
     finally:
         _Echo.gate = None
 

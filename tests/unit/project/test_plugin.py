@@ -17,7 +17,9 @@ import sys
 def pytest_unconfigure(config):
     names = sorted(n for n, _ in config.pluginmanager.list_name_plugin() if n and n.startswith("ponybench-"))
     heavy = sorted(m for m in ("pytest_ponybench.roles.planner", "pytest_ponybench.plan.plan",
-                    "pytest_ponybench.session.run", "pytest_ponybench.offline.server")
+                    "pytest_ponybench.session.run", "pytest_ponybench.offline.server",
+                    "pytest_ponybench.core.graders", "pytest_ponybench.core.tasks",
+                    "pytest_ponybench.core.shards", "yaml")
                    if m in sys.modules)
     print("\\nROLES", ",".join(names) or "-", "HEAVY", ",".join(heavy) or "-")
 """
