@@ -131,6 +131,7 @@ def project(root: Path, task: str, plugin: Path, grading: str, preflight: bool) 
     tasks = scratch_project(root)
     if grading == "shipped":
         shutil.copytree(ROOT / "benchmarks" / "tasks" / task, tasks / task)
+        shutil.copytree(ROOT / "benchmarks" / "tasks" / "_checks", tasks / "_checks")  # shared_checks
     else:
         ponybench = Path(sys.executable).with_name("ponybench")
         done = subprocess.run(
