@@ -115,6 +115,16 @@ class _Panel:
             f'stroke="{stroke}" stroke-width="{width}"/>'
         )
 
+    def note(self, words: str) -> None:
+        """A grey line in the middle of an empty plot, saying why it is empty."""
+        self.text(
+            self.left + self.width / 2,
+            self.top + self.height / 2,
+            words,
+            anchor="middle",
+            extra=f' fill="{GREY}"',
+        )
+
     def frame(self, title: str, ylabel: str, yticks: Sequence[float], ylabels: Sequence[str]) -> None:
         """The left and bottom spines, the y axis's ticks and label, and the title."""
         self.line(self.left, self.top, self.left, self.bottom)
@@ -248,13 +258,7 @@ def _cost_panel(
         size=8.5,
     )
     if not series:
-        p.text(
-            p.left + p.width / 2,
-            p.top + p.height / 2,
-            "no cost recorded",
-            anchor="middle",
-            extra=f' fill="{GREY}"',
-        )
+        p.note("no cost recorded")
         return p.out
     p.out.append("<defs>")
     for i, _, _ in series:
@@ -294,13 +298,7 @@ def _loc_panel(p: _Panel, by_arm: Mapping[str, Sequence[Record]]) -> list[str]:
         [_tick_label(t, ticks) for t in ticks],
     )
     if not every:
-        p.text(
-            p.left + p.width / 2,
-            p.top + p.height / 2,
-            "no code written",
-            anchor="middle",
-            extra=f' fill="{GREY}"',
-        )
+        p.note("no code written")
     for i, locs in enumerate(data):
         if not locs:
             continue
