@@ -191,7 +191,9 @@ def model_figure(
         ids,
     )
     body += _loc_panel(
-        _Panel(lefts[2], top, room * widths[2] / sum(widths), height, (0.5, len(by_arm) + 0.5), (0, 1)),
+        _Panel(
+            lefts[2], top, room * widths[2] / sum(widths), height, (0.5, max(len(by_arm), 1) + 0.5), (0, 1)
+        ),
         by_arm,
     )
     return (

@@ -78,6 +78,11 @@ def test_ids_are_apart_per_model_and_the_same_for_the_same_input() -> None:
     assert ids and not ids & {e.get("id") for e in ET.fromstring(other).iter() if e.get("id")}
 
 
+def test_a_figure_with_no_arm_is_still_drawn() -> None:
+    svg = ET.fromstring(model_figure([], [], {}))
+    assert "pass rate per arm" in _texts(svg) and not list(svg.iter(f"{SVG}a"))
+
+
 def test_nothing_to_draw_says_so() -> None:
     svg = _figure([report_record("t1", "baseline")])  # no cost, no code written
     texts = _texts(svg)
