@@ -41,7 +41,8 @@ class Serving:
                 self.server.handle_request()
 
     def stop(self, timeout_s: float = 5.0) -> None:
-        """End the loop (a request being handled finishes first) and wait for it."""
+        """End the loop and wait for it, then close the server (a request being handled goes on
+        in its own thread and is answered)."""
         if self._wake_w < 0:
             return
         os.write(self._wake_w, b"x")
@@ -50,6 +51,7 @@ class Serving:
             os.close(self._wake_r)
         os.close(self._wake_w)
         self._wake_w = -1
+        self.server.server_close()
 
 
 class Served:

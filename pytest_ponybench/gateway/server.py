@@ -145,7 +145,6 @@ class Gateway(Served):
         self._lock = threading.Lock()
         self._count = 0
         self._folder: Path | None = None
-        self._servers: list[socketserver.BaseServer] = []
         self._serving: list[Serving] = []
         self.stopping = threading.Event()
 
@@ -153,10 +152,10 @@ class Gateway(Served):
 
     @property
     def started(self) -> bool:
-        return bool(self._servers)
+        return bool(self._serving)
 
     def start(self) -> None:
-        if self._servers:
+        if self._serving:
             return
         self._folder = Path(tempfile.mkdtemp(prefix="ponybench-gateway-", dir=_socket_root()))
         os.chmod(self._folder, 0o711)  # the socket is bound into cells by path; nobody lists it
@@ -167,16 +166,12 @@ class Gateway(Served):
         tcp = _TcpFront(("127.0.0.1", 0), self)
         for server in (unix, tcp):
             self._serving.append(Serving(server, "ponybench-gateway"))
-            self._servers.append(server)
 
     def stop(self) -> None:
-        servers, self._servers = self._servers, []
-        self.stopping.set()
         serving, self._serving = self._serving, []
+        self.stopping.set()
         for loop in serving:
             loop.stop()
-        for server in servers:
-            server.server_close()
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
@@ -196,7 +191,7 @@ class Gateway(Served):
 
     @property
     def url(self) -> str:
-        tcp = next((s for s in self._servers if isinstance(s, _TcpFront)), None)
+        tcp = next((s.server for s in self._serving if isinstance(s.server, _TcpFront)), None)
         if tcp is None:
             raise RuntimeError("the gateway is not started")
         return f"http://127.0.0.1:{tcp.server_address[1]}"

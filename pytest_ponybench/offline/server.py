@@ -75,10 +75,9 @@ class OfflineServer(Served):
             return
         httpd.stopping.set()
         httpd.drop_connections()
-        if self._serving is not None:
-            self._serving.stop()
-            self._serving = None
-        httpd.server_close()
+        serving, self._serving = self._serving, None
+        if serving is not None:
+            serving.stop()  # and closes httpd
 
     @property
     def base_url(self) -> str:
