@@ -27,6 +27,7 @@ COLOURS = ("#555555", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#5
 INK, GREY = "#24292f", "#57606a"
 WIDTH, HEIGHT = 760, 250  # in points, drawn at 4/3 pixels each (a 9 pt text is 12 px)
 FONT = 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif"'
+PERCENT_TICKS = (0.0, 20.0, 40.0, 60.0, 80.0, 100.0)
 
 
 def colour(i: int) -> str:
@@ -125,14 +126,14 @@ class _Panel:
             extra=f' fill="{GREY}"',
         )
 
-    def frame(self, title: str, ylabel: str, yticks: Sequence[float], ylabels: Sequence[str]) -> None:
+    def frame(self, title: str, ylabel: str, yticks: Sequence[float]) -> None:
         """The left and bottom spines, the y axis's ticks and label, and the title."""
         self.line(self.left, self.top, self.left, self.bottom)
         self.line(self.left, self.bottom, self.left + self.width, self.bottom)
-        for v, label in zip(yticks, ylabels, strict=True):
+        for v in yticks:
             y = self.y(v)
             self.line(self.left - 3.5, y, self.left, y)
-            self.text(self.left - 6, y + 3, label, anchor="end", size=8)
+            self.text(self.left - 6, y + 3, _tick_label(v, yticks), anchor="end", size=8)
         mid = self.top + self.height / 2
         self.text(
             self.left - 34,
@@ -173,29 +174,21 @@ def model_figure(
             by_arm[str(rec.get("arm"))].append(rec)
     ids = "pb" + hashlib.sha256(key.encode()).hexdigest()[:8]
     top, height = 26, 150
-    widths = (1.0, 1.4, 1.0)
-    room = WIDTH - 3 * 62 - 10  # each panel's left margin holds its y ticks and label
-    lefts, x = [], 0.0
-    for w in widths:
-        lefts.append(x + 58)
-        x += 62 + room * w / sum(widths)
-    body: list[str] = []
-    body += _pass_panel(
-        _Panel(lefts[0], top, room * widths[0] / sum(widths), height, (-0.6, len(by_arm) - 0.4), (-3, 103)),
-        by_arm,
-    )
-    body += _cost_panel(
-        _Panel(lefts[1], top, room * widths[1] / sum(widths), height, (0, 1), (-5, 105)),
-        by_arm,
-        task_link,
-        ids,
-    )
-    body += _loc_panel(
-        _Panel(
-            lefts[2], top, room * widths[2] / sum(widths), height, (0.5, max(len(by_arm), 1) + 0.5), (0, 1)
-        ),
-        by_arm,
-    )
+    # Each panel: a left margin of 62 points (its y ticks and label), then its share of the rest.
+    shares = (1.0, 1.4, 1.0)
+    room = WIDTH - 3 * 62 - 10
+    boxes, x = [], 0.0
+    for share in shares:
+        wide = room * share / sum(shares)
+        boxes.append((x + 58, wide))
+        x += 62 + wide
+    n = len(by_arm)
+    (pass_left, pass_w), (cost_left, cost_w), (loc_left, loc_w) = boxes
+    body = [
+        *_pass_panel(_Panel(pass_left, top, pass_w, height, (-0.6, n - 0.4), (-3, 103)), by_arm),
+        *_cost_panel(_Panel(cost_left, top, cost_w, height, (0, 1), (-5, 105)), by_arm, task_link, ids),
+        *_loc_panel(_Panel(loc_left, top, loc_w, height, (0.5, max(n, 1) + 0.5), (0, 1)), by_arm),
+    ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{WIDTH * 4 // 3}" height="{HEIGHT * 4 // 3}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -205,8 +198,7 @@ def model_figure(
 
 
 def _pass_panel(p: _Panel, by_arm: Mapping[str, Sequence[Record]]) -> list[str]:
-    ticks = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
-    p.frame("pass rate per arm", "cells passed, % (95% interval)", ticks, [f"{t:.0f}" for t in ticks])
+    p.frame("pass rate per arm", "cells passed, % (95% interval)", PERCENT_TICKS)
     for i, cells in enumerate(by_arm.values()):
         n = len(cells)
         if not n:
@@ -245,8 +237,7 @@ def _cost_panel(
     lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
     pad = max((hi - lo) * 0.08, abs(hi) * 0.05, 1e-3)  # costs alike still get an axis to read
     p.xlim = (lo - pad, hi + pad)
-    ticks = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
-    p.frame("cost against pass, per task", "cells passed, %", ticks, [f"{t:.0f}" for t in ticks])
+    p.frame("cost against pass, per task", "cells passed, %", PERCENT_TICKS)
     xticks = nice_ticks(*p.xlim, most=5)
     for v in xticks:
         x = p.x(v)
@@ -293,12 +284,7 @@ def _loc_panel(p: _Panel, by_arm: Mapping[str, Sequence[Record]]) -> list[str]:
         pad = max((hi - lo) * 0.06, abs(hi) * 0.05, 1.0)
         p.ylim = (lo - pad, hi + pad)
     ticks = nice_ticks(*p.ylim, most=6)
-    p.frame(
-        "LOC per arm (cells that wrote code)",
-        "delivered LOC per cell",
-        ticks,
-        [_tick_label(t, ticks) for t in ticks],
-    )
+    p.frame("LOC per arm (cells that wrote code)", "delivered LOC per cell", ticks)
     if not every:
         p.note("no code written")
     for i, locs in enumerate(data):
