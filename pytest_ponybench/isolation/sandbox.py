@@ -57,6 +57,7 @@ __all__ = [
     "namespace_prefix",
     "pids_cgroup",
     "prefix_works",
+    "private_tmp",
     "pytest_job",
     "python_install",
     "run_sandboxed",
@@ -213,6 +214,14 @@ def jail() -> Jail:
         return Jail("bwrap", tuple(confined))
     argv, spaces = namespace_prefix()
     return Jail("unshare", spaces, argv) if argv else Jail("none", ())
+
+
+def private_tmp() -> Path | None:
+    """The confined child's own /tmp where it has one (bubblewrap): a tmpfs of its sandbox,
+    bounded by the view's size and emptied after each scoring, where a check's temporary files
+    cost no disk inode, journal or fsync (sqlite's commits, pytest's tmp_path). Else None: a
+    child that shares the host's /tmp keeps its temporary files in its own folder."""
+    return Path("/tmp") if jail().kind == "bwrap" else None
 
 
 def describe() -> dict[str, Any]:

@@ -38,6 +38,7 @@ from pytest_ponybench.isolation import warm
 from pytest_ponybench.isolation.sandbox import (
     Limits,
     SandboxResult,
+    private_tmp,
     run_sandboxed,
     scorer_roots,
     scrub_env,
@@ -454,10 +455,11 @@ def score(
         # pytest.py or types.py would run or shadow before pytest starts. The probe puts it on
         # sys.path once pytest and its dependencies are imported, as `python` run in the
         # workspace would see it. PYTHONPATH here is the front of the isolated child's path.
+        tmp = private_tmp() or root
         env = scrub_env(
             {
                 "HOME": str(root),
-                "TMPDIR": str(root),
+                "TMPDIR": str(tmp),
                 "PYTHONDONTWRITEBYTECODE": "1",
                 "PYTHONPATH": str(probe_dir),
                 "PONYBENCH_WORKSPACE": str(ws),
@@ -478,7 +480,7 @@ def score(
             "--rootdir",
             str(checks_dir),
             "--basetemp",
-            str(root / "pytest-tmp"),
+            str(tmp / "pytest-tmp"),
             str(checks_dir),
         ]
         run = run_sandboxed(

@@ -28,6 +28,7 @@ from pytest_ponybench.isolation.sandbox import (
     Limits,
     kill_group,
     namespace_prefix,
+    private_tmp,
     run_sandboxed,
     scrub_env,
 )
@@ -631,6 +632,52 @@ def test_fork_bomb_is_capped_and_ends_within_the_limit(tmp_path: Path) -> None:
 
 
 # --- a full disk ---------------------------------------------------------------------------------
+
+
+TMP_CHECK = """\
+import os, tempfile
+
+PRIVATE = {private!r}
+
+
+def mount_of(path):
+    best = ("", "")
+    with open("/proc/self/mountinfo") as fh:
+        for line in fh:
+            fields = line.split()
+            point, fstype = fields[4], fields[fields.index("-") + 1]
+            if (path == point or path.startswith(point.rstrip("/") + "/")) and len(point) >= len(best[0]):
+                best = (point, fstype)
+    return best
+
+
+def test_tmp(tmp_path):
+    where = tempfile.gettempdir()
+    left = [p for p in os.listdir(where) if p.startswith("left-")]
+    assert left == [], "a file of the last scoring is still there: " + repr(left)
+    if PRIVATE:
+        assert (where, mount_of(str(tmp_path))) == ("/tmp", ("/tmp", "tmpfs")), (where, str(tmp_path))
+        assert str(tmp_path).startswith("/tmp/pytest-tmp/"), str(tmp_path)
+    else:
+        assert where == os.environ["HOME"], where
+        assert str(tmp_path).startswith(os.path.join(where, "pytest-tmp") + "/"), str(tmp_path)
+    (tmp_path / "data").write_text("x")
+    with open(os.path.join(where, "left-" + str(os.getpid())), "w") as fh:
+        fh.write("x")
+"""
+
+
+def test_a_checks_temporary_files_are_on_the_sandboxs_own_tmpfs_and_gone_after(tmp_path: Path) -> None:
+    # Where bubblewrap confines, pytest's tmp_path and TMPDIR are the scorer's private /tmp, a
+    # tmpfs (no disk inode, journal or fsync per file) emptied after every scoring; elsewhere
+    # they stay in the scoring's own folder, HOME.
+    check = TMP_CHECK.format(private=private_tmp() is not None).encode()
+    task = make_task(tmp_path, test_tmp_x=check)
+    ws = workspace(tmp_path, GOOD)
+    for _ in range(2):
+        s = score(task, ws)
+        assert (s.correct, s.safe, s.reason) == (True, True, "")
+        assert outcomes(s)["test_tmp_x.py::test_tmp"] == "passed"
 
 
 def test_full_disk_during_scoring_raises_and_leaves_no_scratch(tmp_path: Path) -> None:
