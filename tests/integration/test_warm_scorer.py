@@ -101,6 +101,40 @@ def test_warm_child_starts_exactly_as_the_cold_one(tmp_path: Path, monkeypatch: 
     }
 
 
+# What python's exit does after the last check: the warm child ends without the interpreter's
+# teardown, and must still wait for a thread that is not a daemon, run the atexit handlers and
+# flush what was printed, in that order, as the cold one does.
+EXIT_REPORT = b"""\
+import atexit, sys, threading, time
+
+
+def test_leaves_work_for_the_exit():
+    def late():
+        time.sleep(0.2)
+        print("THREAD done")
+
+    threading.Thread(target=late).start()
+    atexit.register(print, "ATEXIT ran")
+    sys.stdout.write("UNFLUSHED tail")
+"""
+
+
+def test_warm_child_exits_as_the_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = job_folder("exit-report")
+    (ws / "test_exit.py").write_bytes(EXIT_REPORT)
+    argv = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_exit.py"]
+    env = scrub_env({"HOME": str(ws), "PYTHONDONTWRITEBYTECODE": "1"})
+    seen = {}
+    for mode in ("cold", "warm"):
+        monkeypatch.setenv("PONYBENCH_SCORER", mode)
+        run = run_sandboxed(argv, cwd=ws, out_dir=tmp_path / mode, timeout_s=60, env=env)
+        assert run.warm == (mode == "warm")
+        out = run.stdout.read_text()
+        seen[mode] = (run.returncode, [x for x in out.splitlines() if x.startswith(("THREAD", "ATEXIT"))])
+        assert "UNFLUSHED tail" in out
+    assert seen["warm"] == seen["cold"] == (0, ["THREAD done", "ATEXIT ran"])
+
+
 GOOD_CHECK = b"def test_ok():\n    assert 1 + 1 == 2\n"
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
