@@ -125,21 +125,18 @@ def _configure(config: pytest.Config) -> bool:
         pm.register(BenchmarkCollection(plan), "ponybench-collection")
     if plan.collect_only:
         return True  # the plan's errors were raised; no run dir, nothing run (nor imported to run)
-    from pytest_ponybench.roles.controller import (
-        AGENT_VERSIONS_KEY,
-        RUN_DIR_KEY,
-        Controller,
-        XdistController,
-        enable_json_report,
-    )
     from pytest_ponybench.roles.runner import CellRunner
-    from pytest_ponybench.roles.terminal import SummaryReporter
 
     if workerinput is not None:
+        from pytest_ponybench.roles.handoff import AGENT_VERSIONS_KEY, RUN_DIR_KEY, enable_json_report
+
         versions = workerinput.get(AGENT_VERSIONS_KEY) or {}
         runner = CellRunner(config, plan, Path(workerinput[RUN_DIR_KEY]), versions)
         enable_json_report(config, Path(workerinput[RUN_DIR_KEY]))  # workers attach the metadata
     else:
+        from pytest_ponybench.roles.controller import Controller, XdistController
+        from pytest_ponybench.roles.terminal import SummaryReporter
+
         controller = Controller(config, plan)
         pm.register(controller, "ponybench-controller")
         if plan.sequential is not None:

@@ -36,24 +36,11 @@ from pytest_ponybench.plan.options import OPT_ALLOW_UNCONFINED, OPT_RESCORE, OPT
 from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.plan.sessions import judging_of, routes_of
 from pytest_ponybench.roles.collection import cell_of, expected_failure
+from pytest_ponybench.roles.handoff import AGENT_VERSIONS_KEY, REPORT_PARTIAL, RUN_DIR_KEY, enable_json_report
 from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
-__all__ = [
-    "AGENT_VERSIONS_KEY",
-    "Controller",
-    "JSON_REPORT_DEFAULT",
-    "REPORT_PARTIAL",
-    "RUN_DIR_KEY",
-    "XdistController",
-    "confinement",
-    "enable_json_report",
-    "new_run_dir",
-]
-
-RUN_DIR_KEY = "ponybench_run_dir"
-AGENT_VERSIONS_KEY = "ponybench_agent_versions"  # agent -> its CLI's version line
-REPORT_PARTIAL = f".{results.REPORT}.partial"
+__all__ = ["Controller", "XdistController", "confinement", "new_run_dir"]
 
 
 def new_run_dir(plan: Plan) -> owner.Hold:
@@ -70,28 +57,6 @@ def _load_report_libraries() -> None:
         importlib.import_module("pytest_ponybench.htmlreport.build")
     except Exception:  # noqa: S110  (write_report imports it again and records the error)
         pass
-
-
-JSON_REPORT_DEFAULT = ".report.json"  # pytest-json-report's default file
-
-
-def enable_json_report(config: pytest.Config, run_dir: Path) -> Path | None:
-    """pytest-json-report into the run dir, unless the user asked for it elsewhere (--json-report
-    or --json-report-file): then their file is kept and returned, to be named in the summary."""
-    opt = config.option
-    if not hasattr(opt, "json_report"):
-        return None
-    theirs = str(getattr(opt, "json_report_file", JSON_REPORT_DEFAULT) or JSON_REPORT_DEFAULT)
-    if getattr(opt, "json_report", False) or theirs != JSON_REPORT_DEFAULT:
-        opt.json_report = True
-        return Path(config.invocation_params.dir, theirs)
-    opt.json_report = True
-    # pytest-json-report writes in place; a full disk would leave report.json truncated.
-    # It writes a partial file that the controller renames once it is whole JSON.
-    opt.json_report_file = str(run_dir / REPORT_PARTIAL)
-    opt.json_report_indent = 1
-    opt.json_report_verbosity = -1  # the run dir is named in the summary; no line of its own
-    return None
 
 
 class Controller:

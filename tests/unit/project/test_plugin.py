@@ -3,6 +3,7 @@ one role object per concern in one that is; and the plugin lives beside others (
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,33 @@ def test_a_run_registers_one_object_per_role(pytester: pytest.Pytester) -> None:
     )
     assert roles(result)[0] == "ponybench-collection,ponybench-controller,ponybench-runner,ponybench-terminal"
     assert len([p for p in (root / "runs").iterdir() if p.is_dir()]) == 1
+
+
+# Written by each process of an xdist run: its ponybench plugins and which of the controller's
+# modules it imported.
+PER_PROCESS = """
+import json, os, sys
+
+def pytest_unconfigure(config):
+    who = getattr(config, "workerinput", {}).get("workerid", "controller")
+    names = sorted(n for n, _ in config.pluginmanager.list_name_plugin() if n and n.startswith("ponybench-"))
+    mine = sorted(m for m in ("pytest_ponybench.roles.controller", "pytest_ponybench.roles.terminal",
+                              "pytest_ponybench.htmlreport.reportjob", "pytest_ponybench.plan.preflight")
+                  if m in sys.modules)
+    with open(os.path.join(str(config.rootpath), "roles-" + who + ".json"), "w") as fh:
+        json.dump({"roles": names, "controller_modules": mine}, fh)
+"""
+
+
+def test_an_xdist_worker_runs_cells_without_the_controllers_modules(pytester: pytest.Pytester) -> None:
+    # A worker gets the run dir and the agents' versions from workerinput (roles/handoff.py):
+    # the controller's report, verdicts and pre-flight are never imported there.
+    root = one_task_project(pytester.path, claude_line="echo '2.1.0 (Claude Code)'")
+    pytester.makeconftest(PER_PROCESS)
+    result = pytester.runpytest_subprocess("benchmarks", "-n", "1", "--claude", "./claude", "-k", "x")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout.str()
+    worker = json.loads((root / "roles-gw0.json").read_text())
+    controller = json.loads((root / "roles-controller.json").read_text())
+    assert worker == {"roles": ["ponybench-collection", "ponybench-runner"], "controller_modules": []}
+    assert "ponybench-controller" in controller["roles"]
+    assert "pytest_ponybench.roles.controller" in controller["controller_modules"]
