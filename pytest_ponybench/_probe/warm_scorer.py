@@ -22,10 +22,11 @@ scoring's 40-47 ms of CPU).
 
 The zygote is PID 1 of its own PID namespace. For each job it forks C, which sets up its
 session, descriptors and limits and runs the checks; when C ends, every other process of the
-namespace is killed and reaped and the private /tmp and /dev/shm are emptied, so nothing of one
-scoring reaches the next. It holds no capability (the confinement dropped them), is not
-dumpable (no process of a scoring can trace it or read its memory), and never runs untrusted
-code itself.
+namespace is killed and reaped and the private /tmp and /dev/shm are emptied (folders the scoring
+made read-only or unreadable unlocked first), so nothing of one scoring reaches the next; when
+something cannot be removed, the zygote ends after answering, and the harness starts another.
+It holds no capability (the confinement dropped them), is not dumpable (no process of a scoring
+can trace it or read its memory), and never runs untrusted code itself.
 
 Messages, JSON, one per packet:
   zygote -> harness  {"ready": true, "status": {CapEff...}}   once, when warm
@@ -130,6 +131,7 @@ import select  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
+import stat  # noqa: E402
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -180,31 +182,49 @@ def _child(job: dict[str, Any], fds: list[int], zygote: int, limit: Callable[[li
     limit(job["limits"], "-")  # the zygote's pids cgroup holds it already
 
 
-def _empty(folder: str, keep: list[str]) -> None:
-    """Remove everything under folder but the folders in keep and the folders that lead to them."""
+def _remove(path: str) -> None:
+    """Remove path and all below it, also what a scoring made unreadable or unwritable: a folder
+    of mode 0o555 or 0o000 (a tar's "." entry, a check's own test) is made the owner's again
+    first. The zygote has no capability to pass a mode by, but it owns every file a scoring made."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        os.unlink(path)
+        return
+    os.chmod(path, 0o700)
+    for name in os.listdir(path):
+        _remove(os.path.join(path, name))
+    os.rmdir(path)
+
+
+def _empty(folder: str, keep: list[str]) -> bool:
+    """Remove everything under folder but the folders in keep and the folders that lead to them.
+    Whether nothing else is left."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return
+        return False
+    whole = True
     for entry in entries:
         path = entry.path
         if path in keep:
             continue
         if any(k.startswith(path + "/") for k in keep):
-            _empty(path, keep)
+            whole = _empty(path, keep) and whole
             continue
         try:
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                os.unlink(path)
+            _remove(path)
         except OSError:
-            pass
+            whole = False
+    return whole
 
 
-def _end_namespace() -> None:
+def _end_namespace() -> bool:
     """Kill every process of this PID namespace but this one, reap them, empty the private
-    folders. Only as PID 1: kill(-1) then reaches exactly the namespace's other processes."""
+    folders. Only as PID 1: kill(-1) then reaches exactly the namespace's other processes.
+    Whether the private folders are empty again."""
     if os.getpid() == 1:
         try:
             os.kill(-1, signal.SIGKILL)
@@ -217,8 +237,7 @@ def _end_namespace() -> None:
                 break
             except InterruptedError:
                 continue
-    for folder in CONFIG["wipe"]:
-        _empty(folder, CONFIG["keep"])
+    return all([_empty(folder, CONFIG["keep"]) for folder in CONFIG["wipe"]])
 
 
 def _wait(sock: socket.socket, pid: int) -> tuple[int, float]:
@@ -271,8 +290,12 @@ def serve(sock: socket.socket, limit: Callable[[list[int], str], None]) -> dict[
             os.close(fd)
         sock.send(json.dumps({"pid": pid}).encode())
         status, cpu = _wait(sock, pid)
-        _end_namespace()
+        emptied = _end_namespace()
         sock.send(json.dumps({"status": status, "cpu_s": round(cpu, 4)}).encode())
+        if not emptied:
+            # Something of this scoring could not be removed and would be there for the next
+            # one: this zygote ends instead, and the harness starts another.
+            os._exit(3)
 
 
 WARM_UP_TEST = "def test_warm_up(tmp_path):\n    assert (tmp_path / 'x').exists() is False\n"

@@ -664,17 +664,25 @@ def test_tmp(tmp_path):
     (tmp_path / "data").write_text("x")
     with open(os.path.join(where, "left-" + str(os.getpid())), "w") as fh:
         fh.write("x")
+    # Folders the next scoring's cleanup must unlock first: read-only, and unreadable.
+    for top in (tmp_path / "locked", os.path.join(where, "left-locked-" + str(os.getpid()))):
+        inner = os.path.join(top, "inner")
+        os.makedirs(inner)
+        with open(os.path.join(inner, "f"), "w") as fh:
+            fh.write("x")
+        os.chmod(inner, 0o000)
+        os.chmod(top, 0o555)
 """
 
 
 def test_a_checks_temporary_files_are_on_the_sandboxs_own_tmpfs_and_gone_after(tmp_path: Path) -> None:
     # Where bubblewrap confines, pytest's tmp_path and TMPDIR are the scorer's private /tmp, a
-    # tmpfs (no disk inode, journal or fsync per file) emptied after every scoring; elsewhere
-    # they stay in the scoring's own folder, HOME.
+    # tmpfs (no disk inode, journal or fsync per file) emptied after every scoring, folders the
+    # scoring locked included; elsewhere they stay in the scoring's own folder, HOME.
     check = TMP_CHECK.format(private=private_tmp() is not None).encode()
     task = make_task(tmp_path, test_tmp_x=check)
     ws = workspace(tmp_path, GOOD)
-    for _ in range(2):
+    for _ in range(3):
         s = score(task, ws)
         assert (s.correct, s.safe, s.reason) == (True, True, "")
         assert outcomes(s)["test_tmp_x.py::test_tmp"] == "passed"
