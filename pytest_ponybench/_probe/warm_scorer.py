@@ -216,7 +216,7 @@ def _empty(folder: str, keep: list[str]) -> bool:
             continue
         try:
             _remove(path)
-        except OSError:
+        except (OSError, RecursionError):  # a tree deeper than the stack: left, so reported
             whole = False
     return whole
 
