@@ -333,7 +333,13 @@ def warm_scorer() -> warm.WarmScorer | None:
             started.in_cgroup = cgroup is not None
         return started
 
-    return warm.scorer(start)
+    found = warm.scorer(start)
+    if found is not None and jail().kind == "bwrap" and found.roots != scorer_roots():
+        # This process's scratch moved (scratch.forget_session, after TMPDIR changed): a zygote
+        # that sees only the old folders would send every later scoring down the cold path.
+        warm.shutdown()
+        found = warm.scorer(start)
+    return found
 
 
 def _reap_stale_cgroups() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ponybench._util import procs
-from pytest_ponybench.isolation import sandbox, warm
+from pytest_ponybench.isolation import sandbox, scratch, warm
 from pytest_ponybench.isolation.sandbox import run_sandboxed, scrub_env
 from tests.support import tagged_processes
 
@@ -163,6 +163,22 @@ def test_a_dead_warm_scorer_costs_one_cold_scoring_then_is_replaced(
     assert not run("second").warm  # the socket is dead: this one runs cold
     assert run("third").warm
     assert _current().pid != first
+
+
+def test_a_moved_scratch_gets_a_warm_scorer_that_sees_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After forget_session (TMPDIR changed), this process's scorings lie in a new folder: the
+    # zygote that saw only the old one is replaced, not bypassed for the rest of the process.
+    monkeypatch.setenv("PONYBENCH_SCORER", "warm")
+    before = _current().pid
+    scratch.forget_session()
+    ws = job_folder("moved")
+    (ws / "test_ok.py").write_bytes(GOOD_CHECK)
+    done = run_sandboxed([*PYTEST, "test_ok.py"], cwd=ws, out_dir=tmp_path / "out", timeout_s=60)
+    assert done.returncode == 0 and "1 passed" in done.stdout.read_text(), done
+    assert done.warm
+    assert _current().pid != before
 
 
 SLOW_THE_FIRST_TIME = b"""\
