@@ -33,7 +33,8 @@ Messages, JSON, one per packet:
   harness -> zygote  JOB, with descriptors stdout, stderr, then one for each number in "slots"
   zygote -> harness  {"pid": C}                                 at once (a pid of its namespace)
   harness -> zygote  {"signal": N}                              end the scoring's processes
-  zygote -> harness  {"status": wait status, "cpu_s": C and all it waited for}
+  zygote -> harness  {"status": wait status, "cpu_s": C and all it waited for,
+                      "ending": true when it ends after this answer}
 
 Stdlib and pytest only.
 """
@@ -127,6 +128,7 @@ gc.freeze()
 
 import ctypes  # noqa: E402  (after the preload: a child drops these again)
 import fcntl  # noqa: E402
+import re  # noqa: E402
 import select  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
@@ -134,6 +136,7 @@ import socket  # noqa: E402
 import stat  # noqa: E402
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+KEEP_MOUNTED: list[str] = []  # what emptying leaves: the roots and every mount point below /tmp
 LIBC = ctypes.CDLL(None, use_errno=True)
 
 
@@ -221,6 +224,20 @@ def _empty(folder: str, keep: list[str]) -> bool:
     return whole
 
 
+def _mounted_under(folders: list[str]) -> list[str]:
+    """The mount points below folders: the sandbox's binds that lie there (the scorings' roots, a
+    python install under /tmp). Emptying a folder never touches them: they are not the
+    scoring's, and a read-only one cannot be removed, which would end the zygote every time."""
+    points = []
+    with open("/proc/self/mountinfo") as fh:
+        for line in fh:
+            # The fifth field; mountinfo writes a space, tab, newline or backslash as \ooo.
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if any(point.startswith(f.rstrip("/") + "/") for f in folders):
+                points.append(point)
+    return points
+
+
 def _end_namespace() -> bool:
     """Kill every process of this PID namespace but this one, reap them, empty the private
     folders. Only as PID 1: kill(-1) then reaches exactly the namespace's other processes.
@@ -237,7 +254,7 @@ def _end_namespace() -> bool:
                 break
             except InterruptedError:
                 continue
-    return all([_empty(folder, CONFIG["keep"]) for folder in CONFIG["wipe"]])
+    return all([_empty(folder, KEEP_MOUNTED) for folder in CONFIG["wipe"]])
 
 
 def _wait(sock: socket.socket, pid: int) -> tuple[int, float]:
@@ -291,10 +308,12 @@ def serve(sock: socket.socket, limit: Callable[[list[int], str], None]) -> dict[
         sock.send(json.dumps({"pid": pid}).encode())
         status, cpu = _wait(sock, pid)
         emptied = _end_namespace()
-        sock.send(json.dumps({"status": status, "cpu_s": round(cpu, 4)}).encode())
+        # When something of this scoring could not be removed (it would be there for the next
+        # one), this zygote ends, and says so with the status: the harness starts another
+        # before its next scoring instead of finding this one gone.
+        ending = {} if emptied else {"ending": True}
+        sock.send(json.dumps({"status": status, "cpu_s": round(cpu, 4), **ending}).encode())
         if not emptied:
-            # Something of this scoring could not be removed and would be there for the next
-            # one: this zygote ends instead, and the harness starts another.
             os._exit(3)
 
 
@@ -364,6 +383,8 @@ def main() -> None:
     shim: dict[str, Any] = {"__name__": "ponybench_limit_exec"}  # not __main__: defines, runs nothing
     exec(sys.argv[4], shim)  # the cold path's exec shim, as the harness took it
     sock.send(json.dumps({"ready": True, "status": _status_fields()}).encode())
+    global KEEP_MOUNTED
+    KEEP_MOUNTED = [*CONFIG["keep"], *_mounted_under(CONFIG["wipe"])]
     keep = KEEP
     if CONFIG["wipe"]:  # a private /tmp, emptied after each scoring anyway
         keep = KEEP | warm_up(CONFIG["wipe"][0])

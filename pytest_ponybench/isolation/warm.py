@@ -80,6 +80,8 @@ class WarmChild:
         else:  # the zygote went away: its children died with it (their death signal)
             self.returncode = -9
             self.lost = True
+        if msg.get("ending") is True:  # it could not empty its folders: replaced before the next
+            self._scorer.broken = True
         self._scorer.done()
         return self.returncode
 
