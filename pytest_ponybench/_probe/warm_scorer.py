@@ -136,7 +136,6 @@ import socket  # noqa: E402
 import stat  # noqa: E402
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
-KEEP_MOUNTED: list[str] = []  # what emptying leaves: the roots and every mount point below /tmp
 LIBC = ctypes.CDLL(None, use_errno=True)
 
 
@@ -238,6 +237,11 @@ def _mounted_under(folders: list[str]) -> list[str]:
     return points
 
 
+# What emptying leaves, read once at start (a scoring has no capability to mount): the roots and
+# every mount point below the private folders.
+KEEP_MOUNTED = [*CONFIG["keep"], *_mounted_under(CONFIG["wipe"])]
+
+
 def _end_namespace() -> bool:
     """Kill every process of this PID namespace but this one, reap them, empty the private
     folders. Only as PID 1: kill(-1) then reaches exactly the namespace's other processes.
@@ -254,7 +258,7 @@ def _end_namespace() -> bool:
                 break
             except InterruptedError:
                 continue
-    return all([_empty(folder, KEEP_MOUNTED) for folder in CONFIG["wipe"]])
+    return all([_empty(folder, KEEP_MOUNTED) for folder in CONFIG["wipe"]])  # a list: each is emptied
 
 
 def _wait(sock: socket.socket, pid: int) -> tuple[int, float]:
@@ -383,8 +387,6 @@ def main() -> None:
     shim: dict[str, Any] = {"__name__": "ponybench_limit_exec"}  # not __main__: defines, runs nothing
     exec(sys.argv[4], shim)  # the cold path's exec shim, as the harness took it
     sock.send(json.dumps({"ready": True, "status": _status_fields()}).encode())
-    global KEEP_MOUNTED
-    KEEP_MOUNTED = [*CONFIG["keep"], *_mounted_under(CONFIG["wipe"])]
     keep = KEEP
     if CONFIG["wipe"]:  # a private /tmp, emptied after each scoring anyway
         keep = KEEP | warm_up(CONFIG["wipe"][0])
