@@ -17,6 +17,7 @@ content blocks, tool calls included), bounded.
 from __future__ import annotations
 
 import atexit
+import bisect
 import json
 import os
 import secrets
@@ -86,7 +87,7 @@ class Seat:
     side_model: str | None = None  # an offline seat: a model it does not serve is played by this
     log: Path | None = None
     budget: BudgetGate | None = None
-    requests: list[Metered] = field(default_factory=list)
+    requests: list[Metered] = field(default_factory=list)  # in the order they arrived
     refused: str | None = None  # the budget stopped one of its requests
     closed: bool = False
     _logged: dict[str, int] = field(default_factory=dict)  # session -> messages already logged
@@ -355,8 +356,10 @@ class Gateway(Served):
 
     def _done(self, seat: Seat, metered: Metered, request: dict[str, Any], content: list[Any] | None) -> None:
         """Keep the request's figures, charge the budget, and log what reached the model."""
+        # In the order the requests arrived, not the order they ended: an answer relayed in full
+        # lets the client ask again before this thread has written the last one down.
         with seat._lock:
-            seat.requests.append(metered)
+            bisect.insort(seat.requests, metered, key=lambda m: m.n)
         if seat.budget is not None and metered.cost_usd:
             seat.budget.charge(metered.cost_usd)
         if seat.log is None:

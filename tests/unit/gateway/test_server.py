@@ -315,6 +315,25 @@ def test_upstream_faults_reach_the_client_and_the_meter(
     assert seat.requests[2].usage.input_tokens > 0  # message_start's tokens were metered
 
 
+def test_the_seat_keeps_its_requests_in_the_order_they_arrived(
+    gateway: Gateway, offline: OfflineServer, tmp_path: Path
+) -> None:
+    ticket = seat_of(gateway, offline, "order", tmp_path)
+    port = int(ticket.url.rsplit(":", 1)[1])
+    first = socket.create_connection(("127.0.0.1", port))
+    data = json.dumps(body(model="offline-hang")).encode()
+    head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: {ticket.token}\r\n"
+    first.sendall(head.encode() + f"content-length: {len(data)}\r\n\r\n".encode() + data)
+    deadline = time.monotonic() + 10
+    while not offline.requests("order") and time.monotonic() < deadline:  # it reached the model
+        time.sleep(0.02)
+    assert post(ticket, body())[0] == 200  # the second ends first
+    first.close()
+    seat = gateway.close(ticket)
+    assert [m.error for m in seat.requests] == ["the client left before the answer ended", None]
+    assert seat.requests[0].n < seat.requests[1].n
+
+
 def test_an_upstream_that_is_gone_or_silent(gateway: Gateway, tmp_path: Path) -> None:
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
