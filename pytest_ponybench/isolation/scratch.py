@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import atexit
 import os
-import shutil
 import stat
 import tempfile
 import uuid
 from pathlib import Path
 
-from pytest_ponybench._util import procs
+from pytest_ponybench._util import procs, trees
 from pytest_ponybench.errors import PonybenchError
 
 __all__ = ["ScratchError", "forget_session", "new_cell_dir", "reap", "root", "session_dir"]
@@ -50,7 +49,7 @@ def reap(base: Path) -> list[Path]:
         owner = entry.name.split("-", 1)[0]
         if not owner.isdigit() or int(owner) == os.getpid() or procs.alive(int(owner)):
             continue
-        shutil.rmtree(entry, ignore_errors=True)
+        trees.remove(entry)
         removed.append(entry)
     return removed
 
@@ -82,7 +81,7 @@ def forget_session() -> None:
 
 def _remove_own(path: Path, pid: int) -> None:
     if os.getpid() == pid:  # a forked child's exit must not remove its parent's folder
-        shutil.rmtree(path, ignore_errors=True)
+        trees.remove(path)
 
 
 def new_cell_dir() -> Path:

@@ -11,14 +11,13 @@ prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from pytest_ponybench._util import textfiles
+from pytest_ponybench._util import textfiles, trees
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
@@ -74,13 +73,13 @@ def judge_calibration(tasks: Iterable[Task], judging: Judging) -> tuple[list[str
     """Each judge grader of the selected tasks asked, with the run's judge, on every reference
     that declares its outcome: (problems, one tally per grader for run.json)."""
     tally: dict[tuple[str, str], list[int]] = {}
-    with tempfile.TemporaryDirectory(prefix="ponybench-judge-calibration-") as tmp:
+    with trees.temporary("ponybench-judge-calibration-") as tmp:
         for task in tasks:
             judged = {g.name for g in task.graders if g.type in JUDGE_TYPES}
             for n, ref in enumerate(task.references):
                 if not judged & set(ref.meta.graders):
                     continue
-                ws = Path(tmp) / f"{task.id}-{n}" / "ws"
+                ws = tmp / f"{task.id}-{n}" / "ws"
                 evidence = reference_evidence(task, ref, ws, lay_reference(task, ref, ws))
                 judge = judging.grading(task, Transcript(), ws.parent / "judge").judge
                 for proof in prove_graders(task, ref, evidence, judge, live_judge=True):
@@ -306,9 +305,9 @@ def activation_check(
     found: list[dict[str, Any]] = []
     dialect = registry.get(agent).dialect
     cell_id = f"preflight-{arm.name}" + ("" if agent == registry.DEFAULT else f"-{agent}")
-    with tempfile.TemporaryDirectory(prefix=f"ponybench-preflight-{arm.name}-") as tmp:
+    with trees.temporary(f"ponybench-preflight-{arm.name}-") as tmp:
         session, log, invalid, _seat = _session(
-            arm, claude, routes, "offline-idle", Path(tmp), timeout_s, cell_id, agent=agent
+            arm, claude, routes, "offline-idle", tmp, timeout_s, cell_id, agent=agent
         )
         crashed = [e.text() for e in armhealth.hook_errors(session.transcript)]
         for part in arm.parts:
@@ -418,13 +417,13 @@ def warm_up(
     done = []
     for model in models:
         for arm in arms:
-            with tempfile.TemporaryDirectory(prefix="ponybench-warmup-") as tmp:
+            with trees.temporary("ponybench-warmup-") as tmp:
                 session, _log, invalid, seat = _session(
                     arm,
                     claude,
                     routes,
                     model,
-                    Path(tmp),
+                    tmp,
                     timeout_s,
                     f"warmup-{arm.name}-{model}" + ("" if agent == registry.DEFAULT else f"-{agent}"),
                     max_turns=1,

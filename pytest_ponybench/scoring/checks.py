@@ -22,7 +22,6 @@ import re
 import secrets
 import shutil
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench._util import trees
 from pytest_ponybench._util.paths import PROBES
 from pytest_ponybench._util.textfiles import QUOTE_CHARS, parse_jsonl, quote, quote_file
 from pytest_ponybench.core.records import CheckOutcome, Record
@@ -396,33 +396,18 @@ def _scratch(scratch_root: Path | None) -> Iterator[tuple[Path, Path, Path]]:
         finally:
             _WARM_ROOTS.release()
         return
-    with tempfile.TemporaryDirectory(
-        prefix="ponybench-score-", dir=scratch_root or session_dir(), ignore_cleanup_errors=True
-    ) as tmp:
-        folders = tuple(Path(tmp) / name for name in ("jobs", "checks", "out"))
+    with trees.temporary("ponybench-score-", scratch_root or session_dir()) as tmp:
+        folders = tuple(tmp / name for name in ("jobs", "checks", "out"))
         for folder in folders:
             folder.mkdir()
         yield folders[0], folders[1], folders[2]
 
 
 def _empty(folder: Path) -> None:
-    """Remove everything in folder, also what code under test made unwritable (a folder of
-    mode 000 stops a plain rmtree of a non-root harness)."""
-
-    def unlock(func: Any, path: str, _exc: Any) -> None:
-        try:
-            os.chmod(os.path.dirname(path), 0o700)
-            if os.path.isdir(path) and not os.path.islink(path):
-                os.chmod(path, 0o700)
-            func(path)
-        except OSError:
-            pass
-
+    """Remove everything in folder, also what code under test made unwritable or nested deeper
+    than Python recurses (trees.remove)."""
     for entry in folder.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, onerror=unlock)
-        else:
-            entry.unlink(missing_ok=True)
+        trees.remove(entry)
 
 
 def score(

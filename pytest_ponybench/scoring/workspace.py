@@ -326,10 +326,16 @@ class WorkspaceRefused(Exception):
 @dataclass(frozen=True)
 class Caps:
     """What one workspace may hold: apparent bytes (a sparse file counts at its full size, so
-    it is never expanded into a copy) and entries (files, folders, links)."""
+    it is never expanded into a copy), entries (files, folders, links), how deep folders nest
+    (the copies and walks after take_stock recurse once or twice a level, and Python stops at a
+    thousand frames) and how long a path in it is, in bytes (the harness opens entries by their
+    full path, which the kernel refuses past 4,096 bytes: the workspace is moved and copied
+    under other folders, so a quarter of that). No project comes near either."""
 
     max_bytes: int = 64 << 20
     max_files: int = 20_000
+    max_depth: int = 128
+    max_path: int = 1024
 
 
 DEFAULT_CAPS = Caps()
@@ -352,9 +358,12 @@ def take_stock(workspace: Path, caps: Caps) -> Stock:
     carry a set-user-ID file made as the harness's user. Stops at the first cap exceeded."""
     files = size = 0
     checking_access = os.geteuid() != 0  # root reads everything; others can be locked out
-    stack = [workspace]
+    prefix = len(os.fsencode(workspace)) + 1
+    stack = [(workspace, 0)]
     while stack:
-        folder = stack.pop()
+        folder, depth = stack.pop()
+        if depth > caps.max_depth:
+            raise WorkspaceRefused(f"{OVER_CAP}folders nested more than {caps.max_depth} deep")
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
@@ -364,6 +373,8 @@ def take_stock(workspace: Path, caps: Caps) -> Stock:
             files += 1
             if files > caps.max_files:
                 raise WorkspaceRefused(f"{OVER_CAP}more than {caps.max_files} files and folders")
+            if len(os.fsencode(entry.path)) - prefix > caps.max_path:
+                raise WorkspaceRefused(f"{OVER_CAP}a path longer than {caps.max_path} bytes")
             st = entry.stat(follow_symlinks=False)
             mode = st.st_mode
             if stat.S_ISLNK(mode):
@@ -371,7 +382,7 @@ def take_stock(workspace: Path, caps: Caps) -> Stock:
             if mode & _SETID:
                 os.chmod(entry.path, stat.S_IMODE(mode) & ~_SETID, follow_symlinks=False)
             if stat.S_ISDIR(mode):
-                stack.append(Path(entry.path))
+                stack.append((Path(entry.path), depth + 1))
                 continue
             where = _rel(Path(entry.path), workspace)
             if not stat.S_ISREG(mode):

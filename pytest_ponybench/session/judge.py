@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-import shutil
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench._util import trees
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents.base import SessionSpec
 from pytest_ponybench.agents.claude import ClaudeCode
@@ -150,8 +150,8 @@ def run(
     finally:
         if seat is None:
             routes.close(route)
-        shutil.rmtree(home, ignore_errors=True)
-        shutil.rmtree(ws, ignore_errors=True)
+        trees.remove(home)
+        trees.remove(ws)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_ponybench._util import trees
 from pytest_ponybench._util.paths import PACKAGE_ROOT
 from pytest_ponybench.agents import launch as launcher
 from pytest_ponybench.agents import registry
@@ -368,7 +369,7 @@ def settle(
         if place.base_git.exists():
             shutil.move(str(place.base_git), str(cdir.base_git))
     finally:  # a full disk must not strand the workspace (or a credential) in the scratch
-        shutil.rmtree(place.root, ignore_errors=True)
+        trees.remove(place.root)  # however deep the agent nested its folders
     if base is not None and ctx.watched is not None and (changes := ctx.watched.check(base)):
         # The instrument itself moved: nothing this cell (or any later one) says can be trusted.
         rec.update(CellError(ErrorKind.CHANGED, integrity.message(changes)).as_record())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -114,6 +115,16 @@ for d in range(200):
     for f in range(1000):
         open("many/%03d/%04d.txt" % (d, f), "w").close()
 """
+# Folders nested deeper than Python recurses, one relative step at a time: with short names
+# (2.4 KB of path) and with long ones (73 KB, past what the kernel opens by name).
+NESTED = r"""
+import os
+for _ in range(1200):
+    os.mkdir(NAME)
+    os.chdir(NAME)
+with open("bottom.txt", "w") as fh:
+    fh.write("deep\n")
+"""
 NAMES = r"""
 with open(b"bad\xffname\n<img src=x onerror=alert(1)>.py", "w") as fh:
     fh.write("x = 1\n")
@@ -191,6 +202,8 @@ VOID = {
     "gitlinks": (GIT_LINKS, "planted in .git: .git/objects/"),
     "sparse": (SPARSE, "refused: over the cap: more than 67108864 bytes"),
     "many": (MANY, "refused: over the cap: more than 20000 files and folders"),
+    "deep": (NESTED.replace("NAME", '"d"'), "refused: over the cap: folders nested more than 128 deep"),
+    "long": (NESTED.replace("NAME", '"n" * 60'), "refused: over the cap: a path longer than 1024 bytes"),
 }
 
 
@@ -204,7 +217,10 @@ def test_nothing_in_a_workspace_makes_its_cell_disappear(
     for name, (script, _) in VOID.items():
         hook_plugin(root, name, script, {"OUTSIDE": str(outside)})
     free_before = shutil.disk_usage(root).free
-    run = run_bench(root, [f"{name}=plugin:plugins/{name}" for name in VOID], "--no-report")
+    scratch = tmp_path / "scratch"  # the cells' scratch folders, to see what is left of them
+    scratch.mkdir()
+    arms = [f"{name}=plugin:plugins/{name}" for name in VOID]
+    run = run_bench(root, arms, "--no-report", env={"TMPDIR": str(scratch)})
     for name, (_, reason) in VOID.items():
         (rec,) = arm_records(run, name)
         where = json.dumps(rec, indent=1)[:2000]
@@ -216,9 +232,11 @@ def test_nothing_in_a_workspace_makes_its_cell_disappear(
     assert not (outside / "filter-ran").exists()
     assert [p for p in outside.rglob("*") if p.is_file()] == []
     # Over the caps, the workspace is neither copied nor kept: the disk did not fill.
-    for name in ("sparse", "many"):
+    for name in ("sparse", "many", "deep", "long"):
         (rec,) = arm_records(run, name)
         assert not (run / "cells" / rec["cell_id"] / "workspace").exists()
+    # And removed, however deep it was: nothing of any cell is left in the scratch.
+    assert [p.name for p in scratch.rglob("*")] == [f"ponybench-{os.getuid()}"]
     assert free_before - shutil.disk_usage(root).free < 1 << 30
 
 

@@ -1,8 +1,10 @@
-"""The workspace's symlink check: the links that leave it are named, and only those; the seeded
-base's repository, kept by content, written again for a content seeded alike. Real files, real git."""
+"""The workspace's caps (entries, bytes, depth); its symlink check: the links that leave it are
+named, and only those; the seeded base's repository, kept by content, written again for a content
+seeded alike. Real files, real git."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -113,3 +115,38 @@ def test_a_large_content_is_committed_by_git_each_time(
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(gitcmd.GitError):  # git was asked again, and is not there
         workspace.snapshot(tmp_path / "two")
+
+
+def nested(top: Path, levels: int) -> None:
+    os.makedirs(top / Path(*["d"] * levels))
+
+
+def test_take_stock_refuses_folders_nested_deeper_than_the_cap(tmp_path: Path) -> None:
+    caps = workspace.Caps(max_depth=5)
+    nested(tmp_path / "ok", 5)
+    assert workspace.take_stock(tmp_path / "ok", caps).files == 5
+    nested(tmp_path / "deep", 6)
+    with pytest.raises(workspace.WorkspaceRefused, match="^over the cap: folders nested more than 5 deep$"):
+        workspace.take_stock(tmp_path / "deep", caps)
+    # The default stops well before the copies and walks that follow would recurse too deep.
+    nested(tmp_path / "deeper", 200)
+    with pytest.raises(workspace.WorkspaceRefused, match="more than 128 deep"):
+        workspace.take_stock(tmp_path / "deeper", workspace.DEFAULT_CAPS)
+
+
+def test_take_stock_refuses_too_many_entries_and_too_many_bytes(tmp_path: Path) -> None:
+    for n in range(4):
+        (tmp_path / f"f{n}").write_bytes(b"x" * 10)
+    assert workspace.take_stock(tmp_path, workspace.Caps(max_files=4, max_bytes=40)).bytes == 40
+    with pytest.raises(workspace.WorkspaceRefused, match="more than 3 files and folders"):
+        workspace.take_stock(tmp_path, workspace.Caps(max_files=3))
+    with pytest.raises(workspace.WorkspaceRefused, match="more than 39 bytes"):
+        workspace.take_stock(tmp_path, workspace.Caps(max_bytes=39))
+
+
+def test_take_stock_refuses_a_path_longer_than_the_cap(tmp_path: Path) -> None:
+    (tmp_path / ("a" * 60) / ("b" * 60)).mkdir(parents=True)
+    (tmp_path / ("a" * 60) / ("b" * 60) / "c.txt").write_text("x")  # 127 bytes
+    assert workspace.take_stock(tmp_path, workspace.Caps(max_path=127)).files == 3
+    with pytest.raises(workspace.WorkspaceRefused, match="^over the cap: a path longer than 126 bytes$"):
+        workspace.take_stock(tmp_path, workspace.Caps(max_path=126))
