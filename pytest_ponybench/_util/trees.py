@@ -24,12 +24,14 @@ __all__ = ["remove", "temporary"]
 
 def _unlock(func: Any, path: str, _exc: Any) -> None:
     """A folder of mode 000 (or one whose folder is) stops a harness that is not root: open it
-    for its owner and try once more. What still fails is left to the fallback."""
+    for its owner and remove once more. What still fails (or failed to be opened or listed,
+    which rmtree does by file descriptor and cannot be asked again by path) is left to `rm`."""
     try:
         os.chmod(os.path.dirname(path), 0o700)
         if os.path.isdir(path) and not os.path.islink(path):
             os.chmod(path, 0o700)
-        func(path)
+        if func in (os.rmdir, os.unlink, os.remove):
+            func(path)
     except OSError:
         pass
 

@@ -57,3 +57,27 @@ def test_a_shallow_tree_a_file_and_a_link_are_removed_and_a_links_target_is_kept
     assert trees.remove(tmp_path / "never-there")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
     assert (target / "kept.txt").read_text() == "kept\n"
+
+
+def test_a_folder_that_cannot_be_listed_is_removed_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rmtree opens each folder by file descriptor; one it cannot open or list is reported
+    with os.open or os.scandir, which cannot be asked again by path: rm removes it."""
+    tree = tmp_path / "tree"
+    (tree / "locked" / "inner").mkdir(parents=True)
+    (tree / "locked" / "inner" / "f.txt").write_text("x\n")
+    calls: list[str] = []
+    real_open = os.open
+
+    def failing_open(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if str(path) == "locked":
+            calls.append("open")
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    # As a harness that is not root meets a folder of mode 000 (root opens any folder).
+    monkeypatch.setattr(os, "open", failing_open)
+    assert trees.remove(tree)
+    monkeypatch.undo()
+    assert calls and not tree.exists()
