@@ -86,6 +86,17 @@ def settled(gateway: Gateway, ticket: Ticket, n: int) -> None:
         time.sleep(0.01)
 
 
+def ask_offline_hang(ticket: Ticket) -> socket.socket:
+    """A request to offline-hang, sent on a raw connection the caller holds open (or closes, as
+    a CLI that gave up would): no answer ever comes on it."""
+    port = int(ticket.url.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port))
+    data = json.dumps(body(model="offline-hang")).encode()
+    head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: {ticket.token}\r\n"
+    sock.sendall(head.encode() + f"content-length: {len(data)}\r\n\r\n".encode() + data)
+    return sock
+
+
 def events(raw: bytes) -> list[dict[str, Any]]:
     return [json.loads(line[5:]) for line in raw.split(b"\n") if line.startswith(b"data:")]
 
@@ -319,11 +330,7 @@ def test_the_seat_keeps_its_requests_in_the_order_they_arrived(
     gateway: Gateway, offline: OfflineServer, tmp_path: Path
 ) -> None:
     ticket = seat_of(gateway, offline, "order", tmp_path)
-    port = int(ticket.url.rsplit(":", 1)[1])
-    first = socket.create_connection(("127.0.0.1", port))
-    data = json.dumps(body(model="offline-hang")).encode()
-    head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: {ticket.token}\r\n"
-    first.sendall(head.encode() + f"content-length: {len(data)}\r\n\r\n".encode() + data)
+    first = ask_offline_hang(ticket)
     deadline = time.monotonic() + 10
     while not offline.requests("order") and time.monotonic() < deadline:  # it reached the model
         time.sleep(0.02)
@@ -385,12 +392,7 @@ def test_a_client_that_leaves_ends_the_upstream_request(
     gateway: Gateway, offline: OfflineServer, tmp_path: Path
 ) -> None:
     ticket = seat_of(gateway, offline, "leaves", tmp_path)
-    port = int(ticket.url.rsplit(":", 1)[1])
-    sock = socket.create_connection(("127.0.0.1", port))
-    data = json.dumps(body(model="offline-hang")).encode()
-    head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: {ticket.token}\r\n"
-    head += f"content-length: {len(data)}\r\n\r\n"
-    sock.sendall(head.encode() + data)
+    sock = ask_offline_hang(ticket)
     time.sleep(0.5)
     sock.close()  # the CLI's own timeout
     deadline = time.monotonic() + 10
