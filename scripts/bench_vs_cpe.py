@@ -1,7 +1,7 @@
 """A small run timed both ways: pytest-ponybench against Claude Code's own `claude plugin eval`.
 
 Run from anywhere: ``python scripts/bench_vs_cpe.py [--rounds 5] [--runs 6] [-j 2] [--task T]
-[--grading same|shipped] [--preflight]``.
+[--grading same|shipped] [--preflight | --skip-preflight]``.
 
 The same shape both ways: one case, with and without a plugin (examples/careful-plugin),
 `--runs` runs, `-j` sessions at a time, the same offline model, against a Messages API on
@@ -21,7 +21,9 @@ loopback when the machine allows one, so neither side can reach anything else):
     (e.g. ``--task sql_lookup``: about a second of sandboxed pytest per cell that CPE does not do).
   ``--preflight`` makes ponybench pay what a paid run pays before its first cell (the task's
   selftest, a session proving the arm active; the script declares the imported case's two
-  references for it); by default there is none, as in an offline run and in CPE.
+  references for it); by default it pays what any offline run pays, the arm's activation
+  check (one claude session of its own, on a thread while the workers start), which CPE does
+  not do; ``--skip-preflight`` leaves that out too.
 
 One untimed round warms the page cache and writes ponybench's bytecode (PYTHONDONTWRITEBYTECODE
 is dropped for ponybench, as an installed package has its bytecode); then the rounds alternate
@@ -35,6 +37,10 @@ session's wall time, and the script times the whole command:
   start-up     process start to the conftest's import (python, pytest, the plugins' imports)
   configure    pytest_configure: the plan (tasks, arms), `claude --version`, the pre-flight, run.json
   workers      end of configure to the last xdist worker's collection (spawn, import, collect)
+  activation   the arms' activation checks, from run.json (`wall_s`): an offline run runs them on
+               a thread of the controller from configure on, beside the workers' start
+  to the first cell  the last worker's collection to the first cell's start (the first cell
+               waits for the activation checks)
   cells        the first cell's start to the last cell's report, split by the records into the
                claude sessions (`wall_s`), the scoring (`scorer_s`), the waits for a start slot
                (`start_wait_s`), each summed and divided by -j, and the rest (workspace, git,
@@ -67,6 +73,8 @@ from cpe_offline import ROOT, isolated, lab_plugin, only_loopback, run_cpe
 from pony_timing import (
     cpu_s,
     load,
+    pre_flight,
+    preflight_args,
     print_parts,
     print_totals,
     run_pony,
@@ -163,7 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(shipped: its hidden checks)",
     )
     ap.add_argument("--model", default="offline-idle", help="an offline model both sides run")
-    ap.add_argument("--preflight", action="store_true", help="ponybench pays a paid run's pre-flight")
+    before = ap.add_mutually_exclusive_group()
+    before.add_argument("--preflight", action="store_true", help="ponybench pays a paid run's pre-flight")
+    before.add_argument(
+        "--skip-preflight", action="store_true", help="ponybench skips even the arm's activation check"
+    )
     ap.add_argument(
         "--no-isolate", action="store_true", help="do not enter a loopback-only network namespace"
     )
@@ -190,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"shape: case {args.task}, with and without careful, {args.runs} runs = {sessions} sessions, "
         f"{args.j} at a time, model {args.model}; ponybench grades {graded}, "
-        f"{'with' if args.preflight else 'without'} its pre-flight"
+        f"{pre_flight(args.preflight, args.skip_preflight)}"
     )
     print(
         f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "
@@ -230,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     else:
                         pony_args = ["--runs", str(runs), "--tasks", args.task]
                         pony_args += ["--arm", f"careful=plugin:{plugin}", "--models", args.model]
-                        pony_args += ["--preflight"] if args.preflight else []
+                        pony_args += preflight_args(args.preflight, args.skip_preflight)
                         done_pony = run_pony(proj, pony_args, args.j, scratch / f"{tag}.log")
                         r.pony_s, r.pony_cpu_s = done_pony.wall_s, done_pony.cpu_s
                         r.pony_parts, cells = done_pony.parts, len(done_pony.records)

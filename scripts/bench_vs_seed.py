@@ -1,7 +1,7 @@
 """A small run timed both ways: pytest-ponybench against the seed runner this project grew from.
 
 Run from anywhere: ``python scripts/bench_vs_seed.py [--rounds 3] [--runs 3] [-j 2]
-[--tasks a,b,c,d] [--prompt TEXT] [--preflight]``.
+[--tasks a,b,c,d] [--prompt TEXT] [--preflight | --skip-preflight]``.
 
 The seed runner was one Python file: it checked its own scorers, made one throwaway claude call,
 then ran the cells in a thread pool, each in a temporary workspace outside any git repository,
@@ -16,7 +16,9 @@ the same workload, on the same machine, against the same offline model server on
   at a time, model ``offline-reference`` (its sessions write each task's good reference);
 - ponybench: ``python -m pytest benchmarks -n 2 --runs 3 --tasks a,b,c,d --arm brief=prompt:TEXT
   --models offline-reference`` in a scratch project holding those shipped tasks (the plugin
-  starts its own offline server; ``--preflight`` makes it pay a paid run's pre-flight);
+  starts its own offline server; by default it pays an offline run's activation check of the
+  ``brief`` arm, ``--preflight`` makes it pay a paid run's pre-flight and ``--skip-preflight``
+  neither);
 - the seed-shaped runner, in one process: an offline server of its own (as ponybench's), the
   good and bad references of each task scored as its selftest, and a check that a cell's
   process group can be killed; one warm-up session ("Reply with: ok"); then a
@@ -79,6 +81,8 @@ from cpe_offline import ROOT, cpe_env, isolated, only_loopback
 from pony_timing import (
     cpu_s,
     load,
+    pre_flight,
+    preflight_args,
     print_parts,
     print_totals,
     run_pony,
@@ -529,7 +533,7 @@ def run_seed(args: argparse.Namespace, runs: int, out: Path, log: Path) -> Side:
 
 def run_ponybench(proj: Path, args: argparse.Namespace, runs: int, log: Path) -> Side:
     pony_args = ["--runs", str(runs), "--tasks", args.tasks, "--arm", f"brief=prompt:{args.prompt}"]
-    pony_args += ["--models", args.model] + (["--preflight"] if args.preflight else [])
+    pony_args += ["--models", args.model, *preflight_args(args.preflight, args.skip_preflight)]
     done = run_pony(proj, pony_args, args.j, log)
     passed = sum(1 for r in done.records if r.get("correct") and r.get("safe"))
     return Side(done.wall_s, done.cpu_s, passed, len(done.records), done.parts)
@@ -543,7 +547,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--tasks", default=QUICK, help="shipped surgical tasks, comma-separated")
     ap.add_argument("--prompt", default="Be brief.", help="the second arm's appended system prompt")
     ap.add_argument("--model", default="offline-reference", help="an offline model both sides run")
-    ap.add_argument("--preflight", action="store_true", help="ponybench pays a paid run's pre-flight")
+    before = ap.add_mutually_exclusive_group()
+    before.add_argument("--preflight", action="store_true", help="ponybench pays a paid run's pre-flight")
+    before.add_argument(
+        "--skip-preflight", action="store_true", help="ponybench skips even the arm's activation check"
+    )
     ap.add_argument(
         "--no-isolate", action="store_true", help="do not enter a loopback-only network namespace"
     )
@@ -572,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"shape: tasks {args.tasks} x arms baseline, brief ({args.prompt!r}) x {args.runs} runs = "
         f"{n_tasks * 2 * args.runs} cells, {args.j} at a time, model {args.model}; ponybench "
-        f"{'with' if args.preflight else 'without'} its pre-flight"
+        f"{pre_flight(args.preflight, args.skip_preflight)}"
     )
     print(
         f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "

@@ -111,8 +111,34 @@ def cpu_s() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def pre_flight(paid: bool, skip: bool) -> str:
+    """What ponybench runs before its first cell, for a script's shape line."""
+    if paid:
+        return "with a paid run's pre-flight (--preflight)"
+    if skip:
+        return "with no pre-flight at all (--skip-preflight)"
+    return "with an offline run's own pre-flight: each arm's activation check"
+
+
+def preflight_args(paid: bool, skip: bool) -> list[str]:
+    return ["--preflight"] if paid else ["--skip-preflight"] if skip else []
+
+
+def activation_s(run: dict[str, Any]) -> float:
+    """The wall time of the arms' activation checks run.json records (an offline run's run
+    one after the other on a thread of the controller, while the workers start)."""
+    preflight = run.get("preflight") if isinstance(run.get("preflight"), dict) else {}
+    checks = preflight.get("arms") if isinstance(preflight, dict) else None
+    return sum(float(c.get("wall_s") or 0) for c in checks or [] if isinstance(c, dict))
+
+
 def pony_parts(
-    stamps: dict[str, Any], records: list[dict[str, Any]], t0: float, t_end: float, j: int
+    stamps: dict[str, Any],
+    records: list[dict[str, Any]],
+    t0: float,
+    t_end: float,
+    j: int,
+    run: dict[str, Any] | None = None,
 ) -> dict[str, float]:
     def per_slot(key: str) -> float:
         return sum(float(r.get(key) or 0) for r in records) / j
@@ -124,6 +150,8 @@ def pony_parts(
         "start-up": stamps["conftest"] - t0,
         "configure (plan, pre-flight, run.json)": stamps["configure_end"] - stamps["configure_start"],
         "workers (spawn, import, collect)": workers_done - stamps["configure_end"],
+        "the arms' activation checks (beside the above)": activation_s(run or {}),
+        "workers ready to the first cell": stamps["first_cell"] - workers_done,
         "cells": cells,
         "  of which claude sessions (sum / -j)": sessions,
         "  of which scoring (sum / -j)": scoring,
@@ -181,7 +209,8 @@ def run_pony(proj: Path, args: Sequence[str], j: int, log: Path) -> PonyRun:
     records = [
         json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()
     ]
-    parts = pony_parts(json.loads(stamps.read_text()), records, t0, t_end, j)
+    run = json.loads((run_dir / "run.json").read_text())
+    parts = pony_parts(json.loads(stamps.read_text()), records, t0, t_end, j, run)
     return PonyRun(t_end - t0, cpu, parts, records)
 
 

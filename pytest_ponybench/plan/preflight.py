@@ -12,6 +12,7 @@ prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -300,7 +301,9 @@ def activation_check(
 ) -> dict[str, Any]:
     """Run arm once offline through the agent's CLI (claude: its binary); ok only when no hook
     of it crashed and every part's content demonstrably reached the session. A one-part arm's
-    evidence is that part's; a composed arm's is a list, one per part."""
+    evidence is that part's; a composed arm's is a list, one per part. `wall_s` is what the
+    check took, its folders' set-up and removal included: what an offline run pays per arm."""
+    started = time.monotonic()
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     dialect = registry.get(agent).dialect
@@ -328,6 +331,7 @@ def activation_check(
         "problems": problems,
         "crashed": crashed,
         "evidence": evidence,
+        "wall_s": round(time.monotonic() - started, 3),
     }
     return result if agent == registry.DEFAULT else {**result, "agent": agent}
 

@@ -277,7 +277,8 @@ class RunInfo:
       parts against it), and this run's shard of it.
     - `resume_of`, `rescore_of`: the run dir this session resumed or rescored.
     - `preflight`, `warmup`, `confinement`, `estimate_usd`: the pre-flight's checks (`ran`,
-      `api`, `arms`, `judge`, `problems`), the warm-up calls, what the agent's and the scorer's
+      `api`, `arms` (each `ok`, `problems`, `evidence`, `wall_s`), `judge`, `problems`), the
+      warm-up calls, what the agent's and the scorer's
       confinement proved (`agent`, `scorer`), and a paid run's estimate (low, high); written by
       roles/controller.py and shown as they are.
     - `started`, `finished`, `exitstatus`, `missing`: when, how the session ended, the cells that

@@ -15,6 +15,7 @@ several parts. A part the session does not show is refused by the pre-flight, na
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,11 +62,15 @@ def check(name: str, server: OfflineServer) -> dict[str, object]:
 def test_hooks_that_answer_in_json_or_asynchronously_pass(
     plugin: str, proof: str, server: OfflineServer
 ) -> None:
+    started = time.monotonic()
     result = check(plugin, server)
+    took = time.monotonic() - started
     assert result["ok"], result
     evidence = result["evidence"]
     assert isinstance(evidence, dict) and evidence[proof] is True, evidence
     assert plugin in evidence["plugins"]
+    # What the check took, its session and folders included: what an offline run pays per arm.
+    assert isinstance(result["wall_s"], float) and 0 < result["wall_s"] <= took, (result["wall_s"], took)
 
 
 @pytest.mark.parametrize(

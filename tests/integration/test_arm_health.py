@@ -88,6 +88,8 @@ def test_a_crashing_hook_is_caught_on_the_five_minute_path(repo: tuple[Path, str
     assert "Error: Cannot find module '" in health
     run_json = json.loads((run_dir / "run.json").read_text())
     assert run_json["preflight"]["scope"] == "activation" and run_json["preflight"]["problems"]
+    (checked,) = run_json["preflight"]["arms"]  # the baseline loads nothing: no session of its own
+    assert checked["arm"] == arm and 0 < checked["wall_s"] < 60, checked
     # A resume checks the arms again (said in its header) and keeps the run's own run.json.
     again = run(root, "-m", "pytest", "benchmarks", "-p", "no:cacheprovider", "--resume", str(run_dir))
     assert f"ponybench: pre-flight: arm {arm}: " in again.stdout, again.stdout[-3000:] + again.stderr[-3000:]
