@@ -13,6 +13,7 @@ import atexit
 import os
 import stat
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
@@ -55,6 +56,15 @@ def reap(base: Path) -> list[Path]:
 
 
 _SESSION: dict[int, Path] = {}
+_MAKING = threading.Lock()
+
+
+def _fresh_lock() -> None:
+    global _MAKING
+    _MAKING = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock)  # a fork while another thread held the lock
 
 
 def session_dir() -> Path:
@@ -64,14 +74,18 @@ def session_dir() -> Path:
     found = _SESSION.get(pid)
     if found is not None:
         return found
-    base = root()
-    _private_dir(base)
-    reap(base)
-    path = base / f"{pid}-{uuid.uuid4().hex[:8]}"
-    _private_dir(path)
-    atexit.register(_remove_own, path, pid)
-    _SESSION[pid] = path
-    return path
+    with _MAKING:  # threads asking first at once (the arms' activation checks) share one
+        found = _SESSION.get(pid)
+        if found is not None:
+            return found
+        base = root()
+        _private_dir(base)
+        reap(base)
+        path = base / f"{pid}-{uuid.uuid4().hex[:8]}"
+        _private_dir(path)
+        atexit.register(_remove_own, path, pid)
+        _SESSION[pid] = path
+        return path
 
 
 def forget_session() -> None:

@@ -11,6 +11,7 @@ prompt-cache warm-up per (model, arm). Everything here is recorded in run.json.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -359,20 +360,31 @@ def activation_lines(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The activation check of every arm through each (agent, its binary) of the grid (with
     baseline False, only arms with parts: a baseline loads nothing to prove), and one line per
-    arm and agent for the terminal, `note` after an arm's problems: (results, lines). `routes`
-    is asked only when an arm is checked. Each agent apart: what reaches one CLI's model may
+    arm and agent for the terminal, `note` after an arm's problems: (results, lines), in the
+    order of the arms and agents however the checks ran (at once, up to one per core). `routes`
+    is asked once for each check, before any starts. Each agent apart: what reaches one CLI's model may
     not reach another's."""
-    results: list[dict[str, Any]] = []
-    lines: list[str] = []
-    for arm in arms:
-        if not arm.parts and not baseline:
-            lines.append(f"arm {arm.name}: ok (nothing to load)")
-            continue
-        for agent, binary in agents:
-            res = activation_check(arm, binary, routes(), agent=agent)
-            results.append(res)
-            line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
-            lines.append(line if res["ok"] else line + note)
+    arms = list(arms)
+    # Routes asked here, one per check, before any thread: asking may start the offline server.
+    jobs = [
+        (arm, agent, binary, routes()) for arm in arms if arm.parts or baseline for agent, binary in agents
+    ]
+    # Checks at once, as many as the machine has cores: each is a CLI session that mostly
+    # waits for its process, and an offline run's first cell waits for the last of them.
+    width = max(1, min(len(jobs), os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="ponybench-activation") as pool:
+        checked = iter(pool.map(lambda job: activation_check(job[0], job[2], job[3], agent=job[1]), jobs))
+        results: list[dict[str, Any]] = []
+        lines: list[str] = []
+        for arm in arms:
+            if not arm.parts and not baseline:
+                lines.append(f"arm {arm.name}: ok (nothing to load)")
+                continue
+            for _agent in agents:
+                res = next(checked)
+                results.append(res)
+                line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
+                lines.append(line if res["ok"] else line + note)
     return results, lines
 
 
