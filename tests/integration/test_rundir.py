@@ -47,6 +47,12 @@ def test_summary_is_identical_at_n0_and_n2(
     assert summaries[0]["rows"] and summaries[0]["missing"] == []
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal's shell starts a command: a background job of a shell without job
+    control (`cmd &` in a script, say) ignores SIGINT, and the ignoring is inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(root: Path, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "pytest", *args],
@@ -55,6 +61,7 @@ def _start(root: Path, *args: str) -> subprocess.Popen[bytes]:
         stderr=subprocess.STDOUT,
         start_new_session=True,
         stdin=subprocess.DEVNULL,
+        preexec_fn=_as_from_a_terminal,
     )
 
 
