@@ -125,8 +125,9 @@ def preflight_args(paid: bool, skip: bool) -> list[str]:
 
 
 def activation_s(run: dict[str, Any]) -> float:
-    """The wall time of the arms' activation checks run.json records (an offline run's run
-    one after the other on a thread of the controller, while the workers start)."""
+    """The sum of the wall times run.json records for the arms' activation checks. An offline
+    run starts them on a thread of the controller while the workers start, at once up to one
+    per core: with more than one arm the sum is more than the time they took together."""
     preflight = run.get("preflight") if isinstance(run.get("preflight"), dict) else {}
     checks = preflight.get("arms") if isinstance(preflight, dict) else None
     return sum(float(c.get("wall_s") or 0) for c in checks or [] if isinstance(c, dict))
@@ -150,7 +151,7 @@ def pony_parts(
         "start-up": stamps["conftest"] - t0,
         "configure (plan, pre-flight, run.json)": stamps["configure_end"] - stamps["configure_start"],
         "workers (spawn, import, collect)": workers_done - stamps["configure_end"],
-        "the arms' activation checks (beside the above)": activation_s(run or {}),
+        "the arms' activation checks (summed; beside the above)": activation_s(run or {}),
         "workers ready to the first cell": stamps["first_cell"] - workers_done,
         "cells": cells,
         "  of which claude sessions (sum / -j)": sessions,
