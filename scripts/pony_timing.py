@@ -48,6 +48,8 @@ def pytest_configure(config):
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     STAMPS["configure_end"] = time.time()  # nothing runs between the two
+    if _controller(session.config):
+        session.config.pluginmanager.register(_Innermost(), "bench-innermost")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -58,6 +60,17 @@ def pytest_testnodeready(node):
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_node_collection_finished(node, ids):
     STAMPS["collected"].append(time.time())
+
+
+class _Innermost:
+    """Around the plain sessionfinish hooks alone (xdist's, which ends the workers), inside
+    ponybench's wrapper (summary.json, the report)."""
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_sessionfinish(self, session):
+        STAMPS["workers_exit_start"] = time.time()
+        yield
+        STAMPS["workers_exit_end"] = time.time()
 
 
 def pytest_runtest_logstart(nodeid, location):
@@ -147,6 +160,8 @@ def pony_parts(
     workers_done = max(stamps["collected"] or [stamps["configure_end"]])
     cells = stamps["last_report"] - stamps["first_cell"]
     sessions, scoring, waits = per_slot("wall_s"), per_slot("scorer_s"), per_slot("start_wait_s")
+    finish = stamps["finish_end"] - stamps["finish_start"]
+    workers_exit = stamps["workers_exit_end"] - stamps["workers_exit_start"]
     return {
         "start-up": stamps["conftest"] - t0,
         "configure (plan, pre-flight, run.json)": stamps["configure_end"] - stamps["configure_start"],
@@ -158,7 +173,8 @@ def pony_parts(
         "  of which scoring (sum / -j)": scoring,
         "  of which start-slot waits (sum / -j)": waits,
         "  of which the rest (workspace, git, record)": cells - sessions - scoring - waits,
-        "finish (summary.json, report)": stamps["finish_end"] - stamps["finish_start"],
+        "finish (summary.json, report)": finish - workers_exit,
+        "  the workers' exit (beside ponybench's finish)": workers_exit,
         "terminal summary": stamps["summary_end"] - stamps["summary_start"],
         "exit": t_end - stamps["summary_end"],
     }
