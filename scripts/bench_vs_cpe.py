@@ -51,7 +51,9 @@ session's wall time, and the script times the whole command:
 
 and, for CPE, its start-up (process start to its first run's `startedAt`), its runs, and its end
 (the last run's end to the exit; run times are whole seconds in CPE's aggregate, so the split is
-to a second). The machine this runs on may be shared: the load average is printed before and
+to a second). Each round also times plain `pytest -n J` of as many tests doing nothing, with the
+same plugins installed: the least any runner built on pytest-xdist pays around its sessions,
+printed beside what each side pays besides its sessions' phase. The machine this runs on may be shared: the load average is printed before and
 after, and the figures are medians of alternating rounds for that reason.
 """
 
@@ -73,13 +75,16 @@ from cpe_offline import ROOT, isolated, lab_plugin, only_loopback, run_cpe
 from pony_timing import (
     cpu_s,
     load,
+    median,
     pre_flight,
     preflight_args,
     print_parts,
     print_totals,
+    pytest_floor,
     run_pony,
     scratch_project,
     settle_scratch,
+    spread,
 )
 
 from pytest_ponybench.offline.server import OfflineServer
@@ -111,6 +116,8 @@ class Round:
     pony_cpu_s: float = 0.0
     cpe_parts: dict[str, float] = field(default_factory=dict)
     pony_parts: dict[str, float] = field(default_factory=dict)
+    floor_s: float = 0.0
+    floor_cpu_s: float = 0.0
 
 
 def _iso(text: str) -> float:
@@ -250,6 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             raise SystemExit(
                                 f"ponybench recorded {cells} cells, not {2 * runs} ({scratch / f'{tag}.log'})"
                             )
+                r.floor_s, r.floor_cpu_s = pytest_floor(scratch / "floor", 2 * runs, args.j)
                 if warm:
                     print(f"warm-up round (1 run each way): cpe {r.cpe_s:.1f} s, ponybench {r.pony_s:.1f} s")
                     continue
@@ -267,7 +275,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nwhere the time goes (seconds):")
     print_parts("ponybench", [r.pony_parts for r in rounds])
     print_parts("claude plugin eval", [r.cpe_parts for r in rounds])
+    print_fixed(rounds, args.j)
     return 0
+
+
+def print_fixed(rounds: Sequence[Round], j: int) -> None:
+    """What each side pays besides its sessions' phase (ponybench: all but its cells; CPE: all
+    but its runs), beside plain `pytest -n J` of as many tests doing nothing: the least a runner
+    built on pytest-xdist pays on this machine, whatever it does around its sessions."""
+    pony = [r.pony_s - r.pony_parts["cells"] for r in rounds]
+    cpe = [r.cpe_s - r.cpe_parts["runs"] for r in rounds]
+    floor, floor_cpu = [r.floor_s for r in rounds], [r.floor_cpu_s for r in rounds]
+    print(
+        f"\nall but the sessions' phase: ponybench {median(pony):.2f} s ({spread(pony)}), "
+        f"cpe {median(cpe):.2f} s ({spread(cpe)}); plain pytest -n {j} of as many tests doing "
+        f"nothing: {median(floor):.2f} s ({spread(floor)}), CPU {median(floor_cpu):.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -231,6 +231,35 @@ def run_pony(proj: Path, args: Sequence[str], j: int, log: Path) -> PonyRun:
     return PonyRun(t_end - t0, cpu, parts, records)
 
 
+FLOOR_TEST = """\
+import pytest
+
+
+@pytest.mark.parametrize("i", range({n}))
+def test_nothing(i):
+    pass
+"""
+
+
+def pytest_floor(root: Path, tests: int, j: int) -> tuple[float, float]:
+    """(wall, CPU) of plain `pytest -n J` running `tests` tests that do nothing, in a folder of
+    their own under root, with the same plugins installed and the same environment as run_pony:
+    what any runner built on pytest-xdist pays before and after its tests on this machine."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "test_floor.py").write_text(FLOOR_TEST.format(n=tests))
+    argv = [sys.executable, "-m", "pytest", "test_floor.py", "-n", str(j), "-p", "no:cacheprovider", "-q"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cpu0 = cpu_s()
+    t0 = time.time()
+    done = subprocess.run(argv, cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    wall = time.time() - t0
+    if done.returncode != 0:
+        raise SystemExit(f"plain pytest -n {j} failed in {root}:\n{done.stdout.decode(errors='replace')}")
+    return wall, cpu_s() - cpu0
+
+
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
