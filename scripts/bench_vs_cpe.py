@@ -53,8 +53,9 @@ and, for CPE, its start-up (process start to its first run's `startedAt`), its r
 (the last run's end to the exit; run times are whole seconds in CPE's aggregate, so the split is
 to a second). Each round also times plain `pytest -n J` of as many tests doing nothing, with the
 same plugins installed: the least any runner built on pytest-xdist pays around its sessions,
-printed beside what each side pays besides its sessions' phase. The machine this runs on may be shared: the load average is printed before and
-after, and the figures are medians of alternating rounds for that reason.
+printed beside what each side pays besides its sessions' phase. The machine this runs on may be
+shared: the load average is printed before and after, and the figures are medians of
+alternating rounds for that reason.
 """
 
 from __future__ import annotations
@@ -84,7 +85,6 @@ from pony_timing import (
     run_pony,
     scratch_project,
     settle_scratch,
-    spread,
 )
 
 from pytest_ponybench.offline.server import OfflineServer
@@ -286,6 +286,10 @@ def print_fixed(rounds: Sequence[Round], j: int) -> None:
     pony = [r.pony_s - r.pony_parts["cells"] for r in rounds]
     cpe = [r.cpe_s - r.cpe_parts["runs"] for r in rounds]
     floor, floor_cpu = [r.floor_s for r in rounds], [r.floor_cpu_s for r in rounds]
+
+    def spread(xs: Sequence[float]) -> str:  # to the hundredth, as the medians beside them
+        return f"{min(xs):.2f}-{max(xs):.2f}"
+
     print(
         f"\nall but the sessions' phase: ponybench {median(pony):.2f} s ({spread(pony)}), "
         f"cpe {median(cpe):.2f} s ({spread(cpe)}); plain pytest -n {j} of as many tests doing "
