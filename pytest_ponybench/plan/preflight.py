@@ -365,26 +365,26 @@ def activation_lines(
     is asked once for each check, before any starts. Each agent apart: what reaches one CLI's model may
     not reach another's."""
     arms = list(arms)
+    checked = [arm for arm in arms if arm.parts or baseline]
     # Routes asked here, one per check, before any thread: asking may start the offline server.
-    jobs = [
-        (arm, agent, binary, routes()) for arm in arms if arm.parts or baseline for agent, binary in agents
-    ]
-    # Checks at once, as many as the machine has cores: each is a CLI session that mostly
-    # waits for its process, and an offline run's first cell waits for the last of them.
-    width = max(1, min(len(jobs), os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="ponybench-activation") as pool:
-        checked = iter(pool.map(lambda job: activation_check(job[0], job[2], job[3], agent=job[1]), jobs))
-        results: list[dict[str, Any]] = []
-        lines: list[str] = []
-        for arm in arms:
-            if not arm.parts and not baseline:
-                lines.append(f"arm {arm.name}: ok (nothing to load)")
-                continue
-            for _agent in agents:
-                res = next(checked)
-                results.append(res)
-                line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
-                lines.append(line if res["ok"] else line + note)
+    jobs = [(arm, agent, binary, routes()) for arm in checked for agent, binary in agents]
+    results: list[dict[str, Any]] = []
+    if jobs:
+        # Checks at once, as many as the machine has cores: each is a CLI session that mostly
+        # waits for its process, and an offline run's first cell waits for the last of them.
+        width = min(len(jobs), os.cpu_count() or 1)
+        with ThreadPoolExecutor(max_workers=width, thread_name_prefix="ponybench-activation") as pool:
+            results = list(pool.map(lambda job: activation_check(job[0], job[2], job[3], agent=job[1]), jobs))
+    by_arm = iter(results)  # in the order of the jobs: each checked arm, then each agent
+    lines: list[str] = []
+    for arm in arms:
+        if arm not in checked:
+            lines.append(f"arm {arm.name}: ok (nothing to load)")
+            continue
+        for _agent in agents:
+            res = next(by_arm)
+            line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
+            lines.append(line if res["ok"] else line + note)
     return results, lines
 
 
