@@ -85,6 +85,7 @@ from pony_timing import (
     run_pony,
     scratch_project,
     settle_scratch,
+    spread,
 )
 
 from pytest_ponybench.offline.server import OfflineServer
@@ -286,14 +287,10 @@ def print_fixed(rounds: Sequence[Round], j: int) -> None:
     pony = [r.pony_s - r.pony_parts["cells"] for r in rounds]
     cpe = [r.cpe_s - r.cpe_parts["runs"] for r in rounds]
     floor, floor_cpu = [r.floor_s for r in rounds], [r.floor_cpu_s for r in rounds]
-
-    def spread(xs: Sequence[float]) -> str:  # to the hundredth, as the medians beside them
-        return f"{min(xs):.2f}-{max(xs):.2f}"
-
     print(
-        f"\nall but the sessions' phase: ponybench {median(pony):.2f} s ({spread(pony)}), "
-        f"cpe {median(cpe):.2f} s ({spread(cpe)}); plain pytest -n {j} of as many tests doing "
-        f"nothing: {median(floor):.2f} s ({spread(floor)}), CPU {median(floor_cpu):.2f} s"
+        f"\nall but the sessions' phase: ponybench {median(pony):.2f} s ({spread(pony, 2)}), "
+        f"cpe {median(cpe):.2f} s ({spread(cpe, 2)}); plain pytest -n {j} of as many tests doing "
+        f"nothing: {median(floor):.2f} s ({spread(floor, 2)}), CPU {median(floor_cpu):.2f} s"
     )
 
 

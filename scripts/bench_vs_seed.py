@@ -88,6 +88,7 @@ from pony_timing import (
     run_pony,
     scratch_project,
     settle_scratch,
+    timed_env,
 )
 
 from pytest_ponybench.agents.common import NO_RUN
@@ -513,8 +514,7 @@ def seed_parts(
 def run_seed(args: argparse.Namespace, runs: int, out: Path, log: Path) -> Side:
     argv = [sys.executable, __file__, "--seed-run", str(out), "--tasks", args.tasks, "--runs", str(runs)]
     argv += ["-j", str(args.j), "--model", args.model, "--prompt", args.prompt]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as for ponybench: bytecode as an install has it
+    env = timed_env()  # as for ponybench: bytecode as an install has it
     cpu0 = cpu_s()
     t0 = time.time()
     with log.open("wb") as sink:

@@ -194,16 +194,21 @@ class PonyRun:
     records: list[dict[str, Any]]
 
 
+def timed_env() -> dict[str, str]:
+    """This process's environment for a timed run: no Claude or Anthropic settings, and
+    bytecode written. An installed package has its bytecode (pip compiles it at install);
+    without it the controller and every worker would compile ponybench's modules from source
+    each run (about 2 s of CPU a process). The caller's untimed round writes the bytecode."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_pony(proj: Path, args: Sequence[str], j: int, log: Path) -> PonyRun:
     """`python -m pytest benchmarks -n J ARGS -p no:cacheprovider -q` in proj, timed."""
     stamps = log.with_suffix(".stamps.json")
     argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(j), *args, "-p", "no:cacheprovider", "-q"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
-    # An installed package has its bytecode (pip compiles it at install); without this the
-    # controller and every worker would compile ponybench's modules from source each run
-    # (about 2 s of CPU a process). The caller's untimed round writes the bytecode.
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["BENCH_STAMPS"] = str(stamps)
+    env = {**timed_env(), "BENCH_STAMPS": str(stamps)}
     before = _run_dirs(proj)
     cpu0 = cpu_s()
     t0 = time.time()
@@ -249,8 +254,7 @@ def pytest_floor(root: Path, tests: int, j: int) -> tuple[float, float]:
     (root / "pytest.ini").write_text("[pytest]\n")
     (root / "test_floor.py").write_text(FLOOR_TEST.format(n=tests))
     argv = [sys.executable, "-m", "pytest", "test_floor.py", "-n", str(j), "-p", "no:cacheprovider", "-q"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = timed_env()
     cpu0 = cpu_s()
     t0 = time.time()
     done = subprocess.run(argv, cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
@@ -268,8 +272,8 @@ def median(xs: Sequence[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def spread(xs: Sequence[float]) -> str:
-    return f"{min(xs):.1f}-{max(xs):.1f}" if xs else "-"
+def spread(xs: Sequence[float], digits: int = 1) -> str:
+    return f"{min(xs):.{digits}f}-{max(xs):.{digits}f}" if xs else "-"
 
 
 def print_totals(
