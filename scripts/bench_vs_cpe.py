@@ -1,7 +1,7 @@
 """A small run timed both ways: pytest-ponybench against Claude Code's own `claude plugin eval`.
 
 Run from anywhere: ``python scripts/bench_vs_cpe.py [--rounds 5] [--runs 6] [-j 2] [--task T]
-[--grading same|shipped] [--preflight | --skip-preflight]``.
+[--grading same|shipped] [--preflight | --skip-preflight] [--repeat-run]``.
 
 The same shape both ways: one case, with and without a plugin (examples/careful-plugin),
 `--runs` runs, `-j` sessions at a time, the same offline model, against a Messages API on
@@ -19,6 +19,9 @@ loopback when the machine allows one, so neither side can reach anything else):
     timeout. Both sides do the same grading work, so the figure is what the harness costs;
   - ``--grading shipped``: the shipped task T itself, with its hidden checks when it has any
     (e.g. ``--task sql_lookup``: about a second of sandboxed pytest per cell that CPE does not do).
+  ``--repeat-run`` keeps pytest's cache between ponybench's rounds, as a user's later runs
+  keep it: the arm's activation check, passed in the warm-up round, is said again from the
+  cache instead of run (by default every round is a first run: ``-p no:cacheprovider``).
   ``--preflight`` makes ponybench pay what a paid run pays before its first cell (the task's
   selftest, a session proving the arm active; the script declares the imported case's two
   references for it); by default it pays what any offline run pays, the arm's activation
@@ -185,6 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--skip-preflight", action="store_true", help="ponybench skips even the arm's activation check"
     )
     ap.add_argument(
+        "--repeat-run",
+        action="store_true",
+        help="ponybench keeps pytest's cache between rounds, as a user's later runs do: the arm's "
+        "passed activation check (made in the warm-up round) is said again, not run",
+    )
+    ap.add_argument(
         "--no-isolate", action="store_true", help="do not enter a loopback-only network namespace"
     )
     ap.add_argument("--keep", metavar="DIR", help="keep the scratch folder (logs, run dirs) here")
@@ -211,6 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"shape: case {args.task}, with and without careful, {args.runs} runs = {sessions} sessions, "
         f"{args.j} at a time, model {args.model}; ponybench grades {graded}, "
         f"{pre_flight(args.preflight, args.skip_preflight)}"
+        + ("; a repeated run (pytest's cache kept: the arm's check said again)" if args.repeat_run else "")
     )
     print(
         f"network: {'loopback only' if only_loopback() else 'the machine (not isolated)'}; "
@@ -251,7 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         pony_args = ["--runs", str(runs), "--tasks", args.task]
                         pony_args += ["--arm", f"careful=plugin:{plugin}", "--models", args.model]
                         pony_args += preflight_args(args.preflight, args.skip_preflight)
-                        done_pony = run_pony(proj, pony_args, args.j, scratch / f"{tag}.log")
+                        done_pony = run_pony(
+                            proj, pony_args, args.j, scratch / f"{tag}.log", cache=args.repeat_run
+                        )
                         r.pony_s, r.pony_cpu_s = done_pony.wall_s, done_pony.cpu_s
                         r.pony_parts, cells = done_pony.parts, len(done_pony.records)
                         if cells != 2 * runs:

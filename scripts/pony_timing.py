@@ -204,10 +204,13 @@ def timed_env() -> dict[str, str]:
     return env
 
 
-def run_pony(proj: Path, args: Sequence[str], j: int, log: Path) -> PonyRun:
-    """`python -m pytest benchmarks -n J ARGS -p no:cacheprovider -q` in proj, timed."""
+def run_pony(proj: Path, args: Sequence[str], j: int, log: Path, *, cache: bool = False) -> PonyRun:
+    """`python -m pytest benchmarks -n J ARGS -p no:cacheprovider -q` in proj, timed; with
+    `cache`, pytest's cache stays on (a user's later run: the arms' passed activation checks
+    kept from the run before are said again, not run)."""
     stamps = log.with_suffix(".stamps.json")
-    argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(j), *args, "-p", "no:cacheprovider", "-q"]
+    off = [] if cache else ["-p", "no:cacheprovider"]
+    argv = [sys.executable, "-m", "pytest", "benchmarks", "-n", str(j), *args, *off, "-q"]
     env = {**timed_env(), "BENCH_STAMPS": str(stamps)}
     before = _run_dirs(proj)
     cpu0 = cpu_s()

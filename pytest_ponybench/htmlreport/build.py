@@ -280,6 +280,9 @@ def _run_info(
         pre = "passed" if not problems else "failed: " + "; ".join(map(str, problems))
         if preflight.get("scope") == "activation":  # an offline run's: said, never refused
             pre = "each arm's activation check: " + ("ok" if not problems else "; ".join(map(str, problems)))
+            kept = [a for a in preflight.get("arms") or [] if isinstance(a, dict) and a.get("reused")]
+            if kept:  # said again from pytest's cache, not run in this session
+                pre += "; " + ", ".join(f"arm {a.get('arm')} as checked {a['reused']}" for a in kept)
     rescored = sorted({str(r["rescored_from"]) for r in records if r.get("rescored_from")})
     return {
         "label": source.label,

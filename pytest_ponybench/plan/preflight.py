@@ -38,6 +38,7 @@ from pytest_ponybench.gateway.server import Seat
 from pytest_ponybench.htmlreport import brings
 from pytest_ponybench.isolation import confine
 from pytest_ponybench.plan.options import OPT_JUDGE_MODEL
+from pytest_ponybench.plan.proofs import Proofs, fingerprint
 from pytest_ponybench.plan.reference_proofs import (
     check_reference,
     lay_reference,
@@ -357,25 +358,38 @@ def activation_lines(
     *,
     baseline: bool = True,
     note: str = "",
+    proofs: Proofs | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The activation check of every arm through each (agent, its binary) of the grid (with
     baseline False, only arms with parts: a baseline loads nothing to prove), and one line per
     arm and agent for the terminal, `note` after an arm's problems: (results, lines), in the
     order of the arms and agents however the checks ran (at once, up to one per core). `routes`
-    is asked once for each check, before any starts. Each agent apart: what reaches one CLI's model may
-    not reach another's."""
+    is asked once for each check that runs, before any starts. Each agent apart: what reaches
+    one CLI's model may not reach another's. With `proofs`, a check that passed before with the
+    same fingerprint is said again instead of run, and one that passes now is kept."""
     arms = list(arms)
     checked = [arm for arm in arms if arm.parts or baseline]
+    pairs = [(arm, agent, binary) for arm in checked for agent, binary in agents]
+    prints = [fingerprint(arm, agent, binary) if proofs else "" for arm, agent, binary in pairs]
+    known = [proofs.get(fp) if proofs else None for fp in prints]
     # Routes asked here, one per check, before any thread: asking may start the offline server.
-    jobs = [(arm, agent, binary, routes()) for arm in checked for agent, binary in agents]
-    results: list[dict[str, Any]] = []
+    jobs = [
+        (arm, agent, binary, routes())
+        for (arm, agent, binary), k in zip(pairs, known, strict=True)
+        if k is None
+    ]
+    ran: list[dict[str, Any]] = []
     if jobs:
         # Checks at once, as many as the machine has cores: each is a CLI session that mostly
         # waits for its process, and an offline run's first cell waits for the last of them.
         width = min(len(jobs), os.cpu_count() or 1)
         with ThreadPoolExecutor(max_workers=width, thread_name_prefix="ponybench-activation") as pool:
-            results = list(pool.map(lambda job: activation_check(job[0], job[2], job[3], agent=job[1]), jobs))
-    by_arm = iter(results)  # in the order of the jobs: each checked arm, then each agent
+            ran = list(pool.map(lambda job: activation_check(job[0], job[2], job[3], agent=job[1]), jobs))
+    fresh = iter(ran)
+    results = [k if k is not None else next(fresh) for k in known]
+    if proofs:
+        proofs.put(list(zip(prints, results, strict=True)))
+    by_arm = iter(results)  # in the order of the pairs: each checked arm, then each agent
     lines: list[str] = []
     for arm in arms:
         if arm not in checked:
@@ -384,6 +398,8 @@ def activation_lines(
         for _agent in agents:
             res = next(by_arm)
             line = arm_line(res, brings.words(brings.from_evidence(res["evidence"])))
+            if "reused" in res:
+                line += f" (checked {res['reused']}; nothing it depends on changed since)"
             lines.append(line if res["ok"] else line + note)
     return results, lines
 
@@ -395,9 +411,15 @@ class ActivationInBackground:
     synchronous checks would have."""
 
     def __init__(
-        self, arms: Sequence[Arm], agents: Sequence[tuple[str, str]], routes: Callable[[], Routes], note: str
+        self,
+        arms: Sequence[Arm],
+        agents: Sequence[tuple[str, str]],
+        routes: Callable[[], Routes],
+        note: str,
+        proofs: Proofs | None = None,
     ) -> None:
         self._arms, self._agents, self._routes, self._note = list(arms), list(agents), routes, note
+        self._proofs = proofs
         self._out: tuple[list[dict[str, Any]], list[str]] | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="ponybench-activation", daemon=True)
@@ -406,7 +428,7 @@ class ActivationInBackground:
     def _run(self) -> None:
         try:
             self._out = activation_lines(
-                self._arms, self._agents, self._routes, baseline=False, note=self._note
+                self._arms, self._agents, self._routes, baseline=False, note=self._note, proofs=self._proofs
             )
         except BaseException as exc:  # handed to the thread that waits for the result
             self._error = exc

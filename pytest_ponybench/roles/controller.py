@@ -37,6 +37,7 @@ from pytest_ponybench.plan.plan import Plan
 from pytest_ponybench.plan.sessions import judging_of, routes_of
 from pytest_ponybench.roles.collection import cell_of, expected_failure
 from pytest_ponybench.roles.handoff import AGENT_VERSIONS_KEY, REPORT_PARTIAL, RUN_DIR_KEY, enable_json_report
+from pytest_ponybench.roles.proofcache import proofs_of
 from pytest_ponybench.session import interrupts
 from pytest_ponybench.store import owner, results, spend, weather
 
@@ -84,6 +85,7 @@ class Controller:
         self._activation: preflight.ActivationInBackground | None = None  # an offline run's, running
         self._wrote_run_json = False  # this session's run.json (a resumed run keeps its own)
         self._server: OfflineServer | None = None
+        self._server_lock = threading.Lock()
 
     # -- before any cell ----------------------------------------------------------------------
     def start(self) -> None:
@@ -161,9 +163,10 @@ class Controller:
         if not full and not s.skip_preflight:
             if any(arm.parts for arm in plan.arms):
                 # Never refusing, so it runs while the workers start; activation_done waits.
-                routes = self.routes()
+                # The offline server starts only if a check runs (none when every arm's proof
+                # was kept).
                 self._activation = preflight.ActivationInBackground(
-                    plan.arms, self._agents(), lambda: routes, preflight.REFUSED_NOTE
+                    plan.arms, self._agents(), self.routes, preflight.REFUSED_NOTE, proofs_of(self.config)
                 )
                 checks = {"ran": False, "scope": "activation"}  # until activation_done
             else:
@@ -255,10 +258,11 @@ class Controller:
         return lines
 
     def server(self) -> OfflineServer:
-        if self._server is None:
-            self._server = OfflineServer()
-            self._server.start()
-        return self._server
+        with self._server_lock:  # the activation checks' thread and a warm-up may both ask
+            if self._server is None:
+                self._server = OfflineServer()
+                self._server.start()
+            return self._server
 
     def routes(self, offline: bool = True) -> Routes:
         """The pre-flight's and the warm-up's sessions, through this process's gateway (before

@@ -19,7 +19,9 @@ from pytest_ponybench.offline.endpoint import OfflineEndpoint
 from pytest_ponybench.offline.server import OfflineServer
 from pytest_ponybench.plan import preflight, pricing
 from pytest_ponybench.plan.plan import Plan
+from pytest_ponybench.plan.proofs import Proofs
 from pytest_ponybench.plan.sessions import routes_of
+from pytest_ponybench.roles.proofcache import proofs_of
 
 __all__ = ["DryRun", "activation", "describe"]
 
@@ -79,10 +81,10 @@ def describe(plan: Plan) -> list[str]:
     return lines
 
 
-def activation(plan: Plan) -> list[str]:
+def activation(plan: Plan, proofs: Proofs | None = None) -> list[str]:
     """Each arm's activation check through each agent of the grid, as the pre-flight runs it:
     one line per arm and agent (the offline server started only when an arm has something to
-    check)."""
+    check); a check kept in `proofs` is said again, and none is kept (a dry run writes nothing)."""
     agents = [(a, plan.binaries[a]) for a in plan.settings.agents if a in plan.binaries]
     with ExitStack() as stack:
         started: list[Routes] = []
@@ -94,7 +96,7 @@ def activation(plan: Plan) -> list[str]:
             return started[0]
 
         _results, lines = preflight.activation_lines(
-            plan.arms, agents, routes, baseline=False, note=preflight.REFUSED_NOTE
+            plan.arms, agents, routes, baseline=False, note=preflight.REFUSED_NOTE, proofs=proofs
         )
     return [f"pre-flight: {line}" for line in lines]
 
@@ -111,7 +113,7 @@ class DryRun:
         versions = {a: registry.get(a).version(b) for a, b in plan.binaries.items()}
         lines = describe(plan)
         if plan.binaries and not plan.settings.skip_preflight:
-            lines += activation(plan)
+            lines += activation(plan, proofs_of(session.config, keep=False))
         lines.append("estimate (list prices; prompt-cache writes and reads included):")
         lines += estimate.render(pricing.lines(plan, versions), plan.settings.budget_usd)
         for line in ["ponybench dry run: nothing is run, spent or written", *lines]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -201,6 +202,60 @@ def test_preflight_runs_json_and_async_plugins_through_the_plugin(
     )
     result.assert_outcomes(passed=3)
     assert (root / "runs").is_dir()
+
+
+def test_a_passed_check_is_said_again_until_what_it_depends_on_changes(
+    pytester: pytest.Pytester, bench_project: Callable[..., Path]
+) -> None:
+    """An offline run keeps each passed check in pytest's cache; the next run (or dry run) with
+    nothing changed says it again instead of running the session, and run.json says so. A
+    failed check is never kept, an edited plugin is checked afresh, and without the cache
+    plugin (or with --cache-clear) every arm is checked."""
+    root = bench_project(tasks=["sql_lookup"])
+    good = root / "good-plugin"
+    shutil.copytree(PLUGINS / "json-context", good)
+    arms = ["--arm", f"guard=plugin:{good}", "--arm", f"broken=plugin:{PLUGINS / 'crashing-hook'}"]
+    grid = ["benchmarks", "--models", "offline-reference", "--runs", "1", *arms]
+    kept = " nothing it depends on changed since)"
+
+    def lines(result: pytest.RunResult) -> dict[str, str]:
+        found = {}
+        for line in result.outlines:
+            for arm in ("guard", "broken"):
+                if f"pre-flight: arm {arm}" in line:
+                    found[arm] = line
+        assert set(found) == {"guard", "broken"}, result.outlines
+        return found
+
+    first = pytester.runpytest_subprocess(*grid, "-k", "guard")
+    first.assert_outcomes(passed=1)
+    said = lines(first)
+    assert said["guard"].endswith("(hooks SessionStart)"), said
+    assert "exited 1" in said["broken"]
+    assert (root / ".pytest_cache" / "v" / "ponybench" / "activation").is_file()
+
+    again = pytester.runpytest_subprocess(*grid, "-k", "guard")
+    again.assert_outcomes(passed=1)
+    said = lines(again)
+    assert said["guard"].endswith(kept) and "(checked 2" in said["guard"], said
+    assert "exited 1" in said["broken"] and kept not in said["broken"], "a failed check is run again"
+    run = max((p for p in (root / "runs").iterdir() if p.is_dir()), key=lambda p: p.name)
+    arms_checked = json.loads((run / "run.json").read_text())["preflight"]["arms"]
+    guard = next(a for a in arms_checked if a["arm"] == "guard")
+    assert guard["ok"] and guard["wall_s"] == 0.0 and guard["reused"].startswith("20"), guard
+    broken = next(a for a in arms_checked if a["arm"] == "broken")
+    assert "reused" not in broken and broken["wall_s"] > 0, broken
+
+    def dry(*more: str) -> str:
+        return lines(pytester.runpytest_subprocess(*grid, "--dry-run", *more))["guard"]
+
+    assert dry().endswith(kept)
+    assert dry("-p", "no:cacheprovider").endswith("(hooks SessionStart)")
+    (good / "hooks" / "extra.txt").write_text("an edit\n")
+    assert dry().endswith("(hooks SessionStart)"), "an edited plugin is checked afresh"
+    (good / "hooks" / "extra.txt").unlink()
+    assert dry().endswith(kept), "the plugin as it was checked"
+    assert dry("--cache-clear").endswith("(hooks SessionStart)")
 
 
 # --- every other arm kind, alone and composed ---------------------------------------------------

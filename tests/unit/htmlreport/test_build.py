@@ -135,6 +135,20 @@ def test_the_run_section_says_what_each_arm_adds_part_by_part(tmp_path: Path) ->
     assert '<td class="what">nothing added</td>' in html
 
 
+def test_the_run_section_says_which_arm_checks_were_kept_from_an_earlier_run(tmp_path: Path) -> None:
+    arms: list[dict[str, Any]] = [{"name": "baseline", "kind": "baseline", "hash": "b0", "parts": []}]
+    checked = [
+        {"arm": "mine", "ok": True, "problems": [], "wall_s": 0.0, "reused": "2026-12-07 14:00 UTC"},
+        {"arm": "yours", "ok": True, "problems": [], "wall_s": 1.1},
+    ]
+    preflight = {"ran": True, "scope": "activation", "arms": checked, "problems": []}
+    recs = [report_record("t1", "baseline")]
+    run = write_report_run(tmp_path / "run", recs, {"arms": arms, "preflight": preflight})
+    html = write_report(run).read_text()
+    assert "each arm&#39;s activation check: ok; arm mine as checked 2026-12-07 14:00 UTC" in html
+    assert "arm yours as checked" not in html
+
+
 # --- the answer first ---------------------------------------------------------------------------
 
 
