@@ -451,11 +451,16 @@ def score(
                 "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
             }
         )
+        # --tb=native: a failure's reason is its crash line (the probe's), the same in every
+        # style; pytest's own long traceback (source lines, each frame's arguments) is read by
+        # nobody and cost a failing check about 10 ms of CPU (a check run with nothing to import,
+        # 24 failures: 454 ms against 205 ms).
         argv = [
             sys.executable,
             "-m",
             "pytest",
             "-q",
+            "--tb=native",
             "-p",
             PROBE.stem,
             "-p",
