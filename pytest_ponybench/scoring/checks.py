@@ -453,8 +453,8 @@ def score(
         )
         # --tb=native: a failure's reason is its crash line (the probe's), the same in every
         # style; pytest's own long traceback (source lines, each frame's arguments) is read by
-        # nobody and cost a failing check about 10 ms of CPU (a check run with nothing to import,
-        # 24 failures: 454 ms against 205 ms).
+        # nobody and cost a failing check several ms of CPU (`bench_scoring.py --reference
+        # none`, line_count's 24 failures: 338-347 ms a scoring, 182-211 ms native).
         argv = [
             sys.executable,
             "-m",
